@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs the full-size suite on this GPU runner and merges the measured records
+# into baselines/: ci/publish-baselines.sh h100|h200 SUMMARY.md
+# The gate's verdicts do not stop the publish: publishing is how stale records
+# are refreshed. A candidate that is incorrect or breaks the contract is never
+# published (kernelgate publish only takes passing records).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+label=${1:?usage: ci/publish-baselines.sh h100|h200 SUMMARY.md}
+summary=${2:?usage: ci/publish-baselines.sh h100|h200 SUMMARY.md}
+
+ci/install-deps.sh
+cmake --preset gpu
+cmake --build --preset gpu
+
+spec=build/gpu/resource-spec.json
+ci/make-resource-spec.sh "$spec"
+KERNELGATE_REQUIRE_GPU=1 ctest --preset "$label" --resource-spec-file "$spec" || true
+
+build/gpu/bin/kernelgate publish --reports build/gpu/reports --baselines baselines
+build/gpu/bin/kernelgate summarize build/gpu/reports > "$summary"

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The README's test command: installs dependencies, builds the cpu preset and
+# runs its tests; where nvcc is present it also builds the gpu preset (compile
+# and link only), so GPU code that stops compiling fails here too.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ci/install-deps.sh
+cmake --workflow --preset cpu
+
+nvcc_path=$(command -v nvcc || true)
+[ -z "$nvcc_path" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc_path=/usr/local/cuda/bin/nvcc
+if [ -n "$nvcc_path" ]; then
+  echo "== nvcc found ($nvcc_path): building the gpu preset (compile and link only)"
+  CUDACXX="$nvcc_path" cmake --preset gpu
+  cmake --build --preset gpu
+else
+  echo "== no nvcc: gpu preset not built"
+fi

@@ -1,0 +1,152 @@
+// kernelgate describe <workload>: everything the suite file says, evaluated at
+// the chosen axes: shapes, FLOPs, bytes, floors per hardware key, identity.
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "command.hpp"
+#include "kernelgate/hardware.hpp"
+#include "kernelgate/reference.hpp"
+#include "kernelgate/suite.hpp"
+
+namespace kg::cli {
+namespace {
+
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+std::string bytes_text(double bytes) {
+  char buffer[64];
+  if (bytes >= 1e9) std::snprintf(buffer, sizeof buffer, "%.3f GB", bytes / 1e9);
+  else std::snprintf(buffer, sizeof buffer, "%.1f MB", bytes / 1e6);
+  return buffer;
+}
+
+std::string flops_text(double flops) {
+  char buffer[64];
+  if (flops >= 1e9) std::snprintf(buffer, sizeof buffer, "%.1f GFLOP", flops / 1e9);
+  else std::snprintf(buffer, sizeof buffer, "%.2f MFLOP", flops / 1e6);
+  return buffer;
+}
+
+// Milliseconds, or microseconds for the small floors of small axes.
+std::string time_text(double ms) {
+  char buffer[64];
+  if (ms >= 0.01) std::snprintf(buffer, sizeof buffer, "%.3f ms", ms);
+  else std::snprintf(buffer, sizeof buffer, "%.3f us", ms * 1e3);
+  return buffer;
+}
+
+std::string init_text(const Suite& suite, const TensorSpec& tensor, const Axes& axes) {
+  if (tensor.role == TensorRole::output) return "computed";
+  Distribution range = distribution(suite, tensor, axes);
+  char buffer[160];
+  if (tensor.init.value("distribution", "") == "uniform_fan_in")
+    std::snprintf(buffer, sizeof buffer, "U(-%.6g, %.6g) = 1/sqrt(fan_in), fan_in = %s",
+                  range.high, range.high, tensor.init.value("fan_in", "").c_str());
+  else
+    std::snprintf(buffer, sizeof buffer, "U[%g, %g)", range.low, range.high);
+  return buffer;
+}
+
+void describe(const Suite& suite, const Axes& axes, const std::string& preset) {
+  std::printf("workload   %s\n", suite.id.c_str());
+  std::printf("title      %s\n", suite.title.c_str());
+  if (suite.origin.contains("level"))
+    std::printf("origin     %s level %d problem %d (%s)\n", suite.origin.value("benchmark", "").c_str(),
+                suite.origin["level"].get<int>(), suite.origin.value("problem", 0),
+                suite.origin.value("file", "").c_str());
+  if (suite.origin.contains("module"))
+    std::printf("module     %s\n", suite.origin["module"].get<std::string>().c_str());
+  std::printf("file       %s\n", suite.file.string().c_str());
+  std::printf("identity   %s\n", suite.identity.c_str());
+  std::printf("reference  %s (float64, host)\n", suite.reference.c_str());
+  std::printf("axes       %s\n", preset.empty() ? "default" : ("preset " + preset).c_str());
+
+  std::printf("\naxes:\n  %-16s %8s", "name", "value");
+  for (const auto& [name, unused] : suite.presets) std::printf(" %8s", name.c_str());
+  std::printf(" %8s  %-14s %s\n", "default", "range", "description");
+  for (const auto& axis : suite.axes) {
+    std::printf("  %-16s %8lld", axis.name.c_str(), static_cast<long long>(axes.at(axis.name)));
+    for (const auto& [name, values] : suite.presets) {
+      auto found = values.find(axis.name);
+      std::printf(" %8s", found == values.end() ? "-" : std::to_string(found->second).c_str());
+    }
+    std::string range = "[" + std::to_string(axis.min) + ", " + std::to_string(axis.max) + "]";
+    std::printf(" %8lld  %-14s %s\n", static_cast<long long>(axis.default_value), range.c_str(),
+                axis.description.c_str());
+  }
+  if (!suite.rules.empty()) {
+    std::printf("\nrules:\n");
+    for (const auto& rule : suite.rules)
+      std::printf("  %-48s %s\n", rule.check.c_str(), rule.message.c_str());
+  }
+
+  std::printf("\ntensors:\n");
+  for (const auto& tensor : suite.tensors) {
+    std::string shape = shape_text(suite.shape(tensor.name, axes));
+    std::printf("  %-18s %-10s %-8s %-26s %s\n", tensor.name.c_str(),
+                std::string(to_string(tensor.role)).c_str(), tensor.dtype.c_str(), shape.c_str(),
+                init_text(suite, tensor, axes).c_str());
+  }
+
+  double flops = suite.flops(axes);
+  double bytes = suite.bytes(axes);
+  std::printf("\ncost:\n  flops      %s (%.0f)\n", flops_text(flops).c_str(), flops);
+  if (!suite.flops_description.empty())
+    std::printf("             %s\n", suite.flops_description.c_str());
+  std::printf("  bytes      %s (%.0f): every declared tensor crossing device memory once\n",
+              bytes_text(bytes).c_str(), bytes);
+  std::printf("  intensity  %.1f FLOP/byte\n", flops / bytes);
+
+  std::printf("\nfloors:\n  %-10s %12s %12s %12s   %s\n", "hardware", "memory", "fp32", "tf32",
+              "peaks (TB/s, FP32 TFLOP/s, TF32 TFLOP/s)");
+  for (const auto& hardware : known_hardware()) {
+    Floors f = floors(suite, axes, hardware);
+    std::printf("  %-10s %12s %12s %12s   %g, %g, %g\n", hardware.key.c_str(),
+                time_text(f.memory_ms).c_str(), time_text(f.fp32_ms).c_str(),
+                time_text(f.tf32_ms).c_str(), hardware.memory_bandwidth_tb_s,
+                hardware.fp32_tflop_s, hardware.tf32_tflop_s);
+  }
+
+  std::printf("\ntolerance:\n");
+  for (const auto& [precision, tolerance] : suite.tolerances)
+    std::printf("  %-6s atol %-8g rtol %-8g rel_l2 %g\n", precision.c_str(), tolerance.atol,
+                tolerance.rtol, tolerance.rel_l2);
+  std::printf("\ngate:      latency_tolerance %g, noise_multiplier %g, max_age_days %d, win_is_stale %s\n",
+              suite.gate.latency_tolerance, suite.gate.noise_multiplier, suite.gate.max_age_days,
+              suite.gate.win_is_stale ? "true" : "false");
+  std::printf("contract:  no_mutation %s, no_aliasing %s\n", suite.contract.no_mutation ? "true" : "false",
+              suite.contract.no_aliasing ? "true" : "false");
+}
+
+struct Options {
+  std::string workload;
+  std::string preset;
+  std::string axes;
+};
+
+const CommandRegistrar registrar{{"describe", [](CLI::App& app, CommonOptions& common, int&) {
+  auto options = std::make_shared<Options>();
+  CLI::App* command = app.add_subcommand(
+      "describe", "Show a workload: axes, tensors, FLOPs, bytes, floors per hardware, identity");
+  command->add_option("workload", options->workload, "Workload id (see `kernelgate list`)")->required();
+  command->add_option("--preset", options->preset, "Axes preset, e.g. ci (default: the defaults)");
+  command->add_option("--axes", options->axes, "Axis overrides: name=value,name=value");
+  command->add_option("--suites", common.suites_dir,
+                      "Folder of suite files (default: the suites/ this kernelgate was built from)");
+  command->callback([options, &common] {
+    std::filesystem::path dir =
+        common.suites_dir.empty() ? default_suites_dir() : std::filesystem::path(common.suites_dir);
+    Suite suite = find_suite(dir, options->workload);
+    Axes axes = suite.resolve_axes(options->preset, parse_axes_list(options->axes));
+    describe(suite, axes, options->preset);
+  });
+}}};
+
+}  // namespace
+}  // namespace kg::cli

@@ -1,0 +1,30 @@
+// kernelgate list: the workloads of a suites folder.
+#include <cstdio>
+#include <memory>
+
+#include "command.hpp"
+#include "kernelgate/suite.hpp"
+
+namespace kg::cli {
+namespace {
+
+const CommandRegistrar registrar{{"list", [](CLI::App& app, CommonOptions& common, int&) {
+  CLI::App* command = app.add_subcommand("list", "List the workloads of the suites folder");
+  command->add_option("--suites", common.suites_dir,
+                      "Folder of suite files (default: the suites/ this kernelgate was built from)");
+  command->callback([&common] {
+    std::filesystem::path dir =
+        common.suites_dir.empty() ? default_suites_dir() : std::filesystem::path(common.suites_dir);
+    for (const Suite& suite : load_suites(dir)) {
+      std::string origin;
+      if (suite.origin.contains("level") && suite.origin.contains("problem"))
+        origin = suite.origin.value("benchmark", "") + " L" +
+                 std::to_string(suite.origin["level"].get<int>()) + " #" +
+                 std::to_string(suite.origin["problem"].get<int>());
+      std::printf("%-40s %-20s %s\n", suite.id.c_str(), origin.c_str(), suite.title.c_str());
+    }
+  });
+}}};
+
+}  // namespace
+}  // namespace kg::cli

@@ -1,0 +1,121 @@
+// kernelgate reference <workload>: generates the inputs and parameters and
+// computes the float64 reference; --dump writes them as .npy with a manifest,
+// so anyone can check them with numpy or torch (tests/golden/check_dump.py).
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "command.hpp"
+#include "kernelgate/error.hpp"
+#include "kernelgate/npy.hpp"
+#include "kernelgate/reference.hpp"
+#include "kernelgate/suite.hpp"
+
+namespace kg::cli {
+namespace {
+
+struct Options {
+  std::string workload;
+  std::string preset;
+  std::string axes;
+  std::uint64_t seed = 0;
+  std::string dump_dir;
+  double max_gflop = 20;
+};
+
+void write_dump(const std::filesystem::path& dir, const Suite& suite, const Axes& axes,
+                const Options& options, const Tensors& inputs, const HostTensor<double>& output) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) throw Error("cannot create dump folder " + dir.string() + ": " + error.message());
+  nlohmann::ordered_json manifest;
+  manifest["format"] = "kernelgate-reference-dump/1";
+  manifest["workload"] = suite.id;
+  manifest["identity"] = suite.identity;
+  manifest["preset"] = options.preset;
+  manifest["axes"] = nlohmann::ordered_json::object();
+  for (const auto& axis : suite.axes) manifest["axes"][axis.name] = axes.at(axis.name);
+  manifest["seed"] = options.seed;
+  manifest["tensors"] = nlohmann::ordered_json::array();
+  for (const auto& spec : suite.tensors) {
+    std::string file = spec.name + ".npy";
+    nlohmann::ordered_json entry = {{"name", spec.name},
+                                    {"role", std::string(to_string(spec.role))},
+                                    {"file", file}};
+    if (spec.role == TensorRole::output) {
+      write_npy(dir / file, output.shape, output.data.data());
+      entry["dtype"] = "float64";
+      entry["shape"] = output.shape;
+    } else {
+      const auto& tensor = inputs.at(spec.name);
+      write_npy(dir / file, tensor.shape, tensor.data.data());
+      entry["dtype"] = "float32";
+      entry["shape"] = tensor.shape;
+      Distribution range = distribution(suite, spec, axes);
+      entry["uniform"] = {{"low", range.low}, {"high", range.high}};
+    }
+    manifest["tensors"].push_back(entry);
+  }
+  std::ofstream out(dir / "manifest.json");
+  out << manifest.dump(2) << "\n";
+  if (!out) throw Error("cannot write " + (dir / "manifest.json").string());
+}
+
+const CommandRegistrar registrar{{"reference", [](CLI::App& app, CommonOptions& common, int&) {
+  auto options = std::make_shared<Options>();
+  CLI::App* command = app.add_subcommand(
+      "reference", "Generate a workload's inputs and its float64 reference; --dump writes .npy files");
+  command->add_option("workload", options->workload, "Workload id (see `kernelgate list`)")->required();
+  command->add_option("--preset", options->preset, "Axes preset, e.g. ci (default: the defaults)");
+  command->add_option("--axes", options->axes, "Axis overrides: name=value,name=value");
+  command->add_option("--seed", options->seed, "Seed of the input generator (default 0)");
+  command->add_option("--dump", options->dump_dir,
+                      "Write <tensor>.npy for every input, parameter and the output, plus manifest.json");
+  command->add_option("--max-gflop", options->max_gflop,
+                      "Refuse workloads above this many GFLOP (the reference is float64 on the CPU; default 20)");
+  command->add_option("--suites", common.suites_dir,
+                      "Folder of suite files (default: the suites/ this kernelgate was built from)");
+  command->callback([options, &common] {
+    std::filesystem::path dir =
+        common.suites_dir.empty() ? default_suites_dir() : std::filesystem::path(common.suites_dir);
+    Suite suite = find_suite(dir, options->workload);
+    Axes axes = suite.resolve_axes(options->preset, parse_axes_list(options->axes));
+    double gflop = suite.flops(axes) / 1e9;
+    if (gflop > options->max_gflop) {
+      char buffer[200];
+      std::snprintf(buffer, sizeof buffer,
+                    "%s at these axes is %.1f GFLOP, above --max-gflop %g: the float64 host "
+                    "reference would take long; use smaller axes (e.g. --preset ci) or raise --max-gflop",
+                    suite.id.c_str(), gflop, options->max_gflop);
+      throw Error(buffer);
+    }
+    auto start = std::chrono::steady_clock::now();
+    Tensors inputs = generate_inputs(suite, axes, options->seed);
+    HostTensor<double> output = reference_output(suite, axes, inputs);
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    double sum = 0, sum_squares = 0, low = INFINITY, high = -INFINITY;
+    for (double v : output.data) {
+      sum += v;
+      sum_squares += v * v;
+      low = std::min(low, v);
+      high = std::max(high, v);
+    }
+    std::printf("workload  %s\naxes      %s\nseed      %llu\n", suite.id.c_str(),
+                format_axes(axes).c_str(), static_cast<unsigned long long>(options->seed));
+    std::printf("output    %s %lld elements: min %.9g max %.9g mean %.9g l2 %.9g (%.3f s)\n",
+                suite.output().name.c_str(), static_cast<long long>(output.numel()), low, high,
+                sum / static_cast<double>(output.numel()), std::sqrt(sum_squares), seconds);
+    if (!options->dump_dir.empty()) {
+      write_dump(options->dump_dir, suite, axes, *options, inputs, output);
+      std::printf("dumped    %s\n", options->dump_dir.c_str());
+    }
+  });
+}}};
+
+}  // namespace
+}  // namespace kg::cli

@@ -1,0 +1,46 @@
+// `kernelgate report --html DIR`: the static leaderboard pages.
+#include <cstdio>
+#include <memory>
+
+#include "command.hpp"
+#include "kernelgate/html_report.hpp"
+#include "kernelgate/suite.hpp"
+
+namespace kg::cli {
+namespace {
+
+struct ReportOptions {
+  std::string html_dir;
+  std::string reports_dir;
+  std::string baselines_dir;
+};
+
+const CommandRegistrar report_registrar{{
+    .name = "report",
+    .add =
+        [](CLI::App& app, CommonOptions& common, int& exit_code) {
+          auto options = std::make_shared<ReportOptions>();
+          CLI::App* report = app.add_subcommand(
+              "report", "Render a static HTML leaderboard per workload from the reports and baselines");
+          report->add_option("--html", options->html_dir, "folder for the pages (created if missing)")->required();
+          report->add_option("--reports", options->reports_dir, "the --report-dir of `kernelgate run` (optional)");
+          report->add_option("--baselines", options->baselines_dir, "baselines folder")
+              ->default_str(default_baselines_dir().string());
+          report->add_option("--suites", common.suites_dir, "load workloads from this folder")
+              ->default_str(default_suites_dir().string());
+          report->callback([options, &common, &exit_code] {
+            HtmlReportOptions html;
+            html.out_dir = options->html_dir;
+            html.reports_dir = options->reports_dir;
+            html.baselines_dir =
+                options->baselines_dir.empty() ? default_baselines_dir() : std::filesystem::path(options->baselines_dir);
+            html.suites_dir =
+                common.suites_dir.empty() ? default_suites_dir() : std::filesystem::path(common.suites_dir);
+            for (const auto& page : write_html_report(html)) std::printf("%s\n", page.string().c_str());
+            exit_code = 0;
+          });
+        },
+}};
+
+}  // namespace
+}  // namespace kg::cli

@@ -1,0 +1,179 @@
+// `kernelgate run`: every candidate of a workload (or of all of them) in its
+// own child process, checked and timed on a device, then gated and reported
+// (kg::conclude_run). Also answers the hidden child subcommand the runner
+// starts each candidate with (runner.hpp).
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "command.hpp"
+#include "kernelgate/conclude.hpp"
+#include "kernelgate/error.hpp"
+#include "kernelgate/runner.hpp"
+
+namespace kg::cli {
+namespace {
+
+struct RunCommandOptions {
+  std::string workload;
+  bool all = false;
+  std::string device = "auto";
+  std::string preset;
+  std::string axes;
+  std::uint64_t seed = 0;
+  std::string baselines_dir;
+  std::string report_dir = "kernelgate-reports";
+  std::string protocol;
+  double timeout_s = 0;
+  double budget_s = -1;
+  std::string orders = "forward,reverse";
+  std::string candidates;
+  std::string results_file;
+  bool quiet = false;
+  bool json = false;
+};
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream stream(text);
+  for (std::string item; std::getline(stream, item, ',');)
+    if (!item.empty()) items.push_back(item);
+  return items;
+}
+
+bool gpu_required() {
+  const char* value = std::getenv("KERNELGATE_REQUIRE_GPU");
+  return value && std::string(value) == "1";
+}
+
+// One line per candidate as it finishes: id, outcome, latency, error.
+void print_progress(std::FILE* out, const std::string& workload, const CandidateResult& result) {
+  std::ostringstream line;
+  line << workload << "  " << result.id << "  " << to_string(result.outcome);
+  if (result.latency && result.latency->n > 0)
+    line << "  " << result.latency->mean_ms << " ms (n=" << result.latency->n << ", cv "
+         << result.latency->cv << ")";
+  if (result.error)
+    line << "  max abs err " << result.error->max_abs << ", rel L2 " << result.error->rel_l2;
+  if (is_failure(result.outcome) || result.outcome == Outcome::not_supported)
+    line << "  -- " << result.message;
+  std::fprintf(out, "%s\n", line.str().c_str());
+  std::fflush(out);
+}
+
+void write_results(const std::string& file, const nlohmann::ordered_json& results) {
+  std::ofstream out(file);
+  out << results.dump(2) << "\n";
+  if (!out) throw Error("cannot write --results file " + file);
+}
+
+int run_command(const RunCommandOptions& options, const CommonOptions& common) {
+  if (options.all == !options.workload.empty())
+    throw Error("give exactly one of --workload W or --all");
+  const std::filesystem::path suites_dir =
+      common.suites_dir.empty() ? default_suites_dir() : std::filesystem::path(common.suites_dir);
+  std::vector<Suite> suites;
+  if (options.all)
+    suites = load_suites(suites_dir);
+  else
+    suites.push_back(find_suite(suites_dir, options.workload));
+
+  // A bad --report-dir costs nothing: it fails before any candidate runs.
+  ensure_report_dir_writable(options.report_dir);
+
+  std::unique_ptr<Device> device;
+  try {
+    device = open_device(options.device);
+  } catch (const NoDeviceError& e) {
+    if (gpu_required()) throw Error(std::string(e.what()) + " (KERNELGATE_REQUIRE_GPU=1)");
+    std::fprintf(stderr, "kernelgate: skipped: %s\n", e.what());
+    return kSkipExitCode;
+  }
+
+  RunOptions run_options;
+  run_options.preset = options.preset;
+  run_options.axis_overrides = options.axes.empty() ? Axes{} : parse_axes_list(options.axes);
+  run_options.seed = options.seed;
+  run_options.candidate_ids = split_list(options.candidates);
+  run_options.timing.protocol = options.protocol;
+  run_options.timing.budget_s = options.budget_s;
+  run_options.timeout_s = options.timeout_s;
+  run_options.thread_orders = split_list(options.orders);
+  // Progress goes to stderr when stdout carries the JSON report.
+  std::FILE* progress = options.json ? stderr : stdout;
+
+  int exit_code = 0;
+  nlohmann::ordered_json raw_results = nlohmann::ordered_json::array();
+  for (const Suite& suite : suites) {
+    run_options.on_result = [&](const CandidateResult& result) {
+      if (!options.quiet) print_progress(progress, suite.id, result);
+    };
+    RunResult run = run_workload(suite, *device, run_options);
+    if (!options.results_file.empty()) {
+      raw_results.push_back(run);
+      write_results(options.results_file, raw_results);  // after each workload: a crash keeps the rest
+    }
+    ConcludeOptions conclude;
+    conclude.baselines_dir = options.baselines_dir.empty() ? default_baselines_dir()
+                                                           : std::filesystem::path(options.baselines_dir);
+    conclude.report_dir = options.report_dir;
+    conclude.policy = suite.gate;
+    conclude.quiet = options.quiet;
+    conclude.json_stdout = options.json;
+    exit_code = std::max(exit_code, conclude_run(suite, run, conclude));
+  }
+  return exit_code;
+}
+
+const CommandRegistrar run_registrar{{
+    .name = "run",
+    .add =
+        [](CLI::App& app, CommonOptions& common, int& exit_code) {
+          auto options = std::make_shared<RunCommandOptions>();
+          CLI::App* run = app.add_subcommand(
+              "run", "Run, check and time every candidate of a workload, gate it, write reports");
+          run->add_option("--workload,-w", options->workload, "workload id (see `kernelgate list`)");
+          run->add_flag("--all", options->all, "every workload of the suites folder");
+          run->add_option("--device,-d", options->device, "auto | cpu | cuda | cuda:N")
+              ->capture_default_str();
+          run->add_option("--preset", options->preset, "axes preset, e.g. ci (default: the full shapes)");
+          run->add_option("--axes", options->axes, "axis overrides k=v,k=v");
+          run->add_option("--seed", options->seed, "seed of input set A (set B uses seed + 1)")
+              ->capture_default_str();
+          run->add_option("--baselines", options->baselines_dir, "folder of <workload>/<hardware>.json");
+          run->add_option("--report-dir", options->report_dir, "where the reports go")
+              ->capture_default_str();
+          run->add_option("--protocol", options->protocol,
+                          "timing: kernelbench | adaptive | none (default: adaptive)")
+              ->check(CLI::IsMember({"kernelbench", "adaptive", "none"}));
+          run->add_option("--timeout", options->timeout_s,
+                          "watchdog seconds per candidate (default: the device's, cpu 300, GPU per device)");
+          run->add_option("--budget", options->budget_s,
+                          "adaptive protocol: seconds of sampling per candidate (default: cpu 1, GPU 5)");
+          run->add_option("--orders", options->orders,
+                          "interpret mode: thread orders, each in its own run (forward,reverse,random:S)")
+              ->capture_default_str();
+          run->add_option("--candidates", options->candidates, "only these candidate ids, comma-separated");
+          run->add_option("--results", options->results_file,
+                          "also write the runner's results before the gate (a JSON array of runs)");
+          run->add_option("--suites", common.suites_dir, "load workloads from this folder");
+          run->add_flag("--quiet,-q", options->quiet, "no progress lines and no table");
+          run->add_flag("--json", options->json, "the JSON report on stdout (progress on stderr)");
+          run->callback([options, &common, &exit_code] { exit_code = run_command(*options, common); });
+
+          // The runner starts each candidate as `<this binary> __kg-candidate-child
+          // <request> <result>`; hidden from --help (an empty group).
+          auto request = std::make_shared<std::string>();
+          auto result = std::make_shared<std::string>();
+          CLI::App* child = app.add_subcommand(kChildSubcommand, "");
+          child->group("");
+          child->add_option("request", *request)->required();
+          child->add_option("result", *result)->required();
+          child->callback([request, result, &exit_code] { exit_code = run_child(*request, *result); });
+        },
+}};
+
+}  // namespace
+}  // namespace kg::cli

@@ -1,0 +1,33 @@
+// kernelgate: a CI regression suite for GPU kernels. See README.md.
+#include <cstdio>
+#include <exception>
+
+#include "command.hpp"
+#include "kernelgate/error.hpp"
+
+namespace kg::cli {
+std::vector<Command>& commands() {
+  static std::vector<Command> all;
+  return all;
+}
+}  // namespace kg::cli
+
+int main(int argc, char** argv) {
+  CLI::App app{"kernelgate: a CI regression suite for GPU kernels"};
+  app.require_subcommand(1);
+  kg::cli::CommonOptions common;
+  int exit_code = 0;
+  for (auto& command : kg::cli::commands()) command.add(app, common, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const kg::Error& e) {
+    std::fprintf(stderr, "kernelgate: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kernelgate: internal error: %s\n", e.what());
+    return 3;
+  }
+  return exit_code;
+}

@@ -1,0 +1,136 @@
+#pragma once
+// Stored baselines: baselines/<workload>/<hardware>.json. One file holds the
+// records of every implementation timed on one hardware key, the published
+// ranking, and the history of replaced records. The format is
+// docs/baseline.schema.json; the policy is docs/baselines.md.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kernelgate/result.hpp"
+#include "kernelgate/suite.hpp"
+
+namespace kg {
+
+inline constexpr int kBaselineSchemaVersion = 1;
+
+// The implementation whose latency every candidate is also compared to as a
+// ratio, timed in the same run (robust to a machine that got faster or slower).
+inline constexpr std::string_view kEagerBaselineId = "cudnn_eager";
+
+// `reported`: a figure from a publication, shown and ranked but never gating.
+// `measured`: a figure this suite measured; it gates.
+enum class Trust { reported, measured };
+std::string_view to_string(Trust trust);
+Trust trust_from_string(std::string_view text);  // throws kg::Error
+
+struct BaselineRecord {
+  std::string implementation;        // candidate id, e.g. "fused_tf32", or "torch_eager"
+  std::string kind = "candidate";    // candidate | source_baseline | reference
+  std::string precision;             // fp32, tf32, bf16...
+  Trust trust = Trust::measured;
+  LatencyStats latency;              // milliseconds
+  // latency.mean_ms / the cudnn_eager mean of the same run; absent when that
+  // run had no cudnn_eager timing (and for reported records).
+  std::optional<double> ratio_to_eager;
+  std::string source;                // where the figure comes from
+  std::string observed;              // ISO 8601 date or date-time (UTC) of the measurement
+  nlohmann::ordered_json environment = nlohmann::ordered_json::object();
+  std::string workload_identity;     // sha256 of the suite; "" when unknown (reported)
+  std::string preset;                // axes preset it was measured at
+  Axes axes;                         // the axes it was measured at; empty when unknown
+  std::string git_revision;
+  std::string notes;
+};
+
+// One place of the published ranking, fastest first.
+struct RankEntry {
+  int rank = 0;  // 1-based
+  std::string implementation;
+  Trust trust = Trust::measured;
+  double mean_ms = 0;
+};
+
+// A change made by `kernelgate publish`; replaced records stay here, so no
+// record is ever dropped silently.
+struct HistoryEntry {
+  std::string at;              // ISO 8601 UTC
+  std::string by;              // who published (user name)
+  std::string action;          // "added" | "replaced"
+  std::string implementation;
+  std::string origin;          // the report the new record came from
+  std::optional<BaselineRecord> previous;  // the replaced record
+};
+
+struct BaselineFile {
+  int schema_version = kBaselineSchemaVersion;
+  std::string workload;
+  std::string hardware;
+  std::vector<BaselineRecord> records;
+  std::vector<RankEntry> ranking;
+  std::vector<HistoryEntry> history;
+
+  const BaselineRecord* find(std::string_view implementation, Trust trust) const;
+  // Position (1-based) in the stored ranking, or 0 when not ranked.
+  int stored_rank(std::string_view implementation, Trust trust) const;
+};
+
+// Sorted by mean latency (ties by implementation id), every record ranked.
+std::vector<RankEntry> rank_records(const std::vector<BaselineRecord>& records);
+
+void to_json(nlohmann::ordered_json& j, const BaselineRecord& v);
+void to_json(nlohmann::ordered_json& j, const RankEntry& v);
+void to_json(nlohmann::ordered_json& j, const HistoryEntry& v);
+void to_json(nlohmann::ordered_json& j, const BaselineFile& v);
+
+// Throws kg::Error naming `where` (a file) and the JSON path of the problem.
+BaselineRecord parse_baseline_record(const nlohmann::ordered_json& j, const std::string& where);
+BaselineFile parse_baseline_file(const nlohmann::ordered_json& j, const std::string& where);
+
+std::filesystem::path baseline_path(const std::filesystem::path& baselines_dir,
+                                    const std::string& workload, const std::string& hardware);
+// Throws kg::Error naming the file when it cannot be read, is not JSON, or does
+// not follow the schema.
+BaselineFile load_baseline_file(const std::filesystem::path& file);
+// std::nullopt when the file does not exist; otherwise load_baseline_file.
+std::optional<BaselineFile> load_baseline_if_present(const std::filesystem::path& file);
+
+// ---- publish: measured records from reports into baseline files ----------
+
+// Merges records into a file (a measured record replaces the measured record of
+// the same implementation, which goes into the history; an identical one is
+// left alone) and recomputes the ranking. Appends one human-readable line per
+// change to `diff`. Returns whether the file changed.
+bool merge_records(BaselineFile& file, const std::vector<BaselineRecord>& records, const std::string& origin,
+                   const std::string& by, const std::string& at, std::vector<std::string>& diff);
+
+struct PublishOptions {
+  std::filesystem::path reports_dir;    // holds <workload>.<hardware>.json reports
+  std::filesystem::path baselines_dir;  // holds <workload>/<hardware>.json
+  bool dry_run = false;                 // only say what would change
+  std::string by;                       // who publishes; "" = $KERNELGATE_PUBLISHER, $GITHUB_ACTOR, $USER
+};
+
+struct PublishedFile {
+  std::filesystem::path file;
+  bool created = false;
+  bool changed = false;
+  std::vector<std::string> diff;
+};
+
+// For each report: takes the lock of its baseline folder (flock, so concurrent
+// publishes serialise and lose nothing), reads the file (a corrupt one is a
+// kg::Error naming it, and is left as it is), merges the report's measured
+// records, and writes the file atomically (temporary file + rename) unless
+// dry_run. Throws kg::Error when the folder holds no report.
+std::vector<PublishedFile> publish_reports(const PublishOptions& options);
+
+// Days since 1970-01-01 of an ISO 8601 date or date-time ("2026-03-05",
+// "2026-03-05T12:00:00Z"); std::nullopt when it does not start with a valid date.
+std::optional<long> iso_date_days(std::string_view text);
+
+}  // namespace kg

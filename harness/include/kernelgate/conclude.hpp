@@ -1,0 +1,35 @@
+#pragma once
+// What happens after the runner: the gate against the stored baselines, the
+// reports, the table, and the exit code of `kernelgate run`.
+#include <filesystem>
+
+#include "kernelgate/result.hpp"
+#include "kernelgate/suite.hpp"
+
+namespace kg {
+
+// CTest's SKIP_RETURN_CODE for the workload tests: no GPU, or a GPU of another
+// class than the test's label (unless KERNELGATE_REQUIRE_GPU=1).
+inline constexpr int kSkipExitCode = 77;
+
+struct ConcludeOptions {
+  std::filesystem::path baselines_dir;  // holds <workload>/<hardware>.json
+  std::filesystem::path report_dir;     // created if missing
+  GatePolicy policy;                    // the suite's, with CLI overrides applied
+  // Interpret-mode (wall clock) latencies gate only when set (docs/baselines.md).
+  bool gate_wall_clock = false;
+  bool quiet = false;                   // no table
+  bool json_stdout = false;             // the JSON report on stdout instead of the table
+};
+
+// Throws kg::Error when the folder cannot be created or written. Called before
+// any candidate runs, so a bad --report-dir costs nothing.
+void ensure_report_dir_writable(const std::filesystem::path& report_dir);
+
+// Gates `run` against baselines_dir/<workload>/<hardware>.json (verdicts are
+// added to run.candidates[i].checks), writes <workload>.<hardware>.junit.xml,
+// .json and .md into report_dir, prints the table, and returns the exit code:
+// 0 when every candidate passed (or is new / not_supported), 1 otherwise.
+int conclude_run(const Suite& suite, RunResult& run, const ConcludeOptions& options);
+
+}  // namespace kg

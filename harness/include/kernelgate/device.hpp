@@ -1,0 +1,134 @@
+#pragma once
+// Where candidates run: the `cpu` device (host memory, candidates in interpret
+// mode) or a `cuda` device (harness/src/cuda, gpu build only). The runner only
+// talks to this interface, so every check works the same on both.
+//
+// Buffers carry guard bands: `guard_bytes` before and after the user region are
+// filled with a known pattern at allocation, and check_guards() tells whether a
+// candidate wrote outside its buffer.
+//
+// This header must stay free of CUDA device syntax: it is included by host
+// .cpp files of both builds.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "kernelgate/error.hpp"
+
+#if defined(KG_INTERPRET)
+#include "kernelgate/interpret/cuda_shims.hpp"  // cudaStream_t of interpret mode
+#else
+#include <cuda_runtime_api.h>  // cudaStream_t, no kernel syntax
+#endif
+
+namespace kg {
+
+// The requested device cannot be had: no GPU, a build without CUDA, an ordinal
+// out of range. `kernelgate run` turns this into CTest's skip code unless
+// KERNELGATE_REQUIRE_GPU=1.
+class NoDeviceError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A sticky device error (an illegal address, a trap): the device is unusable
+// for the rest of the process. The runner reports the candidate `crashed`
+// with this message.
+class DeviceFault : public Error {
+ public:
+  using Error::Error;
+};
+
+// One allocation: [front guard | user region of `bytes` | back guard].
+// Owned by the device that made it; give it back with Device::release.
+struct DeviceBuffer {
+  std::string label;           // e.g. "input x", "output", "workspace": for messages
+  std::byte* base = nullptr;   // start of the front guard band
+  std::byte* data = nullptr;   // start of the user region (what candidates get)
+  std::size_t bytes = 0;       // size of the user region
+  std::size_t guard_bytes = 0; // size of each guard band
+};
+
+// True when the user regions of a and b share at least one byte.
+inline bool buffers_overlap(const DeviceBuffer& a, const DeviceBuffer& b) {
+  if (a.bytes == 0 || b.bytes == 0) return false;
+  const auto a_begin = reinterpret_cast<std::uintptr_t>(a.data);
+  const auto b_begin = reinterpret_cast<std::uintptr_t>(b.data);
+  return a_begin < b_begin + b.bytes && b_begin < a_begin + a.bytes;
+}
+
+// Candidates' output is poisoned with this quiet NaN before each run, so an
+// element the candidate never wrote is both non-finite and recognisable.
+inline constexpr std::uint32_t kPoisonWord = 0x7fc0dead;
+
+class Device {
+ public:
+  virtual ~Device() = default;
+
+  // "cpu", "cuda:0".
+  virtual std::string name() const = 0;
+  // Hardware key of the baselines: cpu, h100-sxm, h100-pcie, h200, ...
+  virtual std::string hardware_key() const = 0;
+  // GPU name, SM count, clocks, driver, CUDA, cuDNN, compiler... (DESIGN.md, step 3).
+  virtual nlohmann::ordered_json environment() const = 0;
+  // True when candidates run in interpret mode (thread orders apply).
+  virtual bool interpreted() const = 0;
+  // How long a candidate's whole child process may run before the watchdog
+  // kills it, when --timeout is not given.
+  virtual double default_timeout_s() const = 0;
+  // "wall" or "cuda_event": what timer() measures with.
+  virtual std::string clock_name() const = 0;
+
+  // Memory, with guard bands of at least `min_guard_bytes` on each side.
+  virtual DeviceBuffer allocate(std::size_t bytes, const std::string& label,
+                                std::size_t min_guard_bytes = 4096) = 0;
+  // Gives the memory back and empties `buffer`; a no-op on an empty buffer.
+  virtual void release(DeviceBuffer& buffer) = 0;
+  // Copies to/from the user region; `bytes` must not exceed buffer.bytes.
+  virtual void copy_to_device(DeviceBuffer& buffer, const void* host, std::size_t bytes) = 0;
+  virtual void copy_to_host(void* host, const DeviceBuffer& buffer, std::size_t bytes) = 0;
+  // Fills the user region with a repeated 32-bit word (kPoisonWord, 0, ...).
+  virtual void fill_words(DeviceBuffer& buffer, std::uint32_t word) = 0;
+  // A hash of the user region's bytes (not cryptographic; detects changes).
+  virtual std::uint64_t hash(const DeviceBuffer& buffer) = 0;
+  // Empty when both guard bands are intact; otherwise which band and the first
+  // overwritten byte offset relative to the user region.
+  virtual std::string check_guards(const DeviceBuffer& buffer) = 0;
+
+  // The stream the harness gives candidates (never the default stream on GPU).
+  virtual cudaStream_t stream() = 0;
+  // Waits for all work on stream(); throws DeviceFault on a sticky error.
+  virtual void synchronize() = 0;
+  // Before a timing sample: evicts what the previous run left in caches (L2 on
+  // GPU; nothing on the cpu device).
+  virtual void flush_caches() = 0;
+  // Milliseconds that the work `enqueue` puts on stream() takes (events around
+  // it on GPU, wall clock including synchronisation on the cpu device).
+  virtual double time_ms(const std::function<void()>& enqueue) = 0;
+
+  // Kernels launched between begin and end must all be on stream(). Returns
+  // empty when they were, or a description of the first one that was not
+  // (interpret-mode launch records; CUPTI activity records on GPU).
+  virtual void begin_stream_audit() = 0;
+  virtual std::string end_stream_audit() = 0;
+};
+
+// spec: "auto" (the first GPU when there is one, else cpu), "cpu", "cuda",
+// "cuda:N". Throws NoDeviceError when a cuda device cannot be had, kg::Error
+// for a malformed spec.
+std::unique_ptr<Device> open_device(const std::string& spec);
+
+// True when this build can run candidates on the cpu device (interpret mode).
+bool cpu_device_supported();
+
+// Implemented by harness/src/cuda in the gpu build only (KG_GPU=1).
+// Throw NoDeviceError when there is no usable GPU with that ordinal.
+std::unique_ptr<Device> open_cuda_device(int ordinal);
+// Number of visible GPUs; 0 when the driver has none (never throws).
+int cuda_device_count();
+
+}  // namespace kg

@@ -1,0 +1,99 @@
+#pragma once
+// The gate: the verdicts of one run against its stored baseline file, as pure
+// functions of (run, baseline file, policy, today). The rules are in
+// docs/baselines.md; every verdict is unit-tested on fixtures in tests/report.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernelgate/baseline.hpp"
+#include "kernelgate/result.hpp"
+#include "kernelgate/suite.hpp"
+
+namespace kg {
+
+// Names of the checks each candidate reports (one JUnit testcase each).
+inline constexpr const char* kEquivalenceCheck = "equivalence";
+inline constexpr const char* kContractCheck = "contract";
+inline constexpr const char* kLatencyCheck = "latency";
+inline constexpr const char* kStalenessCheck = "staleness";
+
+// Command-line overrides of the suite's GatePolicy; unset fields keep the suite's.
+struct GatePolicyOverrides {
+  std::optional<double> latency_tolerance;
+  std::optional<double> noise_multiplier;
+  std::optional<int> max_age_days;
+  std::optional<bool> win_is_stale;
+  // Interpret-mode (wall clock) latencies are informational unless this is set:
+  // a CPU emulating a GPU says nothing about the kernel's speed.
+  bool gate_wall_clock = false;
+};
+// Throws kg::Error for a negative tolerance, multiplier or age.
+GatePolicy apply_overrides(GatePolicy policy, const GatePolicyOverrides& overrides);
+
+struct GateOptions {
+  GatePolicy policy;
+  long today_days = 0;           // days since 1970-01-01 (UTC) the age is measured at
+  bool gate_wall_clock = false;  // see GatePolicyOverrides
+};
+long today_utc_days();
+
+// Two candidates whose measured order contradicts the stored ranking.
+struct RankDrift {
+  std::string faster_stored;  // ranked ahead in the baseline file
+  std::string faster_now;     // but measured faster now, by more than noise
+  int stored_rank_of_faster_stored = 0;
+  int stored_rank_of_faster_now = 0;
+  double mean_ms_faster_stored = 0;  // measured now
+  double mean_ms_faster_now = 0;     // measured now
+  std::string describe() const;
+};
+
+// The gate's view of one candidate: its latency and staleness checks plus the
+// figures behind them (reported as JUnit properties and in the JSON report).
+struct CandidateGate {
+  std::string implementation;
+  bool gated = false;  // correct, contract-clean and timed: the gate looked at it
+  CheckResult latency;
+  CheckResult staleness;
+  std::vector<std::string> stale_reasons;
+  const BaselineRecord* stored = nullptr;  // its measured record, if any (points into the file)
+  std::optional<double> baseline_mean_ms;  // the stored measured mean
+  std::optional<double> threshold_ms;      // slower than this regresses
+  std::optional<double> change;            // measured / stored mean - 1
+  std::optional<double> ratio_to_eager;    // measured / cudnn_eager measured in this run
+  std::optional<double> stored_ratio_to_eager;
+  std::optional<double> ratio_threshold;   // a ratio above this regresses
+  // This run's measurement as a record, ready for `kernelgate publish`.
+  std::optional<BaselineRecord> record;
+};
+
+struct GateVerdict {
+  std::vector<CandidateGate> candidates;  // in the run's candidate order
+  std::vector<RankDrift> drifts;
+  const CandidateGate* find(const std::string& implementation) const;
+};
+
+// baseline may be null (no file for this hardware key: every candidate is new).
+// Throws kg::Error when the baseline file belongs to another workload/hardware.
+GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline,
+                          const GateOptions& options);
+
+// Puts the verdicts into run.candidates[i].checks (replacing a latency or
+// staleness check the runner left unless that one already failed) and sets
+// each candidate's outcome to the worst of its checks (new when it passed with
+// no stored record).
+void apply_gate(RunResult& run, const GateVerdict& verdict);
+
+// The measured record of one candidate of a run; eager_mean_ms is the
+// cudnn_eager mean of the same run when there is one.
+BaselineRecord measured_record(const RunResult& run, const CandidateResult& candidate,
+                               std::optional<double> eager_mean_ms);
+
+// Failures outrank passes; among failures the most severe first (crashed
+// before incorrect before regressed before stale). Empty: passed.
+Outcome worst_outcome(const std::vector<CheckResult>& checks);
+// 0 when every candidate passed, is new, not_supported or skipped; 1 otherwise.
+int gate_exit_code(const RunResult& run);
+
+}  // namespace kg

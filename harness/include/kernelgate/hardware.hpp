@@ -1,0 +1,39 @@
+#pragma once
+// The hardware keys of kernelgate (baselines/<workload>/<hardware>.json) and
+// their peak figures, from which the floors of a workload follow: the time it
+// needs at least, for its bytes at full memory bandwidth and for its FLOPs at
+// the FP32 SIMT or dense TF32 tensor-core peak (WORKLOADS.md).
+#include <string>
+#include <vector>
+
+#include "kernelgate/suite.hpp"
+
+namespace kg {
+
+struct HardwareSpec {
+  std::string key;               // h100-sxm, h100-pcie, h200, cpu
+  std::string name;              // what it is, in words
+  double memory_bandwidth_tb_s;  // TB/s (1e12 bytes per second)
+  double fp32_tflop_s;           // FP32 SIMT peak (FMA = 2 FLOP)
+  double tf32_tflop_s;           // dense TF32 tensor-core peak (FP32 peak where there are none)
+  std::string source;            // where the figures come from
+};
+
+// Every known key, in a fixed order.
+const std::vector<HardwareSpec>& known_hardware();
+// Throws kg::Error listing the known keys.
+const HardwareSpec& hardware_spec(const std::string& key);
+
+struct Floors {
+  double memory_ms = 0;  // suite.bytes / bandwidth
+  double fp32_ms = 0;    // suite.flops / FP32 peak
+  double tf32_ms = 0;    // suite.flops / TF32 peak
+  // The larger of memory and the compute floor of the given precision
+  // ("fp32" or "tf32"; anything else counts as fp32).
+  double bound_ms(const std::string& precision) const;
+};
+
+Floors floors(const Suite& suite, const Axes& axes, const HardwareSpec& hardware);
+Floors floors(const Suite& suite, const Axes& axes, const std::string& hardware_key);
+
+}  // namespace kg

@@ -1,0 +1,113 @@
+#pragma once
+// kg::launch and kg::set_max_dynamic_smem in interpret mode, the launch
+// records, and the thread order (KG_INTERPRET_ORDER). docs/interpret-mode.md.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "kernelgate/interpret/cuda_shims.hpp"
+#include "kernelgate/interpret/vector_types.hpp"
+
+namespace kg {
+
+constexpr std::size_t kDefaultDynamicSmemLimit = 48 * 1024;  // without opt-in
+constexpr std::size_t kMaxDynamicSmemOptIn = 227 * 1024;     // sm_90 opt-in maximum
+constexpr unsigned kMaxThreadsPerBlock = 1024;
+
+namespace interp {
+
+// One stream-ordered operation, as CUPTI's activity records show it on a GPU.
+struct LaunchRecord {
+  enum class Kind { kernel, memset, memcpy };
+  Kind kind = Kind::kernel;
+  cudaStream_t stream = nullptr;
+  dim3 grid{0, 0, 0};
+  dim3 block{0, 0, 0};
+  std::size_t dynamic_smem_bytes = 0;  // kernels; bytes moved for memset/memcpy
+  const void* kernel = nullptr;        // the kernel's address (kernels only)
+};
+
+// Returns the records of every operation since the last call, in issue order,
+// and forgets them. Records are kept for all host threads of the process.
+std::vector<LaunchRecord> take_launch_records();
+
+// The order in which the threads of a block run between barriers, and in which
+// blocks are dispatched. Read from KG_INTERPRET_ORDER at each launch:
+// "forward" (default), "reverse", "random" or "random:<seed>".
+struct ThreadOrder {
+  enum class Kind { forward, reverse, random };
+  Kind kind = Kind::forward;
+  std::uint64_t seed = 1;
+};
+ThreadOrder thread_order_from_environment();  // throws kg::Error on a bad value
+std::string to_string(const ThreadOrder& order);
+
+// A type-erased kernel call: invoke(context) runs the kernel body for the
+// current thread.
+struct KernelInvocation {
+  void (*invoke)(const void* context);
+  const void* context;
+};
+
+struct LaunchConfig {
+  const void* kernel;
+  dim3 grid;
+  dim3 block;
+  std::size_t dynamic_smem_bytes;
+  cudaStream_t stream;
+};
+
+// Checks the limits, records the launch, runs every block; throws kg::Error.
+void launch_grid(const LaunchConfig& config, KernelInvocation invocation);
+void set_max_dynamic_smem(const void* kernel, std::size_t bytes);
+
+// The current block's dynamic shared memory (poisoned with 0xff bytes, NaN as
+// float, at each block start). Throws kg::Error outside a kernel.
+void* dynamic_smem();
+
+// Number of host threads that run blocks in parallel: KG_INTERPRET_THREADS,
+// default min(2, hardware threads).
+unsigned host_threads_from_environment();
+
+}  // namespace interp
+
+// Launches kernel<<<grid, block, dynamic_smem_bytes, stream>>>(args...) on the
+// CPU and returns when it has finished. Each argument is converted to the
+// kernel's parameter type once, as the GPU copies parameters at launch.
+template <typename... KernelArgs, typename... Args>
+void launch(void (*kernel)(KernelArgs...), dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
+            cudaStream_t stream, Args&&... args) {
+  static_assert(sizeof...(KernelArgs) == sizeof...(Args),
+                "kg::launch: the number of arguments differs from the kernel's parameters");
+  using Parameters = std::tuple<std::remove_cvref_t<KernelArgs>...>;
+  struct Call {
+    void (*kernel)(KernelArgs...);
+    Parameters parameters;
+  };
+  const Call call{kernel, Parameters(std::forward<Args>(args)...)};
+  interp::KernelInvocation invocation{
+      [](const void* context) {
+        const Call& c = *static_cast<const Call*>(context);
+        std::apply(c.kernel, c.parameters);
+      },
+      &call};
+  interp::launch_grid(
+      {reinterpret_cast<const void*>(kernel), grid, block, dynamic_smem_bytes, stream}, invocation);
+}
+
+// Raises the dynamic shared memory limit of one kernel (the opt-in above
+// 48 KiB that cudaFuncSetAttribute gives on the GPU), up to 227 KiB.
+template <typename... KernelArgs>
+void set_max_dynamic_smem(void (*kernel)(KernelArgs...), std::size_t bytes) {
+  interp::set_max_dynamic_smem(reinterpret_cast<const void*>(kernel), bytes);
+}
+
+}  // namespace kg
+
+// Declares `name` as the block's dynamic shared memory, viewed as type[].
+#define KG_DYNAMIC_SMEM(type, name) type* const name = static_cast<type*>(::kg::interp::dynamic_smem())

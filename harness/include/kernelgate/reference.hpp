@@ -1,0 +1,71 @@
+#pragma once
+// Inputs, parameters and the float64 host reference of a workload.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernelgate/suite.hpp"
+
+namespace kg {
+
+// A host tensor, row-major contiguous.
+template <typename T>
+struct HostTensor {
+  std::vector<std::int64_t> shape;
+  std::vector<T> data;
+  std::int64_t numel() const;
+};
+using Tensors = std::map<std::string, HostTensor<float>>;  // by tensor name
+
+template <typename T>
+std::int64_t HostTensor<T>::numel() const {
+  std::int64_t n = 1;
+  for (std::int64_t extent : shape) n *= extent;
+  return n;
+}
+
+// The counter-based generator behind generate_inputs (docs/inputs.md): the
+// 64-bit key of one tensor, and its value at a flat index.
+std::uint64_t input_key(const std::string& workload, const Axes& axes, std::uint64_t seed,
+                        const std::string& tensor);
+// U[0,1) with 24 random bits: Philox4x32-10 of counter (index lo, index hi, 0, 0).
+float uniform_at(std::uint64_t key, std::uint64_t index);
+// The distribution of one tensor (its "init"), resolved at the given axes.
+struct Distribution {
+  double low = 0;
+  double high = 1;
+};
+Distribution distribution(const Suite& suite, const TensorSpec& tensor, const Axes& axes);
+// Fills one tensor: value[i] = float(low + (high - low) * uniform_at(key, i)).
+HostTensor<float> generate_tensor(const Suite& suite, const TensorSpec& tensor, const Axes& axes,
+                                  std::uint64_t seed);
+
+// Every input and parameter of the suite, generated from
+// (workload id, axes, seed, tensor name) with a counter-based generator:
+// identical on every machine (docs/inputs.md).
+Tensors generate_inputs(const Suite& suite, const Axes& axes, std::uint64_t seed);
+
+// The whole output in float64, multi-threaded.
+HostTensor<double> reference_output(const Suite& suite, const Axes& axes, const Tensors& inputs);
+
+// One output element (flat index) in float64, straight from the definition;
+// used to sample full-size outputs.
+double reference_point(const Suite& suite, const Axes& axes, const Tensors& inputs,
+                       std::int64_t flat_index);
+
+// The float64 reference of one kind of workload. Adding a workload is its
+// suite file plus one reference file that defines one of these and names it
+// in reference_registry.cpp.
+struct WorkloadReference {
+  std::string name;  // the suite's "reference" (by default its id)
+  // Writes the whole output (already sized to the output shape).
+  std::function<void(const Axes&, const Tensors&, HostTensor<double>&)> full;
+  std::function<double(const Axes&, const Tensors&, std::int64_t flat_index)> point;
+};
+const std::vector<WorkloadReference>& reference_registry();
+// Throws kg::Error when none is registered under that name.
+const WorkloadReference& find_reference(const std::string& name);
+
+}  // namespace kg

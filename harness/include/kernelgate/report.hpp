@@ -1,0 +1,82 @@
+#pragma once
+// The reports of one gated run, written into --report-dir:
+//   <workload>.<hardware>.json        everything (docs/report.schema.json)
+//   <workload>.<hardware>.junit.xml   one testsuite, a testcase per candidate and check
+//   <workload>.<hardware>.md          the Markdown table ($GITHUB_STEP_SUMMARY)
+// How to read them: docs/reports.md.
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kernelgate/baseline.hpp"
+#include "kernelgate/gate.hpp"
+#include "kernelgate/result.hpp"
+#include "kernelgate/suite.hpp"
+
+namespace kg {
+
+inline constexpr int kReportSchemaVersion = 1;
+inline constexpr const char* kReportKind = "kernelgate-report";
+// GitHub refuses step summaries above 1 MiB; ours stay below this.
+inline constexpr std::size_t kMaxSummaryBytes = 1000 * 1024;
+
+// Lower bounds on the latency of a workload on one hardware key, from its
+// bytes and flops and the hardware's peaks. Absent for the cpu key.
+struct LatencyFloors {
+  std::string hardware;
+  double memory_ms = 0;                        // every tensor crossing memory once
+  std::map<std::string, double> compute_ms;    // by precision: fp32 (SIMT), tf32, bf16...
+  // The floor of a candidate of that precision: max(memory, compute); 0 when unknown.
+  double floor_ms(const std::string& precision) const;
+};
+
+// Everything a report is made from.
+struct ReportInput {
+  const RunResult* run = nullptr;        // gated (apply_gate done)
+  const GateVerdict* verdict = nullptr;
+  const BaselineFile* baseline = nullptr;  // null when there was no file
+  std::string baseline_file;             // where it was looked for
+  GatePolicy policy;
+  bool gate_wall_clock = false;
+  long today_days = 0;                   // for the age of reported records
+  std::string title;                     // the suite's title
+  double flops = 0;                      // of the run's axes; 0 when unknown
+  double bytes = 0;
+  std::optional<LatencyFloors> floors;
+  std::string finished_at;               // ISO 8601 UTC
+  int exit_code = 0;
+};
+
+// The JSON report (docs/report.schema.json).
+nlohmann::ordered_json report_json(const ReportInput& input);
+// The JUnit XML report (validates against the junit-10 XSD).
+std::string junit_xml(const ReportInput& input);
+// The Markdown summary of one report, made from its JSON so that `kernelgate
+// summarize` can remake it from the files alone.
+std::string markdown_summary(const nlohmann::ordered_json& report);
+
+// Joins the Markdown of every JSON report in report_dir (sorted by workload,
+// then hardware) into one summary, kept under kMaxSummaryBytes. Throws
+// kg::Error when the folder holds no report or a report cannot be read.
+std::string summarize_reports(const std::filesystem::path& report_dir);
+
+// Reads one JSON report; throws kg::Error naming the file.
+nlohmann::ordered_json load_report(const std::filesystem::path& file);
+// Every <workload>.<hardware>.json report in the folder, sorted by file name.
+std::vector<std::filesystem::path> report_files(const std::filesystem::path& report_dir);
+
+// Writes text to path through a temporary file and a rename, so a reader never
+// sees half a file. Throws kg::Error naming the file.
+void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+
+// The name stem of the reports of one run: "<workload>.<hardware>".
+std::string report_stem(const RunResult& run);
+
+// Now, as ISO 8601 UTC ("2026-03-05T12:00:00Z").
+std::string utc_timestamp_now();
+
+}  // namespace kg

@@ -1,0 +1,109 @@
+#pragma once
+// The records that flow from the runner (one per candidate, produced in a child
+// process and sent to the parent as JSON) to the gate and the reports.
+// JSON field names are the struct field names; units are in the names (_ms).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kernelgate/suite.hpp"
+
+namespace kg {
+
+// Every verdict is one of these, never a bare bool (DESIGN.md, "Checks").
+enum class Outcome {
+  passed,
+  new_record,  // "new": passed, no stored record yet
+  incorrect,
+  contract_violation,
+  crashed,
+  timed_out,
+  regressed,
+  stale,
+  not_supported,
+  skipped,
+};
+std::string_view to_string(Outcome outcome);
+Outcome outcome_from_string(std::string_view text);  // throws kg::Error
+bool is_failure(Outcome outcome);  // incorrect, contract_violation, crashed, timed_out, regressed, stale
+
+// Equivalence of a candidate's output against the float64 reference.
+struct ErrorStats {
+  std::int64_t checked = 0;  // number of output points compared
+  bool sampled = false;      // true: sampled points at full shape
+  double max_abs = 0;
+  double max_rel = 0;
+  double rel_l2 = 0;
+  std::int64_t mismatches = 0;  // points outside atol + rtol * |want|
+  std::int64_t first_mismatch_index = -1;  // flat index, -1 when none
+  double first_mismatch_got = 0;
+  double first_mismatch_want = 0;
+  bool non_finite = false;  // NaN or Inf where the reference is finite
+  bool kernelbench_1e2 = false;  // would pass atol = rtol = 1e-2
+  bool kernelbench_1e4 = false;  // would pass atol = rtol = 1e-4 (fp32 since late 2025)
+};
+
+struct LatencyStats {
+  std::string protocol;  // "kernelbench" or "adaptive"
+  std::string clock;     // "wall" (interpret mode) or "cuda_event"
+  int warmups = 0;
+  std::int64_t n = 0;
+  double mean_ms = 0;
+  double std_ms = 0;
+  double min_ms = 0;
+  double median_ms = 0;
+  double max_ms = 0;
+  double cv = 0;  // std / mean
+};
+
+// One named check: "equivalence", "contract", "latency", "staleness".
+struct CheckResult {
+  std::string name;
+  Outcome outcome = Outcome::skipped;
+  std::string message;  // what a reviewer can act on; empty when passed
+  std::string rule;     // for contract violations: which rule, e.g. "inputs_unchanged"
+};
+
+struct CandidateResult {
+  std::string id;
+  std::string precision;
+  std::string kind = "candidate";  // candidate | source_baseline | reference
+  Outcome outcome = Outcome::skipped;  // the worst of the checks
+  std::string message;
+  std::vector<CheckResult> checks;
+  std::optional<ErrorStats> error;
+  std::optional<LatencyStats> latency;
+  std::optional<bool> bitwise_deterministic;
+  std::vector<std::string> thread_orders;  // interpret mode: orders it ran under
+};
+
+// One `kernelgate run` of one workload on one device.
+struct RunResult {
+  std::string workload;
+  std::string identity;  // sha256 of the suite's canonical JSON
+  std::string preset;    // axes preset, "" for the defaults
+  Axes axes;
+  std::string device;    // "cpu", "cuda:0"
+  std::string hardware;  // hardware key: cpu, h100-sxm, h100-pcie, h200, ...
+  nlohmann::ordered_json environment;  // GPU, driver, CUDA, cuDNN, compiler, clocks, git
+  std::uint64_t seed = 0;
+  std::string started_at;  // ISO 8601 UTC
+  std::vector<CandidateResult> candidates;
+};
+
+void to_json(nlohmann::ordered_json& j, const ErrorStats& v);
+void from_json(const nlohmann::ordered_json& j, ErrorStats& v);
+void to_json(nlohmann::ordered_json& j, const LatencyStats& v);
+void from_json(const nlohmann::ordered_json& j, LatencyStats& v);
+void to_json(nlohmann::ordered_json& j, const CheckResult& v);
+void from_json(const nlohmann::ordered_json& j, CheckResult& v);
+void to_json(nlohmann::ordered_json& j, const CandidateResult& v);
+void from_json(const nlohmann::ordered_json& j, CandidateResult& v);
+void to_json(nlohmann::ordered_json& j, const RunResult& v);
+void from_json(const nlohmann::ordered_json& j, RunResult& v);
+
+}  // namespace kg

@@ -1,0 +1,101 @@
+#pragma once
+// The runner: every candidate of a workload in its own child process, checked
+// against the float64 reference and the contract, and timed
+// (DESIGN.md, "Data flow of one CTest case" steps 4, and "Checks").
+//
+// The parent (run_workload) starts the child by executing its own binary again
+// (fork + exec of /proc/self/exe) with the hidden subcommand kChildSubcommand:
+// CUDA does not survive a fork, and a fresh process is what isolation means.
+// Any binary that calls run_workload must therefore answer that subcommand:
+// the kernelgate CLI does (cmd_run.cpp); test binaries call
+// run_child_if_requested() first thing in main().
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kernelgate/candidate.hpp"
+#include "kernelgate/device.hpp"
+#include "kernelgate/result.hpp"
+#include "kernelgate/suite.hpp"
+
+namespace kg {
+
+// Timing protocols (docs/runner.md).
+struct TimingOptions {
+  std::string protocol;  // "kernelbench" | "adaptive" | "none"; "" = the device's default
+  int warmups = -1;      // -1: the protocol's default (kernelbench: 3, adaptive: 1)
+  // kernelbench: exactly this many trials (default 100).
+  int trials = 100;
+  // adaptive: sample until the relative standard error of the mean is below
+  // target_rse, or budget_s is spent, or max_samples are taken (at least min_samples).
+  double target_rse = 0.01;
+  double budget_s = -1;  // -1: the device's default (cpu: 1 s, cuda: 5 s)
+  int min_samples = 3;
+  int max_samples = -1;  // -1: the device's default (cpu: 10, cuda: 10000)
+};
+
+struct RunOptions {
+  std::string preset = "ci";  // axes preset; "" or "default" for the defaults
+  Axes axis_overrides;
+  std::uint64_t seed = 0;  // input set A; set B uses seed + 1
+  std::vector<std::string> candidate_ids;  // empty: every candidate of the workload
+  TimingOptions timing;
+  double timeout_s = 0;  // watchdog per candidate; 0 = the device's default
+  // Interpret mode: each candidate runs under each of these thread orders
+  // (forward | reverse | random:<seed>). At least two by default.
+  std::vector<std::string> thread_orders = {"forward", "reverse"};
+  // Outputs up to this many elements are compared whole; larger ones at
+  // sample_points sampled points recomputed with reference_point().
+  std::int64_t full_reference_max_elements = std::int64_t{1} << 21;
+  std::int64_t sample_points = 4096;
+  // The binary executed for the child; empty = this process's own binary.
+  std::filesystem::path executable;
+  // Called in the parent as each candidate finishes (progress lines).
+  std::function<void(const CandidateResult&)> on_result;
+};
+
+// Runs every selected candidate of suite's workload on `device` (opened by the
+// caller, in the parent) and returns the run. Candidates that declare the axes
+// unsupported are `not_supported` without running. Throws kg::Error for bad
+// options (unknown candidate id, invalid axes).
+RunResult run_workload(const Suite& suite, Device& device, const RunOptions& options);
+
+// The candidates of a workload linked into this binary, in registration order.
+std::vector<const Candidate*> candidates_for(const std::string& workload);
+
+// One candidate checked and timed inside the current process: what the child
+// does. Exposed for the child entry point and for tests; a crash or hang here
+// takes the process with it, which is why run_workload uses a child.
+CandidateResult check_candidate(const Suite& suite, const Candidate& candidate, Device& device,
+                                const Axes& axes, const RunOptions& options);
+
+// Statistics of timing samples (milliseconds), for the given protocol name.
+LatencyStats latency_statistics(std::vector<double> samples_ms, const std::string& protocol,
+                                const std::string& clock, int warmups);
+
+// Compares got against want (both flat, same length; want_index[i] is the flat
+// output index of want[i], for messages) with the tolerance.
+ErrorStats compare_to_reference(const std::vector<float>& got, const std::vector<double>& want,
+                                const std::vector<std::int64_t>& want_index,
+                                const Tolerance& tolerance, bool sampled);
+// True when the comparison is within tolerance: no mismatch, nothing
+// non-finite, relative L2 within bound.
+bool within_tolerance(const ErrorStats& stats, const Tolerance& tolerance);
+
+// The hidden subcommand the child runs: `<exe> __kg-candidate-child <request.json> <result.json>`.
+inline constexpr const char* kChildSubcommand = "__kg-candidate-child";
+
+// The child's work: reads the request, runs check_candidate, writes the
+// CandidateResult JSON. Returns the process exit code.
+int run_child(const std::filesystem::path& request_file, const std::filesystem::path& result_file);
+
+// For binaries without the CLI (tests): if argv is the child subcommand, runs
+// it and returns its exit code; otherwise nullopt.
+std::optional<int> run_child_if_requested(int argc, char** argv);
+
+}  // namespace kg

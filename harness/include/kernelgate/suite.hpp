@@ -1,0 +1,112 @@
+#pragma once
+// Workload definitions (suites/kernelbench/<workload>.json): loading,
+// validation, axes, tensor shapes, tolerances, gate policy, identity.
+// The file format is documented in docs/suite-format.md.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace kg {
+
+// Axis name -> value, e.g. {"batch": 8, "in_channels": 32, ...}.
+using Axes = std::map<std::string, std::int64_t>;
+
+// Parses "k=v,k=v" (as given on the command line). Throws kg::Error.
+Axes parse_axes_list(const std::string& text);
+// "k=v,k=v" in axis-name order; the inverse of parse_axes_list.
+std::string format_axes(const Axes& axes);
+
+struct Tolerance {
+  double atol = 0;
+  double rtol = 0;
+  double rel_l2 = 0;  // bound on ||got - want||_2 / ||want||_2
+};
+
+struct GatePolicy {
+  double latency_tolerance = 0.05;  // relative slowdown allowed
+  double noise_multiplier = 2.0;    // times the measured std added to the tolerance
+  int max_age_days = 90;
+  bool win_is_stale = true;  // a speed-up beyond tolerance asks for a publish
+};
+
+enum class TensorRole { input, parameter, output };
+std::string_view to_string(TensorRole role);
+
+struct TensorSpec {
+  std::string name;
+  TensorRole role = TensorRole::input;
+  std::vector<std::string> shape;  // expressions over the axes
+  std::string dtype = "float32";
+  nlohmann::ordered_json init;  // distribution, see docs/suite-format.md
+};
+
+struct AxisSpec {
+  std::string name;
+  std::int64_t default_value = 0;
+  std::int64_t min = 0;  // inclusive range
+  std::int64_t max = 0;
+  std::string description;
+};
+
+// A legality rule over the axes (PyTorch's own checks, e.g. "output_padding < stride").
+struct AxisRule {
+  std::string check;    // expression, true when legal
+  std::string message;  // what the user reads when it is false
+};
+
+struct Contract {
+  bool no_mutation = true;  // inputs and parameters must be unchanged after a launch
+  bool no_aliasing = true;  // the output must not overlap any input
+};
+
+struct Suite {
+  std::filesystem::path file;
+  std::string id;
+  std::string title;
+  nlohmann::ordered_json json;  // the file as loaded
+  std::string identity;         // sha256 (hex) of the canonical JSON
+  std::vector<TensorSpec> tensors;
+  std::map<std::string, Tolerance> tolerances;  // by precision: fp32, tf32, bf16
+  GatePolicy gate;
+  std::vector<AxisSpec> axes;          // file order
+  std::map<std::string, Axes> presets; // name -> axes it sets (e.g. "ci")
+  std::vector<AxisRule> rules;         // the file's "requires"
+  std::string flops_expression;        // "cost.flops"
+  std::string flops_description;
+  std::string reference;               // the registered float64 reference (default: id)
+  Contract contract;
+  nlohmann::ordered_json origin;       // KernelBench level, problem, file, module
+
+  Axes default_axes() const;
+  // The tensors of one role, in file order.
+  std::vector<const TensorSpec*> tensors_with_role(TensorRole role) const;
+  const TensorSpec& output() const;  // the one output tensor
+  std::int64_t numel(const std::string& tensor, const Axes& axes) const;
+
+  // Defaults, then the named preset ("" or "default": none), then overrides;
+  // validated (known axes, ranges, constraints, legal shapes). Throws kg::Error.
+  Axes resolve_axes(const std::string& preset, const Axes& overrides = {}) const;
+  std::vector<std::int64_t> shape(const std::string& tensor, const Axes& axes) const;
+  const TensorSpec& tensor(const std::string& name) const;
+  const Tolerance& tolerance(const std::string& precision) const;
+  double flops(const Axes& axes) const;  // multiply-adds reaching the output, times 2
+  double bytes(const Axes& axes) const;  // each declared tensor crossing memory once
+};
+
+// Throws kg::Error naming the file and the JSON path of the problem.
+Suite load_suite(const std::filesystem::path& file);
+// Every *.json below dir (recursively), sorted by id.
+std::vector<Suite> load_suites(const std::filesystem::path& dir);
+// Throws kg::Error("unknown workload ...") listing the known ones.
+Suite find_suite(const std::filesystem::path& dir, const std::string& id);
+
+std::filesystem::path default_suites_dir();
+std::filesystem::path default_baselines_dir();
+
+}  // namespace kg

@@ -1,0 +1,123 @@
+#pragma once
+// The executor of one block: every CUDA thread is a fiber, run by a scheduler
+// on one host thread in the chosen order until it reaches a barrier, a warp
+// operation, or its end. docs/interpret-mode.md explains the design.
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <random>
+#include <source_location>
+#include <string>
+#include <vector>
+
+#include "fiber.hpp"
+#include "kernelgate/interpret/launch.hpp"
+#include "kernelgate/interpret/sync.hpp"
+
+namespace kg::interp {
+
+// A place in the kernel source where a thread waits.
+struct WaitSite {
+  const char* operation = "";
+  const char* file = "";
+  unsigned line = 0;
+  unsigned column = 0;
+};
+bool same_site(const WaitSite& a, const WaitSite& b);
+std::string describe(const WaitSite& site);  // "__syncthreads (file.cu:12)"
+WaitSite make_site(const char* operation, const std::source_location& where);
+
+enum class FiberState : unsigned char { ready, at_barrier, at_warp, exited };
+
+// One cp.async copy, performed at the wait_group that covers its group.
+struct PendingCopy {
+  void* destination;
+  const void* source;
+  int bytes;
+  int source_bytes;
+  std::uint64_t group;
+};
+
+struct Fiber {
+  explicit Fiber(std::size_t stack_bytes) : stack(stack_bytes) {}
+  FiberStack stack;
+  FiberContext context = nullptr;
+  FiberState state = FiberState::ready;
+  uint3 index{0, 0, 0};
+  unsigned linear = 0;
+  WaitSite site;
+  // Block barrier.
+  BarrierKind barrier_kind = BarrierKind::sync;
+  int predicate = 0;
+  int barrier_result = 0;
+  // cp.async: copies issued but not yet waited for; groups committed so far.
+  std::vector<PendingCopy> copies;
+  std::uint64_t committed_groups = 0;
+};
+
+// A warp-collective operation some lanes of `mask` have reached.
+struct PendingWarpOp {
+  WarpCombine combine = nullptr;
+  WaitSite site;
+  unsigned mask = 0;
+  unsigned arrived = 0;
+  void* payloads[32];  // only the lanes of `mask` are set
+};
+
+struct BlockTask {
+  KernelInvocation invocation;
+  dim3 grid;
+  dim3 block;
+  std::size_t dynamic_smem_bytes;
+  ThreadOrder order;
+};
+
+class BlockRunner {
+ public:
+  // The runner of the calling host thread (created on first use).
+  static BlockRunner& of_this_thread();
+  // The fiber running on this host thread; throws kg::Error outside a kernel.
+  static Fiber& current_fiber(const char* operation);
+  static BlockRunner* active();  // null outside a kernel
+
+  // Runs every thread of one block to its end; throws kg::Error.
+  void run_block(const BlockTask& task, std::uint64_t block_linear);
+
+  // Called on a fiber.
+  int barrier(BarrierKind kind, int predicate, const std::source_location& where);
+  void warp_collective(WarpCombine combine, const char* operation, unsigned mask, void* payload,
+                       const std::source_location& where);
+  unsigned live_lanes_of_current_warp() const;
+  void* dynamic_smem() const { return dynamic_smem_.get(); }
+
+ private:
+  BlockRunner();
+  static void fiber_entry(FiberTransfer transfer);
+  void resume(Fiber& fiber);
+  void suspend(bool dying = false);
+  void prepare_fibers(unsigned count);
+  void build_order(std::mt19937_64& rng, bool reshuffle);
+  void release_barrier();  // all live threads wait: release them or throw
+  void check_no_warp_waits_for(const Fiber& fiber, const WaitSite* waits_at) const;
+  unsigned existing_lanes(unsigned warp) const;
+  std::string block_name() const;
+  std::string describe_waits() const;
+  void record_failure(std::exception_ptr failure);
+
+  const BlockTask* task_ = nullptr;
+  std::deque<Fiber> fibers_;  // stable addresses, allocated in chunks
+  unsigned thread_count_ = 0;
+  unsigned live_ = 0;
+  std::vector<unsigned> order_;
+  std::vector<std::vector<PendingWarpOp>> warps_;
+  Fiber* current_ = nullptr;
+  FiberContext scheduler_context_ = nullptr;
+  const void* scheduler_stack_bottom_ = nullptr;
+  std::size_t scheduler_stack_size_ = 0;
+  std::exception_ptr failure_;
+  std::unique_ptr<unsigned char[]> dynamic_smem_;
+  std::size_t stack_bytes_ = 0;
+};
+
+}  // namespace kg::interp

@@ -1,0 +1,124 @@
+// Host bodies of the PTX wrappers of kernelgate/ptx.hpp.
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "block_runner.hpp"
+#include "kernelgate/error.hpp"
+#include "kernelgate/ptx.hpp"
+
+namespace kg::interp {
+
+namespace {
+
+struct MmaPayload {
+  const std::uint32_t* a;
+  const std::uint32_t* b;
+  const float* c;
+  float* d;
+};
+
+// The tensor cores read only the 19 high bits of a tf32 operand.
+inline double tf32_operand(std::uint32_t bits) {
+  return static_cast<double>(std::bit_cast<float>(bits & 0xffffe000u));
+}
+
+// D = A * B + C for one warp, from the lanes' fragments (PTX ISA, "Matrix
+// Fragments for mma.m16n8k8" with .tf32). Products of two tf32 values have at
+// most 22 significant bits, so they are exact in double; each sum of 8
+// products and c is formed in double and rounded to float once.
+void combine_mma(void* const* payloads, unsigned) {
+  double a[16][8];
+  double b[8][8];  // b[k][n]
+  double c[16][8];
+  for (int lane = 0; lane < 32; ++lane) {
+    const auto& p = *static_cast<const MmaPayload*>(payloads[lane]);
+    const int g = lane >> 2;
+    const int t = lane & 3;
+    a[g][t] = tf32_operand(p.a[0]);
+    a[g + 8][t] = tf32_operand(p.a[1]);
+    a[g][t + 4] = tf32_operand(p.a[2]);
+    a[g + 8][t + 4] = tf32_operand(p.a[3]);
+    b[t][g] = tf32_operand(p.b[0]);
+    b[t + 4][g] = tf32_operand(p.b[1]);
+    c[g][2 * t] = p.c[0];
+    c[g][2 * t + 1] = p.c[1];
+    c[g + 8][2 * t] = p.c[2];
+    c[g + 8][2 * t + 1] = p.c[3];
+  }
+  // Every input is gathered before any output is written: d may alias c.
+  for (int row = 0; row < 16; ++row) {
+    double* acc = c[row];
+    for (int k = 0; k < 8; ++k) {
+      const double a_rk = a[row][k];
+      for (int n = 0; n < 8; ++n) acc[n] += a_rk * b[k][n];
+    }
+  }
+  for (int lane = 0; lane < 32; ++lane) {
+    const auto& p = *static_cast<const MmaPayload*>(payloads[lane]);
+    const int g = lane >> 2;
+    const int t = lane & 3;
+    p.d[0] = static_cast<float>(c[g][2 * t]);
+    p.d[1] = static_cast<float>(c[g][2 * t + 1]);
+    p.d[2] = static_cast<float>(c[g + 8][2 * t]);
+    p.d[3] = static_cast<float>(c[g + 8][2 * t + 1]);
+  }
+}
+
+std::string at(const std::source_location& where) {
+  return std::string(where.file_name()) + ":" + std::to_string(where.line());
+}
+
+void perform(const PendingCopy& copy) {
+  if (copy.source_bytes > 0) std::memcpy(copy.destination, copy.source, copy.source_bytes);
+  std::memset(static_cast<char*>(copy.destination) + copy.source_bytes, 0,
+              copy.bytes - copy.source_bytes);
+}
+
+}  // namespace
+
+void mma_m16n8k8_tf32(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2],
+                      const float (&c)[4], const std::source_location& where) {
+  MmaPayload payload{a, b, c, d};
+  warp_collective(combine_mma, "mma.sync.m16n8k8.tf32", 0xffffffffu, &payload, where);
+}
+
+void cp_async(void* smem_dst, const void* gmem_src, int bytes, int src_bytes,
+              const std::source_location& where) {
+  Fiber& fiber = BlockRunner::current_fiber("kg::cp_async");
+  if (src_bytes < 0 || src_bytes > bytes)
+    throw Error("kg::cp_async<" + std::to_string(bytes) + "> at " + at(where) + ": src_bytes " +
+                std::to_string(src_bytes) + " is outside [0, " + std::to_string(bytes) + "]");
+  if (reinterpret_cast<std::uintptr_t>(smem_dst) % bytes != 0)
+    throw Error("kg::cp_async<" + std::to_string(bytes) + "> at " + at(where) +
+                ": the shared-memory destination is not aligned to " + std::to_string(bytes) +
+                " bytes");
+  if (src_bytes > 0 && reinterpret_cast<std::uintptr_t>(gmem_src) % bytes != 0)
+    throw Error("kg::cp_async<" + std::to_string(bytes) + "> at " + at(where) +
+                ": the global source is not aligned to " + std::to_string(bytes) + " bytes");
+  fiber.copies.push_back(PendingCopy{smem_dst, gmem_src, bytes, src_bytes, fiber.committed_groups});
+}
+
+void cp_async_commit() {
+  Fiber& fiber = BlockRunner::current_fiber("kg::cp_async_commit");
+  ++fiber.committed_groups;
+}
+
+void cp_async_wait(int pending_groups) {
+  Fiber& fiber = BlockRunner::current_fiber("kg::cp_async_wait");
+  const auto allowed = static_cast<std::uint64_t>(pending_groups);
+  // Groups g with g + N < committed must be complete; newer groups and copies
+  // not yet committed stay pending, as on the GPU.
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < fiber.copies.size(); ++i) {
+    const PendingCopy& copy = fiber.copies[i];
+    if (copy.group + allowed < fiber.committed_groups)
+      perform(copy);
+    else
+      fiber.copies[kept++] = copy;
+  }
+  fiber.copies.resize(kept);
+}
+
+}  // namespace kg::interp

@@ -1,0 +1,147 @@
+// CUPTI activity records -> the stream audit's verdict.
+#include "stream_audit.hpp"
+
+#include <cupti.h>
+#include <cxxabi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include "kernelgate/cuda_check.hpp"
+
+namespace kg::cuda_detail {
+namespace {
+
+constexpr std::size_t kBufferBytes = 4u << 20;
+constexpr std::size_t kBufferAlignment = 8;  // CUPTI requires 8-byte aligned buffers
+
+constexpr CUpti_ActivityKind kAuditedKinds[] = {
+    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,  // kernels without serialising them
+    CUPTI_ACTIVITY_KIND_MEMCPY,
+    CUPTI_ACTIVITY_KIND_MEMSET,
+};
+
+std::string demangle(const char* name) {
+  if (name == nullptr) return "<unnamed>";
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> readable(abi::__cxa_demangle(name, nullptr, nullptr, &status), std::free);
+  return status == 0 && readable ? std::string(readable.get()) : std::string(name);
+}
+
+void CUPTIAPI on_buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
+  StreamAudit::buffer_requested(buffer, size, max_records);
+}
+
+void CUPTIAPI on_buffer_completed(CUcontext context, uint32_t stream_id, uint8_t* buffer, size_t size,
+                                  size_t valid_size) {
+  StreamAudit::buffer_completed(context, stream_id, buffer, size, valid_size);
+}
+
+}  // namespace
+
+StreamAudit& StreamAudit::instance() {
+  static StreamAudit audit;
+  return audit;
+}
+
+void StreamAudit::buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
+  *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(kBufferAlignment, kBufferBytes));
+  *size = *buffer ? kBufferBytes : 0;
+  *max_records = 0;  // as many as fit
+}
+
+void StreamAudit::buffer_completed(void*, std::uint32_t, std::uint8_t* buffer, std::size_t, std::size_t valid_size) {
+  if (buffer == nullptr) return;
+  instance().collect(buffer, valid_size);
+  std::free(buffer);
+}
+
+void StreamAudit::collect(std::uint8_t* buffer, std::size_t valid_size) {
+  std::lock_guard lock(mutex_);
+  CUpti_Activity* record = nullptr;
+  while (cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS) {
+    if (!active_) continue;  // leftovers from before begin(): not the candidate's
+    DeviceActivity entry;
+    switch (record->kind) {
+      case CUPTI_ACTIVITY_KIND_KERNEL:
+      case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+        const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+        entry = {"kernel " + demangle(kernel->name), kernel->streamId, kernel->start, kernel->end};
+        break;
+      }
+      case CUPTI_ACTIVITY_KIND_MEMCPY: {
+        const auto* copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+        entry = {"memcpy of " + std::to_string(copy->bytes) + " bytes", copy->streamId, copy->start, copy->end};
+        break;
+      }
+      case CUPTI_ACTIVITY_KIND_MEMSET: {
+        const auto* set = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
+        entry = {"memset of " + std::to_string(set->bytes) + " bytes", set->streamId, set->start, set->end};
+        break;
+      }
+      default:
+        continue;
+    }
+    records_.push_back(std::move(entry));
+  }
+}
+
+void StreamAudit::enable(bool on) {
+  for (CUpti_ActivityKind kind : kAuditedKinds) {
+    if (on)
+      KG_CUPTI_CHECK(cuptiActivityEnable(kind));
+    else
+      KG_CUPTI_CHECK(cuptiActivityDisable(kind));
+  }
+}
+
+void StreamAudit::begin(cudaStream_t harness_stream) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!callbacks_registered_) {
+      KG_CUPTI_CHECK(cuptiActivityRegisterCallbacks(on_buffer_requested, on_buffer_completed));
+      callbacks_registered_ = true;
+    }
+  }
+  // Whatever ran before belongs to the harness: finish it and drop its records.
+  KG_CUDA_CHECK(cudaDeviceSynchronize());
+  KG_CUPTI_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+  std::uint32_t stream_id = 0;
+  KG_CUPTI_CHECK(cuptiGetStreamIdEx(nullptr, harness_stream, 0, &stream_id));
+  {
+    std::lock_guard lock(mutex_);
+    records_.clear();
+    stream_ = harness_stream;
+    harness_stream_id_ = stream_id;
+    active_ = true;
+  }
+  enable(true);
+}
+
+std::string StreamAudit::end() {
+  // When the harness stream has drained, the candidate's legitimate work is done.
+  cudaEvent_t done = nullptr;
+  KG_CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
+  KG_CUDA_CHECK(cudaEventRecord(done, stream_));
+  const cudaError_t waited = cudaEventSynchronize(done);
+  cudaEventDestroy(done);
+  KG_CUDA_CHECK(waited);
+  std::uint64_t harness_done_ns = 0;
+  KG_CUPTI_CHECK(cuptiGetTimestamp(&harness_done_ns));
+  // Anything still running elsewhere finishes now, so its record arrives.
+  KG_CUDA_CHECK(cudaDeviceSynchronize());
+  enable(false);
+  KG_CUPTI_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
+  std::size_t dropped = 0;
+  if (cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped) == CUPTI_SUCCESS && dropped > 0)
+    std::fprintf(stderr, "kernelgate: warning: the stream audit lost %zu CUPTI records\n", dropped);
+
+  std::lock_guard lock(mutex_);
+  active_ = false;
+  std::vector<DeviceActivity> records = std::move(records_);
+  records_.clear();
+  return judge_stream_audit(records, harness_stream_id_, harness_done_ns);
+}
+
+}  // namespace kg::cuda_detail

@@ -1,0 +1,295 @@
+// Baseline files: reading (strict, errors name the file and JSON path),
+// writing, ranking. Format: docs/baseline.schema.json.
+#include "kernelgate/baseline.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "json_fields.hpp"
+#include "kernelgate/error.hpp"
+
+namespace kg {
+
+using nlohmann::ordered_json;
+using report_detail::JsonReader;
+
+std::string_view to_string(Trust trust) {
+  return trust == Trust::reported ? "reported" : "measured";
+}
+
+Trust trust_from_string(std::string_view text) {
+  if (text == "reported") return Trust::reported;
+  if (text == "measured") return Trust::measured;
+  throw Error("unknown trust '" + std::string(text) + "' (expected reported or measured)");
+}
+
+std::optional<long> iso_date_days(std::string_view text) {
+  if (text.size() < 10 || text[4] != '-' || text[7] != '-') return std::nullopt;
+  auto digits = [&](std::size_t from, std::size_t count) -> std::optional<int> {
+    int value = 0;
+    for (std::size_t i = from; i < from + count; ++i) {
+      if (text[i] < '0' || text[i] > '9') return std::nullopt;
+      value = value * 10 + (text[i] - '0');
+    }
+    return value;
+  };
+  auto year = digits(0, 4), month = digits(5, 2), day = digits(8, 2);
+  if (!year || !month || !day) return std::nullopt;
+  if (text.size() > 10 && text[10] != 'T' && text[10] != ' ') return std::nullopt;
+  std::chrono::year_month_day date{std::chrono::year{*year}, std::chrono::month{unsigned(*month)},
+                                   std::chrono::day{unsigned(*day)}};
+  if (!date.ok()) return std::nullopt;
+  return std::chrono::sys_days{date}.time_since_epoch().count();
+}
+
+// ---- writing ---------------------------------------------------------------
+
+namespace {
+
+ordered_json number_or_null(double value) {
+  return std::isfinite(value) ? ordered_json(value) : ordered_json(nullptr);
+}
+
+ordered_json latency_json(const LatencyStats& v) {
+  ordered_json j;
+  j["protocol"] = v.protocol;
+  j["clock"] = v.clock;
+  j["warmups"] = v.warmups;
+  j["n"] = v.n;
+  j["mean_ms"] = v.mean_ms;
+  j["std_ms"] = v.std_ms;
+  j["min_ms"] = number_or_null(v.min_ms);
+  j["median_ms"] = number_or_null(v.median_ms);
+  j["max_ms"] = number_or_null(v.max_ms);
+  j["cv"] = v.cv;
+  return j;
+}
+
+LatencyStats parse_latency(const JsonReader& r) {
+  r.require_object();
+  LatencyStats v;
+  v.protocol = r.at("protocol").string();
+  v.clock = r.at("clock").string();
+  v.warmups = r.has("warmups") ? int(r.at("warmups").integer()) : 0;
+  v.n = r.at("n").integer();
+  if (v.n < 1) r.at("n").fail("expected at least one sample");
+  v.mean_ms = r.at("mean_ms").non_negative();
+  if (v.mean_ms <= 0) r.at("mean_ms").fail("expected a latency > 0");
+  v.std_ms = r.at("std_ms").non_negative();
+  // Publications do not always give every statistic: absent is NaN, never 0.
+  auto optional_stat = [&](const char* key) {
+    return r.has(key) ? r.at(key).non_negative() : std::nan("");
+  };
+  v.min_ms = optional_stat("min_ms");
+  v.median_ms = optional_stat("median_ms");
+  v.max_ms = optional_stat("max_ms");
+  v.cv = r.has("cv") ? r.at("cv").non_negative() : v.std_ms / v.mean_ms;
+  return v;
+}
+
+}  // namespace
+
+void to_json(ordered_json& j, const BaselineRecord& v) {
+  j = ordered_json::object();
+  j["implementation"] = v.implementation;
+  j["kind"] = v.kind;
+  j["precision"] = v.precision;
+  j["trust"] = to_string(v.trust);
+  j["latency"] = latency_json(v.latency);
+  j["ratio_to_eager"] = v.ratio_to_eager ? ordered_json(*v.ratio_to_eager) : ordered_json(nullptr);
+  j["source"] = v.source;
+  j["observed"] = v.observed;
+  j["environment"] = v.environment;
+  j["workload_identity"] = v.workload_identity;
+  j["preset"] = v.preset;
+  j["axes"] = ordered_json::object();
+  for (const auto& [name, value] : v.axes) j["axes"][name] = value;
+  j["git_revision"] = v.git_revision;
+  if (!v.notes.empty()) j["notes"] = v.notes;
+}
+
+void to_json(ordered_json& j, const RankEntry& v) {
+  j = ordered_json{{"rank", v.rank},
+                   {"implementation", v.implementation},
+                   {"trust", to_string(v.trust)},
+                   {"mean_ms", v.mean_ms}};
+}
+
+void to_json(ordered_json& j, const HistoryEntry& v) {
+  j = ordered_json{{"at", v.at},
+                   {"by", v.by},
+                   {"action", v.action},
+                   {"implementation", v.implementation},
+                   {"origin", v.origin}};
+  if (v.previous) j["previous"] = *v.previous;
+}
+
+void to_json(ordered_json& j, const BaselineFile& v) {
+  j = ordered_json::object();
+  j["schema_version"] = v.schema_version;
+  j["workload"] = v.workload;
+  j["hardware"] = v.hardware;
+  j["ranking"] = v.ranking;
+  j["records"] = v.records;
+  j["history"] = v.history;
+}
+
+// ---- reading ---------------------------------------------------------------
+
+namespace {
+
+BaselineRecord parse_record(const JsonReader& r) {
+  r.require_object();
+  BaselineRecord v;
+  v.implementation = r.at("implementation").string();
+  if (v.implementation.empty()) r.at("implementation").fail("must not be empty");
+  v.kind = r.string_or("kind", "candidate");
+  if (v.kind != "candidate" && v.kind != "source_baseline" && v.kind != "reference")
+    r.at("kind").fail("expected candidate, source_baseline or reference");
+  v.precision = r.at("precision").string();
+  try {
+    v.trust = trust_from_string(r.at("trust").string());
+  } catch (const Error& e) {
+    r.at("trust").fail(e.what());
+  }
+  v.latency = parse_latency(r.at("latency"));
+  v.ratio_to_eager = r.optional_number("ratio_to_eager");
+  if (v.ratio_to_eager && !(*v.ratio_to_eager > 0)) r.at("ratio_to_eager").fail("expected a ratio > 0");
+  v.source = r.string_or("source", "");
+  v.observed = r.at("observed").string();
+  if (!iso_date_days(v.observed)) r.at("observed").fail("expected an ISO 8601 date, e.g. 2026-03-05");
+  if (r.has("environment")) {
+    r.at("environment").require_object();
+    v.environment = r.at("environment").json();
+  }
+  v.workload_identity = r.string_or("workload_identity", "");
+  v.preset = r.string_or("preset", "");
+  if (r.has("axes")) {
+    auto axes = r.at("axes");
+    axes.require_object();
+    for (const auto& [name, value] : axes.json().items()) v.axes[name] = axes.at(name).integer();
+  }
+  v.git_revision = r.string_or("git_revision", "");
+  v.notes = r.string_or("notes", "");
+  return v;
+}
+
+}  // namespace
+
+BaselineRecord parse_baseline_record(const ordered_json& j, const std::string& where) {
+  return parse_record(JsonReader(j, where));
+}
+
+BaselineFile parse_baseline_file(const ordered_json& j, const std::string& where) {
+  JsonReader r(j, where);
+  r.require_object();
+  BaselineFile file;
+  file.schema_version = int(r.at("schema_version").integer());
+  if (file.schema_version != kBaselineSchemaVersion)
+    r.at("schema_version").fail("unsupported schema version " + std::to_string(file.schema_version) +
+                                " (this kernelgate reads " + std::to_string(kBaselineSchemaVersion) + ")");
+  file.workload = r.at("workload").string();
+  file.hardware = r.at("hardware").string();
+  auto records = r.at("records");
+  records.require_array();
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    auto record = parse_record(records.at(i));
+    if (file.find(record.implementation, record.trust))
+      records.at(i).fail("a second " + std::string(to_string(record.trust)) + " record for '" +
+                         record.implementation + "'");
+    file.records.push_back(std::move(record));
+  }
+  if (r.has("ranking")) {
+    auto ranking = r.at("ranking");
+    ranking.require_array();
+    for (std::size_t i = 0; i < ranking.size(); ++i) {
+      auto entry = ranking.at(i);
+      entry.require_object();
+      RankEntry rank;
+      rank.rank = int(entry.at("rank").integer());
+      rank.implementation = entry.at("implementation").string();
+      try {
+        rank.trust = trust_from_string(entry.at("trust").string());
+      } catch (const Error& e) {
+        entry.at("trust").fail(e.what());
+      }
+      rank.mean_ms = entry.at("mean_ms").non_negative();
+      file.ranking.push_back(std::move(rank));
+    }
+  } else {
+    file.ranking = rank_records(file.records);
+  }
+  if (r.has("history")) {
+    auto history = r.at("history");
+    history.require_array();
+    for (std::size_t i = 0; i < history.size(); ++i) {
+      auto entry = history.at(i);
+      entry.require_object();
+      HistoryEntry h;
+      h.at = entry.at("at").string();
+      h.by = entry.string_or("by", "");
+      h.action = entry.at("action").string();
+      h.implementation = entry.at("implementation").string();
+      h.origin = entry.string_or("origin", "");
+      if (entry.has("previous")) h.previous = parse_record(entry.at("previous"));
+      file.history.push_back(std::move(h));
+    }
+  }
+  return file;
+}
+
+const BaselineRecord* BaselineFile::find(std::string_view implementation, Trust trust) const {
+  for (const auto& record : records)
+    if (record.implementation == implementation && record.trust == trust) return &record;
+  return nullptr;
+}
+
+int BaselineFile::stored_rank(std::string_view implementation, Trust trust) const {
+  for (const auto& entry : ranking)
+    if (entry.implementation == implementation && entry.trust == trust) return entry.rank;
+  return 0;
+}
+
+std::vector<RankEntry> rank_records(const std::vector<BaselineRecord>& records) {
+  std::vector<RankEntry> ranking;
+  for (const auto& record : records)
+    ranking.push_back({0, record.implementation, record.trust, record.latency.mean_ms});
+  std::stable_sort(ranking.begin(), ranking.end(), [](const RankEntry& a, const RankEntry& b) {
+    if (a.mean_ms != b.mean_ms) return a.mean_ms < b.mean_ms;
+    if (a.implementation != b.implementation) return a.implementation < b.implementation;
+    return a.trust == Trust::measured && b.trust == Trust::reported;
+  });
+  for (std::size_t i = 0; i < ranking.size(); ++i) ranking[i].rank = int(i + 1);
+  return ranking;
+}
+
+std::filesystem::path baseline_path(const std::filesystem::path& baselines_dir,
+                                    const std::string& workload, const std::string& hardware) {
+  return baselines_dir / workload / (hardware + ".json");
+}
+
+BaselineFile load_baseline_file(const std::filesystem::path& file) {
+  const std::string where = file.string();
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error(where + ": cannot be read");
+  std::stringstream text;
+  text << in.rdbuf();
+  ordered_json json;
+  try {
+    json = ordered_json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Error(where + ": not valid JSON (" + std::string(e.what()) + ")");
+  }
+  return parse_baseline_file(json, where);
+}
+
+std::optional<BaselineFile> load_baseline_if_present(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) return std::nullopt;
+  return load_baseline_file(file);
+}
+
+}  // namespace kg

@@ -1,0 +1,99 @@
+// The end of `kernelgate run`: gate, reports, table, exit code (conclude.hpp).
+#include "kernelgate/conclude.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "kernelgate/baseline.hpp"
+#include "kernelgate/error.hpp"
+#include "kernelgate/gate.hpp"
+#include "kernelgate/hardware.hpp"
+#include "kernelgate/report.hpp"
+
+namespace kg {
+
+void ensure_report_dir_writable(const std::filesystem::path& report_dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(report_dir, ec);
+  if (ec) throw Error("--report-dir " + report_dir.string() + ": cannot be created: " + ec.message());
+  if (!std::filesystem::is_directory(report_dir, ec))
+    throw Error("--report-dir " + report_dir.string() + ": is not a folder");
+  // Write access asked of the file system itself (root ignores mode bits, a
+  // read-only mount does not): create and remove a probe file.
+  const auto probe = report_dir / (".kernelgate-probe-" + std::to_string(::getpid()));
+  std::FILE* file = std::fopen(probe.c_str(), "w");
+  if (!file) throw Error("--report-dir " + report_dir.string() + ": cannot be written");
+  std::fclose(file);
+  std::filesystem::remove(probe, ec);
+}
+
+namespace {
+
+std::optional<LatencyFloors> floors_for(const Suite& suite, const RunResult& run) {
+  // Interpret mode times a CPU emulating a GPU: no floor says anything there.
+  if (run.hardware == "cpu" || run.hardware.empty()) return std::nullopt;
+  try {
+    const HardwareSpec& spec = hardware_spec(run.hardware);
+    Floors f = floors(suite, run.axes, spec);
+    LatencyFloors result;
+    result.hardware = run.hardware;
+    result.memory_ms = f.memory_ms;
+    result.compute_ms = {{"fp32", f.fp32_ms}, {"tf32", f.tf32_ms}};
+    return result;
+  } catch (const Error&) {
+    return std::nullopt;  // a GPU without known peaks: no floor column
+  }
+}
+
+}  // namespace
+
+int conclude_run(const Suite& suite, RunResult& run, const ConcludeOptions& options) {
+  const auto baseline_file = baseline_path(options.baselines_dir, run.workload, run.hardware);
+  const std::optional<BaselineFile> baseline = load_baseline_if_present(baseline_file);
+
+  GateOptions gate_options;
+  gate_options.policy = options.policy;
+  gate_options.today_days = today_utc_days();
+  gate_options.gate_wall_clock = options.gate_wall_clock;
+  const GateVerdict verdict = evaluate_gate(run, baseline ? &*baseline : nullptr, gate_options);
+  apply_gate(run, verdict);
+
+  ReportInput input;
+  input.run = &run;
+  input.verdict = &verdict;
+  input.baseline = baseline ? &*baseline : nullptr;
+  input.baseline_file = baseline_file.string();
+  input.policy = options.policy;
+  input.gate_wall_clock = options.gate_wall_clock;
+  input.today_days = gate_options.today_days;
+  input.title = suite.title;
+  try {
+    input.flops = suite.flops(run.axes);
+    input.bytes = suite.bytes(run.axes);
+  } catch (const Error&) {
+    // A suite without the figures still gets its reports.
+  }
+  input.floors = floors_for(suite, run);
+  input.finished_at = utc_timestamp_now();
+  input.exit_code = gate_exit_code(run);
+
+  ensure_report_dir_writable(options.report_dir);
+  const auto stem = options.report_dir / report_stem(run);
+  const auto json = report_json(input);
+  write_file_atomically(stem.string() + ".json", json.dump(2) + "\n");
+  write_file_atomically(stem.string() + ".junit.xml", junit_xml(input));
+  const std::string markdown = markdown_summary(json);
+  write_file_atomically(stem.string() + ".md", markdown);
+
+  if (options.json_stdout) {
+    std::cout << json.dump(2) << "\n";
+  } else if (!options.quiet) {
+    std::cout << "\n" << markdown << "Reports: " << stem.string() << ".{json,junit.xml,md}\n";
+  }
+  std::cout.flush();
+  return input.exit_code;
+}
+
+}  // namespace kg

@@ -1,0 +1,342 @@
+// The gate: regression, staleness and rank drift of one run against its
+// stored baseline file. Rules and their reasons: docs/baselines.md.
+#include "kernelgate/gate.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "kernelgate/error.hpp"
+
+namespace kg {
+
+namespace {
+
+std::string format(const char* pattern, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, pattern, value);
+  return buffer;
+}
+std::string ms(double value) { return format("%.4g ms", value); }
+std::string percent(double fraction) { return format("%+.1f%%", fraction * 100.0); }
+
+bool is_gateable(const CandidateResult& candidate) {
+  if (!candidate.latency || candidate.latency->n < 1 || !(candidate.latency->mean_ms > 0)) return false;
+  if (is_failure(candidate.outcome) || candidate.outcome == Outcome::not_supported ||
+      candidate.outcome == Outcome::skipped)
+    return false;
+  for (const auto& check : candidate.checks)
+    if (is_failure(check.outcome)) return false;
+  return true;
+}
+
+// Severity among failures, so a candidate's outcome names its worst problem.
+int severity(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::crashed: return 9;
+    case Outcome::timed_out: return 8;
+    case Outcome::contract_violation: return 7;
+    case Outcome::incorrect: return 6;
+    case Outcome::regressed: return 5;
+    case Outcome::stale: return 4;
+    default: return 0;
+  }
+}
+
+std::string git_revision_of(const nlohmann::ordered_json& environment) {
+  if (!environment.is_object()) return "";
+  for (const char* key : {"git_revision", "git_commit", "git"}) {
+    if (!environment.contains(key)) continue;
+    const auto& value = environment.at(key);
+    if (value.is_string()) return value.get<std::string>();
+    if (value.is_object())
+      for (const char* inner : {"revision", "commit", "sha"})
+        if (value.contains(inner) && value.at(inner).is_string()) return value.at(inner).get<std::string>();
+  }
+  return "";
+}
+
+std::string describe_axes(const Axes& axes) {
+  std::string text;
+  for (const auto& [name, value] : axes) text += (text.empty() ? "" : ",") + name + "=" + std::to_string(value);
+  return text;
+}
+
+std::string short_hash(const std::string& hash) { return hash.substr(0, 12); }
+
+CheckResult make_check(const char* name, Outcome outcome, std::string message) {
+  CheckResult check;
+  check.name = name;
+  check.outcome = outcome;
+  check.message = std::move(message);
+  return check;
+}
+
+}  // namespace
+
+GatePolicy apply_overrides(GatePolicy policy, const GatePolicyOverrides& overrides) {
+  if (overrides.latency_tolerance) {
+    if (!(*overrides.latency_tolerance >= 0)) throw Error("--latency-tolerance must be >= 0");
+    policy.latency_tolerance = *overrides.latency_tolerance;
+  }
+  if (overrides.noise_multiplier) {
+    if (!(*overrides.noise_multiplier >= 0)) throw Error("--noise-multiplier must be >= 0");
+    policy.noise_multiplier = *overrides.noise_multiplier;
+  }
+  if (overrides.max_age_days) {
+    if (*overrides.max_age_days < 0) throw Error("--max-age-days must be >= 0");
+    policy.max_age_days = *overrides.max_age_days;
+  }
+  if (overrides.win_is_stale) policy.win_is_stale = *overrides.win_is_stale;
+  return policy;
+}
+
+long today_utc_days() {
+  auto today = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+  return today.time_since_epoch().count();
+}
+
+std::string RankDrift::describe() const {
+  return "the stored ranking puts " + faster_stored + " (#" + std::to_string(stored_rank_of_faster_stored) +
+         ") ahead of " + faster_now + " (#" + std::to_string(stored_rank_of_faster_now) + "), but now " +
+         faster_now + " takes " + ms(mean_ms_faster_now) + " and " + faster_stored + " " +
+         ms(mean_ms_faster_stored);
+}
+
+const CandidateGate* GateVerdict::find(const std::string& implementation) const {
+  for (const auto& gate : candidates)
+    if (gate.implementation == implementation) return &gate;
+  return nullptr;
+}
+
+BaselineRecord measured_record(const RunResult& run, const CandidateResult& candidate,
+                               std::optional<double> eager_mean_ms) {
+  BaselineRecord record;
+  record.implementation = candidate.id;
+  record.kind = candidate.kind.empty() ? "candidate" : candidate.kind;
+  record.precision = candidate.precision;
+  record.trust = Trust::measured;
+  if (candidate.latency) record.latency = *candidate.latency;
+  if (eager_mean_ms && *eager_mean_ms > 0 && candidate.id != kEagerBaselineId && candidate.latency)
+    record.ratio_to_eager = candidate.latency->mean_ms / *eager_mean_ms;
+  record.source = "kernelgate run on " + (run.device.empty() ? run.hardware : run.device);
+  if (iso_date_days(run.started_at)) {
+    record.observed = run.started_at;
+  } else {  // a run without a start time is observed today
+    auto today = std::chrono::year_month_day{std::chrono::sys_days{std::chrono::days{today_utc_days()}}};
+    char date[16];
+    std::snprintf(date, sizeof date, "%04d-%02u-%02u", int(today.year()), unsigned(today.month()),
+                  unsigned(today.day()));
+    record.observed = date;
+  }
+  record.environment = run.environment.is_object() ? run.environment : nlohmann::ordered_json::object();
+  record.workload_identity = run.identity;
+  record.preset = run.preset;
+  record.axes = run.axes;
+  record.git_revision = git_revision_of(run.environment);
+  return record;
+}
+
+GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, const GateOptions& options) {
+  if (baseline && (baseline->workload != run.workload || baseline->hardware != run.hardware))
+    throw Error("baseline file for " + baseline->workload + " on " + baseline->hardware +
+                " given to the gate of " + run.workload + " on " + run.hardware);
+  const GatePolicy& policy = options.policy;
+
+  std::optional<double> eager_mean_ms;
+  for (const auto& candidate : run.candidates)
+    if (candidate.id == kEagerBaselineId && is_gateable(candidate)) eager_mean_ms = candidate.latency->mean_ms;
+
+  GateVerdict verdict;
+  // Candidates whose stored record is comparable and whose latency gates: the
+  // rank drift check looks at pairs of these.
+  std::vector<std::size_t> rankable;
+
+  for (const auto& candidate : run.candidates) {
+    CandidateGate gate;
+    gate.implementation = candidate.id;
+    gate.gated = is_gateable(candidate);
+    if (!gate.gated) {
+      std::string why = "not gated: the candidate is " + std::string(to_string(candidate.outcome));
+      if (!candidate.latency && !is_failure(candidate.outcome)) why = "not gated: no latency was measured";
+      gate.latency = make_check(kLatencyCheck, Outcome::skipped, why);
+      gate.staleness = make_check(kStalenessCheck, Outcome::skipped, why);
+      verdict.candidates.push_back(std::move(gate));
+      continue;
+    }
+    const LatencyStats& now = *candidate.latency;
+    gate.record = measured_record(run, candidate, eager_mean_ms);
+    gate.ratio_to_eager = gate.record->ratio_to_eager;
+    gate.stored = baseline ? baseline->find(candidate.id, Trust::measured) : nullptr;
+    if (!gate.stored) {
+      gate.latency = make_check(kLatencyCheck, Outcome::new_record,
+                                "no measured record for " + candidate.id + " on " + run.hardware + " (" +
+                                    ms(now.mean_ms) + " now): publish this report to store it");
+      gate.staleness = make_check(kStalenessCheck, Outcome::passed, "");
+      verdict.candidates.push_back(std::move(gate));
+      continue;
+    }
+    const BaselineRecord& stored = *gate.stored;
+    gate.baseline_mean_ms = stored.latency.mean_ms;
+    gate.stored_ratio_to_eager = stored.ratio_to_eager;
+    gate.change = now.mean_ms / stored.latency.mean_ms - 1.0;
+
+    // Staleness that makes the record incomparable: then the latency is not judged.
+    bool comparable = true;
+    if (!stored.workload_identity.empty() && stored.workload_identity != run.identity) {
+      gate.stale_reasons.push_back("the record was measured against workload identity " +
+                                   short_hash(stored.workload_identity) + ", this suite is " +
+                                   short_hash(run.identity) + ": the workload changed, re-measure and publish");
+      comparable = false;
+    }
+    if (stored.preset != run.preset || (!stored.axes.empty() && stored.axes != run.axes)) {
+      gate.stale_reasons.push_back("the record was measured at other axes (preset '" + stored.preset + "', " +
+                                   describe_axes(stored.axes) + "; this run: preset '" + run.preset + "', " +
+                                   describe_axes(run.axes) + ")");
+      comparable = false;
+    }
+    if (stored.precision != candidate.precision) {
+      gate.stale_reasons.push_back("the record is " + stored.precision + " but the candidate now declares " +
+                                   candidate.precision + ": re-measure and publish");
+      comparable = false;
+    }
+    if (auto observed = iso_date_days(stored.observed)) {
+      long age = options.today_days - *observed;
+      if (age > policy.max_age_days)
+        gate.stale_reasons.push_back("the record observed " + stored.observed.substr(0, 10) + " is " +
+                                     std::to_string(age) + " days old (max " +
+                                     std::to_string(policy.max_age_days) + "): re-measure and publish");
+    }
+
+    const bool wall_clock = now.clock == "wall" && !options.gate_wall_clock;
+    if (!comparable) {
+      gate.latency = make_check(kLatencyCheck, Outcome::passed,
+                                "not compared: the stored record is stale (see staleness)");
+    } else if (wall_clock) {
+      gate.latency = make_check(kLatencyCheck, Outcome::passed,
+                                ms(now.mean_ms) + " vs record " + ms(stored.latency.mean_ms) +
+                                    ": interpret-mode wall-clock time is informational, not gated");
+    } else {
+      const double noise_ms = policy.noise_multiplier * std::max(now.std_ms, stored.latency.std_ms);
+      gate.threshold_ms = stored.latency.mean_ms * (1.0 + policy.latency_tolerance) + noise_ms;
+      std::vector<std::string> regressions;
+      if (now.mean_ms > *gate.threshold_ms)
+        regressions.push_back(ms(now.mean_ms) + " vs measured record " + ms(stored.latency.mean_ms) + " (" +
+                              percent(*gate.change) + "; allowed up to " + ms(*gate.threshold_ms) + " = " +
+                              format("%.3g", policy.latency_tolerance * 100) + "% tolerance + " +
+                              format("%.3g", policy.noise_multiplier) + " x " +
+                              ms(std::max(now.std_ms, stored.latency.std_ms)) + " noise)");
+      if (gate.ratio_to_eager && gate.stored_ratio_to_eager) {
+        const LatencyStats& eager = *std::find_if(run.candidates.begin(), run.candidates.end(), [](const auto& c) {
+          return c.id == kEagerBaselineId;
+        })->latency;
+        // Relative noise of a ratio: the two coefficients of variation add (bound).
+        const double ratio_noise = policy.noise_multiplier * (now.cv + eager.cv);
+        gate.ratio_threshold = *gate.stored_ratio_to_eager * (1.0 + policy.latency_tolerance + ratio_noise);
+        if (*gate.ratio_to_eager > *gate.ratio_threshold)
+          regressions.push_back("ratio to cudnn_eager " + format("%.3f", *gate.ratio_to_eager) + " vs stored " +
+                                format("%.3f", *gate.stored_ratio_to_eager) + " (allowed up to " +
+                                format("%.3f", *gate.ratio_threshold) + ")");
+      }
+      if (!regressions.empty()) {
+        std::string message = "regressed on " + run.hardware + ": ";
+        for (std::size_t i = 0; i < regressions.size(); ++i) message += (i ? "; " : "") + regressions[i];
+        message += ". If the slowdown is intended, publish this report.";
+        gate.latency = make_check(kLatencyCheck, Outcome::regressed, message);
+      } else {
+        gate.latency = make_check(kLatencyCheck, Outcome::passed,
+                                  ms(now.mean_ms) + " vs record " + ms(stored.latency.mean_ms) + " (" +
+                                      percent(*gate.change) + ", threshold " + ms(*gate.threshold_ms) + ")");
+        const double win_threshold_ms = stored.latency.mean_ms * (1.0 - policy.latency_tolerance) - noise_ms;
+        if (policy.win_is_stale && now.mean_ms < win_threshold_ms)
+          gate.stale_reasons.push_back("faster than its record by " + percent(-*gate.change).substr(1) + " (" +
+                                       ms(now.mean_ms) + " vs " + ms(stored.latency.mean_ms) +
+                                       ", beyond tolerance and noise): publish this report");
+      }
+      if (baseline->stored_rank(candidate.id, Trust::measured) > 0) rankable.push_back(verdict.candidates.size());
+    }
+    verdict.candidates.push_back(std::move(gate));
+  }
+
+  // Rank drift: a pair whose measured order contradicts the stored ranking by
+  // more than noise. Only measured records take part: reported ones never gate.
+  auto measured_rank = [&](const std::string& id) { return baseline->stored_rank(id, Trust::measured); };
+  auto latency_of = [&](const std::string& id) -> const LatencyStats& {
+    return *std::find_if(run.candidates.begin(), run.candidates.end(), [&](const auto& c) { return c.id == id; })
+                ->latency;
+  };
+  for (std::size_t x = 0; x < rankable.size(); ++x) {
+    for (std::size_t y = x + 1; y < rankable.size(); ++y) {
+      CandidateGate* a = &verdict.candidates[rankable[x]];
+      CandidateGate* b = &verdict.candidates[rankable[y]];
+      if (measured_rank(a->implementation) > measured_rank(b->implementation)) std::swap(a, b);
+      const LatencyStats& la = latency_of(a->implementation);
+      const LatencyStats& lb = latency_of(b->implementation);
+      const double noise_ms = policy.noise_multiplier * std::max(la.std_ms, lb.std_ms);
+      if (la.mean_ms - lb.mean_ms > noise_ms) {
+        RankDrift drift{a->implementation, b->implementation, measured_rank(a->implementation),
+                        measured_rank(b->implementation), la.mean_ms, lb.mean_ms};
+        a->stale_reasons.push_back("rank drift: " + drift.describe() + ": publish this report");
+        b->stale_reasons.push_back("rank drift: " + drift.describe() + ": publish this report");
+        verdict.drifts.push_back(std::move(drift));
+      }
+    }
+  }
+
+  for (auto& gate : verdict.candidates) {
+    if (!gate.gated || !gate.stored) continue;
+    if (gate.stale_reasons.empty()) {
+      gate.staleness = make_check(kStalenessCheck, Outcome::passed, "");
+    } else {
+      std::string message;
+      for (std::size_t i = 0; i < gate.stale_reasons.size(); ++i)
+        message += (i ? "; " : "") + gate.stale_reasons[i];
+      gate.staleness = make_check(kStalenessCheck, Outcome::stale, message);
+    }
+  }
+  return verdict;
+}
+
+Outcome worst_outcome(const std::vector<CheckResult>& checks) {
+  Outcome worst = Outcome::passed;
+  for (const auto& check : checks)
+    if (severity(check.outcome) > severity(worst)) worst = check.outcome;
+  return worst;
+}
+
+void apply_gate(RunResult& run, const GateVerdict& verdict) {
+  for (auto& candidate : run.candidates) {
+    const CandidateGate* gate = verdict.find(candidate.id);
+    if (!gate) continue;
+    for (const CheckResult* verdict_check : {&gate->latency, &gate->staleness}) {
+      auto existing = std::find_if(candidate.checks.begin(), candidate.checks.end(),
+                                   [&](const CheckResult& c) { return c.name == verdict_check->name; });
+      if (existing == candidate.checks.end()) {
+        candidate.checks.push_back(*verdict_check);
+      } else if (!is_failure(existing->outcome)) {
+        *existing = *verdict_check;
+      }
+    }
+    const Outcome worst_check = worst_outcome(candidate.checks);
+    if (severity(worst_check) > severity(candidate.outcome)) {
+      candidate.outcome = worst_check;
+      for (const auto& check : candidate.checks)
+        if (check.outcome == worst_check) {
+          candidate.message = check.message;
+          break;
+        }
+    } else if (!is_failure(candidate.outcome) && candidate.outcome != Outcome::not_supported &&
+               candidate.outcome != Outcome::skipped) {
+      candidate.outcome = gate->latency.outcome == Outcome::new_record ? Outcome::new_record : Outcome::passed;
+    }
+  }
+}
+
+int gate_exit_code(const RunResult& run) {
+  for (const auto& candidate : run.candidates)
+    if (is_failure(candidate.outcome)) return 1;
+  return 0;
+}
+
+}  // namespace kg

@@ -1,0 +1,111 @@
+// The latency bar chart of the HTML leaderboard: inline SVG, no script, so it
+// renders from a local file in any browser. Every bar and the floor line carry
+// their figure in a data- attribute, which the browser test reads back.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "html_parts.hpp"
+
+namespace kg::html {
+
+std::string escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string format_number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.4g", value);
+  return buffer;
+}
+
+namespace {
+
+// A round step (1, 2 or 5 times a power of ten) giving about `target` ticks.
+double tick_step(double max_value, int target) {
+  const double raw = max_value / target;
+  const double power = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double multiple : {1.0, 2.0, 5.0, 10.0})
+    if (raw <= multiple * power) return multiple * power;
+  return 10 * power;
+}
+
+}  // namespace
+
+std::string latency_chart_svg(const std::vector<Row>& rows, double floor_ms, const std::string& floor_label) {
+  constexpr int label_width = 210, plot_width = 520, right_margin = 70;
+  constexpr int bar_height = 20, bar_gap = 8, top = 44, axis_height = 40;
+  const int width = label_width + plot_width + right_margin;
+  const int plot_height = static_cast<int>(rows.size()) * (bar_height + bar_gap);
+  const int height = top + plot_height + axis_height;
+
+  double max_value = floor_ms;
+  for (const auto& row : rows) max_value = std::max(max_value, row.mean_ms + row.std_ms);
+  if (max_value <= 0) max_value = 1;
+  const double step = tick_step(max_value, 5);
+  const double axis_max = std::ceil(max_value / step) * step;
+  auto x_of = [&](double ms) { return label_width + plot_width * (ms / axis_max); };
+
+  std::ostringstream svg;
+  svg << "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+      << "\" viewBox=\"0 0 " << width << ' ' << height << "\" role=\"img\" aria-label=\"mean latency per implementation\">\n";
+  svg << "<text x=\"" << label_width << "\" y=\"16\" class=\"chart-title\">mean latency (ms), error bar: one std</text>\n";
+
+  // Axis with ticks and grid lines.
+  const int axis_y = top + plot_height;
+  svg << "<line class=\"axis\" x1=\"" << label_width << "\" y1=\"" << axis_y << "\" x2=\"" << label_width + plot_width
+      << "\" y2=\"" << axis_y << "\"/>\n";
+  for (double tick = 0; tick <= axis_max * (1 + 1e-9); tick += step) {
+    const double x = x_of(tick);
+    svg << "<line class=\"grid\" x1=\"" << x << "\" y1=\"" << top - 4 << "\" x2=\"" << x << "\" y2=\"" << axis_y << "\"/>"
+        << "<text class=\"tick\" x=\"" << x << "\" y=\"" << axis_y + 16 << "\" text-anchor=\"middle\">"
+        << format_number(tick) << "</text>\n";
+  }
+  svg << "<text class=\"axis-label\" x=\"" << label_width + plot_width / 2 << "\" y=\"" << axis_y + 34
+      << "\" text-anchor=\"middle\">milliseconds</text>\n";
+
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& row = rows[i];
+    const int y = top + static_cast<int>(i) * (bar_height + bar_gap);
+    const double x_end = x_of(row.mean_ms);
+    svg << "<text class=\"bar-label\" x=\"" << label_width - 8 << "\" y=\"" << y + bar_height - 5
+        << "\" text-anchor=\"end\">" << escape(row.implementation) << "</text>";
+    svg << "<rect class=\"bar " << escape(row.trust) << "\" data-implementation=\"" << escape(row.implementation)
+        << "\" data-mean-ms=\"" << row.mean_ms << "\" x=\"" << label_width << "\" y=\"" << y << "\" width=\""
+        << std::max(1.0, x_end - label_width) << "\" height=\"" << bar_height << "\"/>";
+    if (row.std_ms > 0)
+      svg << "<line class=\"error-bar\" x1=\"" << x_of(std::max(0.0, row.mean_ms - row.std_ms)) << "\" y1=\""
+          << y + bar_height / 2 << "\" x2=\"" << x_of(row.mean_ms + row.std_ms) << "\" y2=\"" << y + bar_height / 2
+          << "\"/>";
+    svg << "<text class=\"bar-value\" x=\"" << x_of(row.mean_ms + row.std_ms) + 6 << "\" y=\"" << y + bar_height - 5
+        << "\">" << format_number(row.mean_ms) << "</text>\n";
+  }
+
+  if (floor_ms > 0) {
+    const double x = x_of(floor_ms);
+    svg << "<line class=\"floor\" data-floor-ms=\"" << floor_ms << "\" x1=\"" << x << "\" y1=\"" << top - 6
+        << "\" x2=\"" << x << "\" y2=\"" << axis_y << "\"/>"
+        // The label sits above the bars, on the side of the line with more room.
+        << "<text class=\"floor-label\" x=\"" << (x > label_width + plot_width / 2 ? x - 4 : x + 4) << "\" y=\""
+        << top - 10 << "\" text-anchor=\"" << (x > label_width + plot_width / 2 ? "end" : "start") << "\">"
+        << escape(floor_label)
+        << "</text>\n";
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+}  // namespace kg::html

@@ -1,0 +1,81 @@
+#pragma once
+// Strict readers for the JSON files of the report concern (baselines, reports):
+// each failure is one kg::Error naming the file and the JSON path, e.g.
+// "baselines/x/h200.json: /records/2/latency/mean_ms: expected a number".
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "kernelgate/error.hpp"
+
+namespace kg::report_detail {
+
+class JsonReader {
+ public:
+  JsonReader(const nlohmann::ordered_json& json, std::string where, std::string path = "")
+      : json_(json), where_(std::move(where)), path_(std::move(path)) {}
+
+  const nlohmann::ordered_json& json() const { return json_; }
+  const std::string& path() const { return path_; }
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw Error(where_ + ": " + (path_.empty() ? "/" : path_) + ": " + what);
+  }
+  void require_object() const {
+    if (!json_.is_object()) fail("expected an object");
+  }
+  void require_array() const {
+    if (!json_.is_array()) fail("expected an array");
+  }
+  bool has(const std::string& key) const {
+    return json_.is_object() && json_.contains(key) && !json_.at(key).is_null();
+  }
+  JsonReader at(const std::string& key) const {
+    require_object();
+    if (!json_.contains(key)) JsonReader(json_, where_, path_ + "/" + key).fail("missing");
+    return JsonReader(json_.at(key), where_, path_ + "/" + key);
+  }
+  JsonReader at(std::size_t index) const {
+    return JsonReader(json_.at(index), where_, path_ + "/" + std::to_string(index));
+  }
+  std::size_t size() const { return json_.size(); }
+
+  std::string string() const {
+    if (!json_.is_string()) fail("expected a string");
+    return json_.get<std::string>();
+  }
+  double number() const {
+    if (!json_.is_number()) fail("expected a number");
+    return json_.get<double>();
+  }
+  double non_negative() const {
+    double value = number();
+    if (!(value >= 0) || !std::isfinite(value)) fail("expected a finite number >= 0");
+    return value;
+  }
+  std::int64_t integer() const {
+    if (!json_.is_number_integer()) fail("expected an integer");
+    return json_.get<std::int64_t>();
+  }
+  bool boolean() const {
+    if (!json_.is_boolean()) fail("expected true or false");
+    return json_.get<bool>();
+  }
+
+  std::string string_or(const std::string& key, std::string fallback) const {
+    return has(key) ? at(key).string() : fallback;
+  }
+  std::optional<double> optional_number(const std::string& key) const {
+    if (!has(key)) return std::nullopt;
+    return at(key).number();
+  }
+
+ private:
+  const nlohmann::ordered_json& json_;
+  std::string where_;
+  std::string path_;
+};
+
+}  // namespace kg::report_detail

@@ -1,0 +1,168 @@
+// The JUnit XML report: one <testsuite> per workload and hardware key, one
+// <testcase> per candidate and check. The junit-10 XSD (what Jenkins' xUnit
+// and the GitHub Actions JUnit reporters read) allows <properties> only on the
+// testsuite, so each candidate's figures are properties named
+// "<candidate>.<figure>"; the testcase's <system-out> repeats them in words.
+#include <cmath>
+#include <cstdio>
+
+#include <tinyxml2.h>
+
+#include "kernelgate/report.hpp"
+
+namespace kg {
+
+namespace {
+
+std::string number(double value) {
+  if (!std::isfinite(value)) return "nan";
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.6g", value);
+  return buffer;
+}
+
+std::string seconds(double ms) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.6f", std::isfinite(ms) && ms > 0 ? ms / 1000.0 : 0.0);
+  return buffer;
+}
+
+const CheckResult* find_check(const CandidateResult& candidate, const std::string& name) {
+  for (const auto& check : candidate.checks)
+    if (check.name == name) return &check;
+  return nullptr;
+}
+
+// crashed and timed_out are errors (the test could not finish); the other
+// failures are failures (it finished and the answer was wrong).
+bool is_error(Outcome outcome) { return outcome == Outcome::crashed || outcome == Outcome::timed_out; }
+
+struct Counts {
+  int tests = 0, failures = 0, errors = 0, skipped = 0;
+};
+
+void add_property(tinyxml2::XMLElement* properties, const std::string& name, const std::string& value) {
+  auto* property = properties->InsertNewChildElement("property");
+  property->SetAttribute("name", name.c_str());
+  property->SetAttribute("value", value.c_str());
+}
+
+}  // namespace
+
+std::string junit_xml(const ReportInput& input) {
+  const RunResult& run = *input.run;
+  tinyxml2::XMLDocument document;
+  document.InsertEndChild(document.NewDeclaration());
+  auto* suites = document.NewElement("testsuites");
+  document.InsertEndChild(suites);
+  suites->SetAttribute("name", "kernelgate");
+  auto* suite = suites->InsertNewChildElement("testsuite");
+  const std::string suite_name = report_stem(run);
+  suite->SetAttribute("name", suite_name.c_str());
+  suite->SetAttribute("package", run.workload.c_str());
+  if (!run.started_at.empty()) suite->SetAttribute("timestamp", run.started_at.c_str());
+
+  auto* properties = suite->InsertNewChildElement("properties");
+  add_property(properties, "workload", run.workload);
+  add_property(properties, "workload_identity", run.identity);
+  add_property(properties, "hardware", run.hardware);
+  add_property(properties, "device", run.device);
+  add_property(properties, "preset", run.preset.empty() ? "default" : run.preset);
+  if (run.environment.is_object() && run.environment.contains("gpu") && run.environment["gpu"].is_string())
+    add_property(properties, "gpu", run.environment["gpu"].get<std::string>());
+  add_property(properties, "baseline_file", input.baseline_file);
+  for (const auto& candidate : run.candidates) {
+    const std::string prefix = candidate.id + ".";
+    const CandidateGate* gate = input.verdict ? input.verdict->find(candidate.id) : nullptr;
+    add_property(properties, prefix + "outcome", std::string(to_string(candidate.outcome)));
+    add_property(properties, prefix + "precision", candidate.precision);
+    if (candidate.latency) {
+      add_property(properties, prefix + "latency_ms", number(candidate.latency->mean_ms));
+      add_property(properties, prefix + "latency_std_ms", number(candidate.latency->std_ms));
+    }
+    if (gate && gate->baseline_mean_ms) add_property(properties, prefix + "baseline_ms", number(*gate->baseline_mean_ms));
+    if (gate && gate->ratio_to_eager) add_property(properties, prefix + "ratio_to_eager", number(*gate->ratio_to_eager));
+    if (gate && gate->stored_ratio_to_eager)
+      add_property(properties, prefix + "baseline_ratio_to_eager", number(*gate->stored_ratio_to_eager));
+    if (candidate.error) {
+      add_property(properties, prefix + "max_abs_error", number(candidate.error->max_abs));
+      add_property(properties, prefix + "rel_l2_error", number(candidate.error->rel_l2));
+    }
+  }
+
+  Counts counts;
+  double total_ms = 0;
+  const std::string classname = suite_name;
+  for (const auto& candidate : run.candidates) {
+    const double latency_ms = candidate.latency ? candidate.latency->mean_ms : 0;
+    bool failure_reported = false;
+    auto add_case = [&](const std::string& check_name, Outcome outcome, const std::string& message,
+                        const std::string& details) {
+      auto* testcase = suite->InsertNewChildElement("testcase");
+      const std::string name = candidate.id + "." + check_name;
+      testcase->SetAttribute("name", name.c_str());
+      testcase->SetAttribute("classname", classname.c_str());
+      testcase->SetAttribute("time", seconds(check_name == kLatencyCheck ? latency_ms : 0).c_str());
+      ++counts.tests;
+      const std::string outcome_text(to_string(outcome));
+      if (is_failure(outcome)) {
+        failure_reported = true;
+        auto* element = testcase->InsertNewChildElement(is_error(outcome) ? "error" : "failure");
+        element->SetAttribute("type", outcome_text.c_str());
+        element->SetAttribute("message", (outcome_text + ": " + message).c_str());
+        element->SetText((name + " on " + run.hardware + ": " + outcome_text + "\n" + message).c_str());
+        ++(is_error(outcome) ? counts.errors : counts.failures);
+      } else if (outcome == Outcome::skipped || outcome == Outcome::not_supported) {
+        auto* element = testcase->InsertNewChildElement("skipped");
+        element->SetAttribute("type", outcome_text.c_str());
+        element->SetAttribute("message", message.c_str());
+        ++counts.skipped;
+      }
+      if (!details.empty()) testcase->InsertNewChildElement("system-out")->SetText(details.c_str());
+    };
+
+    std::string details = "outcome: " + std::string(to_string(candidate.outcome)) + "\nprecision: " +
+                          candidate.precision + "\n";
+    if (candidate.latency)
+      details += "latency: " + number(candidate.latency->mean_ms) + " ms (std " +
+                 number(candidate.latency->std_ms) + ", n " + std::to_string(candidate.latency->n) + ", " +
+                 candidate.latency->clock + ")\n";
+    if (candidate.error)
+      details += "error: max abs " + number(candidate.error->max_abs) + ", rel L2 " +
+                 number(candidate.error->rel_l2) + ", mismatches " + std::to_string(candidate.error->mismatches) +
+                 "\n";
+    for (const char* check_name : {kEquivalenceCheck, kContractCheck, kLatencyCheck, kStalenessCheck}) {
+      if (const CheckResult* check = find_check(candidate, check_name)) {
+        add_case(check_name, check->outcome,
+                 check->rule.empty() ? check->message : "[" + check->rule + "] " + check->message,
+                 check_name == std::string(kEquivalenceCheck) || check_name == std::string(kLatencyCheck)
+                     ? details
+                     : check->message);
+      } else {
+        const std::string why = candidate.message.empty() ? std::string(to_string(candidate.outcome)) : candidate.message;
+        add_case(check_name, candidate.outcome == Outcome::not_supported ? Outcome::not_supported : Outcome::skipped,
+                 "not run: " + why, "");
+      }
+    }
+    // A candidate that failed outside the four checks (a crash before any
+    // check, a watchdog kill) still fails the suite, as a testcase of its own.
+    if (is_failure(candidate.outcome) && !failure_reported)
+      add_case("run", candidate.outcome, candidate.message, details);
+    total_ms += latency_ms;
+  }
+  suite->SetAttribute("tests", counts.tests);
+  suite->SetAttribute("failures", counts.failures);
+  suite->SetAttribute("errors", counts.errors);
+  suite->SetAttribute("skipped", counts.skipped);
+  suite->SetAttribute("time", seconds(total_ms).c_str());
+  suites->SetAttribute("tests", counts.tests);
+  suites->SetAttribute("failures", counts.failures);
+  suites->SetAttribute("errors", counts.errors);
+  suites->SetAttribute("time", seconds(total_ms).c_str());
+
+  tinyxml2::XMLPrinter printer;
+  document.Print(&printer);
+  return printer.CStr();
+}
+
+}  // namespace kg

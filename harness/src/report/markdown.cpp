@@ -1,0 +1,115 @@
+// The Markdown summary ($GITHUB_STEP_SUMMARY), made from the JSON report
+// only, so that `kernelgate summarize` rebuilds it from the files: a table per
+// workload and hardware, ranked, with the floors (like the KernelIndex pages).
+#include <cstdio>
+#include <string>
+
+#include "kernelgate/report.hpp"
+
+namespace kg {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+std::string fixed(const char* pattern, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, pattern, value);
+  return buffer;
+}
+
+std::string ms_text(const ordered_json& value) {
+  return value.is_number() ? fixed("%.4g", value.get<double>()) : "—";
+}
+std::string times_text(const ordered_json& value) {
+  return value.is_number() ? fixed("%.2f×", value.get<double>()) : "—";
+}
+
+// Table cells must not break the table: no pipes, no newlines; long messages cut.
+std::string cell(std::string text, std::size_t limit = 400) {
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  std::string escaped;
+  for (char c : text) escaped += c == '|' ? std::string("\\|") : std::string(1, c);
+  if (escaped.size() > limit) escaped = escaped.substr(0, limit) + "…";
+  return escaped;
+}
+
+std::string string_of(const ordered_json& j, const char* key) {
+  return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+}
+
+}  // namespace
+
+std::string markdown_summary(const ordered_json& report) {
+  const ordered_json& workload = report.at("workload");
+  const std::string hardware = string_of(report, "hardware");
+  const bool passed = string_of(report, "outcome") == "passed";
+  std::string md;
+  md += "### " + std::string(passed ? "✅ " : "❌ ") + string_of(workload, "id") + " on " + hardware + "\n\n";
+  if (!string_of(workload, "title").empty()) md += cell(string_of(workload, "title")) + ". ";
+  const ordered_json& environment = report.at("environment");
+  md += "Device `" + string_of(report, "device") + "`";
+  if (environment.is_object() && environment.contains("gpu") && environment["gpu"].is_string())
+    md += " (" + environment["gpu"].get<std::string>() + ")";
+  md += ", preset `" + (string_of(workload, "preset").empty() ? std::string("default") : string_of(workload, "preset")) +
+        "`, workload identity `" + string_of(workload, "identity").substr(0, 12) + "`, run " +
+        string_of(report, "started_at") + ".\n\n";
+
+  const ordered_json& floors = report.at("floors");
+  if (floors.is_object()) {
+    md += "Estimated floors on " + hardware + ": memory " + ms_text(floors.at("memory_ms")) + " ms";
+    for (const auto& [precision, value] : floors.at("compute_ms").items())
+      md += ", " + precision + " compute " + ms_text(value) + " ms";
+    md += "; a candidate's floor is the larger of memory and its precision's compute.\n\n";
+  }
+
+  const ordered_json& ranking = report.at("ranking");
+  if (ranking.empty()) {
+    md += "No implementation was timed.\n\n";
+  } else {
+    md += "| # | implementation | precision | latency (ms) | vs #1 | speedup over eager | trust | observed | stale | "
+          "floor (ms) | × above floor |\n";
+    md += "|---:|---|---|---:|---:|---:|---|---|---|---:|---:|\n";
+    for (const auto& row : ranking) {
+      const std::string trust = string_of(row, "trust");
+      const std::string outcome = string_of(row, "outcome");
+      std::string name = "`" + cell(string_of(row, "implementation")) + "`";
+      if (outcome == "new") name += " (new)";
+      if (outcome == "regressed") name += " ❌ regressed";
+      md += "| " + std::to_string(row.at("rank").get<int>()) + " | " + name + " | " + cell(string_of(row, "precision")) +
+            " | " + ms_text(row.at("mean_ms")) + " | " + times_text(row.at("vs_first")) + " | " +
+            times_text(row.at("speedup_over_eager")) + " | " +
+            (trust == "reported" ? "reported: " + cell(string_of(row, "origin"), 80) : std::string("measured (this run)")) +
+            " | " + string_of(row, "observed") + " | " +
+            (row.at("stale").get<bool>() ? (trust == "reported" ? "old (not gated)" : "⚠️ stale") : "") + " | " +
+            ms_text(row.at("floor_ms")) + " | " + times_text(row.at("above_floor")) + " |\n";
+    }
+    md += "\n";
+  }
+
+  // What a reviewer must act on, and what was not ranked.
+  std::string problems, unranked;
+  for (const auto& candidate : report.at("candidates")) {
+    const std::string id = string_of(candidate, "id");
+    const std::string outcome = string_of(candidate, "outcome");
+    for (const auto& check : candidate.at("checks")) {
+      const std::string check_outcome = string_of(check, "outcome");
+      if (check_outcome == "incorrect" || check_outcome == "contract_violation" || check_outcome == "crashed" ||
+          check_outcome == "timed_out" || check_outcome == "regressed" || check_outcome == "stale")
+        problems += "- `" + id + "` " + string_of(check, "name") + ": **" + check_outcome + "**: " +
+                    cell(string_of(check, "message"), 1000) + "\n";
+    }
+    const bool ranked = candidate.contains("gate") && candidate["gate"].is_object() &&
+                        candidate["gate"].value("gated", false);
+    if (!ranked)
+      unranked += "- `" + id + "`: " + outcome +
+                  (string_of(candidate, "message").empty() ? "" : ": " + cell(string_of(candidate, "message"), 300)) +
+                  "\n";
+  }
+  if (!problems.empty()) md += "**To fix or publish:**\n\n" + problems + "\n";
+  if (!unranked.empty()) md += "Not ranked:\n\n" + unranked + "\n";
+  return md;
+}
+
+}  // namespace kg

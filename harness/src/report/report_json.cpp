@@ -1,0 +1,216 @@
+// The JSON report of one gated run: everything, in the shape of
+// docs/report.schema.json. The Markdown and `summarize` read this JSON.
+#include <algorithm>
+#include <cmath>
+
+#include "kernelgate/report.hpp"
+
+namespace kg {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+ordered_json optional_number(const std::optional<double>& value) {
+  return value && std::isfinite(*value) ? ordered_json(*value) : ordered_json(nullptr);
+}
+
+std::string date_of(const std::string& iso) { return iso.substr(0, 10); }
+
+const CandidateResult* find_candidate(const RunResult& run, std::string_view id) {
+  for (const auto& candidate : run.candidates)
+    if (candidate.id == id) return &candidate;
+  return nullptr;
+}
+
+ordered_json gate_json(const CandidateGate& gate) {
+  ordered_json j;
+  j["gated"] = gate.gated;
+  j["has_measured_record"] = gate.stored != nullptr;
+  j["baseline_mean_ms"] = optional_number(gate.baseline_mean_ms);
+  j["threshold_ms"] = optional_number(gate.threshold_ms);
+  j["change"] = optional_number(gate.change);
+  j["ratio_to_eager"] = optional_number(gate.ratio_to_eager);
+  j["stored_ratio_to_eager"] = optional_number(gate.stored_ratio_to_eager);
+  j["ratio_threshold"] = optional_number(gate.ratio_threshold);
+  j["stale_reasons"] = gate.stale_reasons;
+  return j;
+}
+
+// One row of the ranking: a candidate timed in this run, or a reported record.
+struct Row {
+  std::string implementation;
+  std::string precision;
+  std::string trust;   // "measured" (this run) | "reported"
+  std::string origin;  // "this run" | the record's source
+  double mean_ms = 0;
+  double std_ms = 0;
+  std::optional<double> eager_mean_ms;  // eager of the same origin
+  std::string observed;
+  bool stale = false;
+  std::string outcome;
+};
+
+ordered_json ranking_json(const ReportInput& input) {
+  const RunResult& run = *input.run;
+  std::vector<Row> rows;
+  std::optional<double> run_eager;
+  if (const auto* eager = find_candidate(run, kEagerBaselineId); eager && eager->latency && eager->latency->n > 0 &&
+                                                                 !is_failure(eager->outcome))
+    run_eager = eager->latency->mean_ms;
+  for (const auto& candidate : run.candidates) {
+    const CandidateGate* gate = input.verdict ? input.verdict->find(candidate.id) : nullptr;
+    if (!gate || !gate->gated) continue;
+    Row row;
+    row.implementation = candidate.id;
+    row.precision = candidate.precision;
+    row.trust = "measured";
+    row.origin = "this run";
+    row.mean_ms = candidate.latency->mean_ms;
+    row.std_ms = candidate.latency->std_ms;
+    row.eager_mean_ms = run_eager;
+    row.observed = date_of(run.started_at);
+    row.stale = gate->staleness.outcome == Outcome::stale;
+    row.outcome = std::string(to_string(candidate.outcome));
+    rows.push_back(std::move(row));
+  }
+  if (input.baseline) {
+    for (const auto& record : input.baseline->records) {
+      if (record.trust != Trust::reported) continue;
+      Row row;
+      row.implementation = record.implementation;
+      row.precision = record.precision;
+      row.trust = "reported";
+      row.origin = record.source;
+      row.mean_ms = record.latency.mean_ms;
+      row.std_ms = record.latency.std_ms;
+      // The eager figure of the same publication and GPU.
+      for (const auto& other : input.baseline->records)
+        if (other.trust == Trust::reported && other.implementation == "torch_eager" &&
+            other.source == record.source && other.environment.value("gpu", "") == record.environment.value("gpu", ""))
+          row.eager_mean_ms = other.latency.mean_ms;
+      row.observed = date_of(record.observed);
+      auto observed = iso_date_days(record.observed);
+      row.stale = observed && input.today_days - *observed > input.policy.max_age_days;
+      row.outcome = "reported";
+      rows.push_back(std::move(row));
+    }
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.mean_ms < b.mean_ms; });
+
+  ordered_json ranking = ordered_json::array();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& row = rows[i];
+    ordered_json j;
+    j["rank"] = i + 1;
+    j["implementation"] = row.implementation;
+    j["precision"] = row.precision;
+    j["trust"] = row.trust;
+    j["origin"] = row.origin;
+    j["mean_ms"] = row.mean_ms;
+    j["std_ms"] = row.std_ms;
+    j["vs_first"] = row.mean_ms / rows.front().mean_ms;
+    j["speedup_over_eager"] = row.eager_mean_ms ? ordered_json(*row.eager_mean_ms / row.mean_ms) : ordered_json(nullptr);
+    j["observed"] = row.observed;
+    j["stale"] = row.stale;
+    j["outcome"] = row.outcome;
+    double floor = input.floors ? input.floors->floor_ms(row.precision) : 0;
+    j["floor_ms"] = floor > 0 ? ordered_json(floor) : ordered_json(nullptr);
+    j["above_floor"] = floor > 0 ? ordered_json(row.mean_ms / floor) : ordered_json(nullptr);
+    ranking.push_back(std::move(j));
+  }
+  return ranking;
+}
+
+}  // namespace
+
+double LatencyFloors::floor_ms(const std::string& precision) const {
+  // As hardware.hpp: a precision without a figure of its own counts as fp32.
+  auto compute = compute_ms.find(precision);
+  if (compute == compute_ms.end()) compute = compute_ms.find("fp32");
+  if (compute == compute_ms.end()) return 0;
+  return std::max(memory_ms, compute->second);
+}
+
+std::string report_stem(const RunResult& run) { return run.workload + "." + run.hardware; }
+
+ordered_json report_json(const ReportInput& input) {
+  const RunResult& run = *input.run;
+  ordered_json j;
+  j["schema_version"] = kReportSchemaVersion;
+  j["kind"] = kReportKind;
+  j["generator"] = "kernelgate";
+  ordered_json workload;
+  workload["id"] = run.workload;
+  workload["title"] = input.title;
+  workload["identity"] = run.identity;
+  workload["preset"] = run.preset;
+  workload["axes"] = ordered_json::object();
+  for (const auto& [name, value] : run.axes) workload["axes"][name] = value;
+  workload["flops"] = input.flops;
+  workload["bytes"] = input.bytes;
+  j["workload"] = workload;
+  j["hardware"] = run.hardware;
+  j["device"] = run.device;
+  j["environment"] = run.environment.is_object() ? run.environment : ordered_json::object();
+  j["seed"] = run.seed;
+  j["started_at"] = run.started_at;
+  j["finished_at"] = input.finished_at;
+
+  int failed = 0, passed = 0, fresh = 0, other = 0;
+  for (const auto& candidate : run.candidates) {
+    if (is_failure(candidate.outcome)) ++failed;
+    else if (candidate.outcome == Outcome::passed) ++passed;
+    else if (candidate.outcome == Outcome::new_record) ++fresh;
+    else ++other;
+  }
+  j["outcome"] = input.exit_code == 0 ? "passed" : "failed";
+  j["exit_code"] = input.exit_code;
+  j["counts"] = {{"candidates", run.candidates.size()}, {"passed", passed}, {"new", fresh},
+                 {"failed", failed}, {"other", other}};
+
+  j["policy"] = {{"latency_tolerance", input.policy.latency_tolerance},
+                 {"noise_multiplier", input.policy.noise_multiplier},
+                 {"max_age_days", input.policy.max_age_days},
+                 {"win_is_stale", input.policy.win_is_stale},
+                 {"gate_wall_clock", input.gate_wall_clock}};
+  j["baseline"] = {{"file", input.baseline_file},
+                   {"present", input.baseline != nullptr},
+                   {"records", input.baseline ? input.baseline->records.size() : 0}};
+
+  if (input.floors) {
+    ordered_json floors;
+    floors["hardware"] = input.floors->hardware;
+    floors["memory_ms"] = input.floors->memory_ms;
+    floors["compute_ms"] = ordered_json::object();
+    for (const auto& [precision, ms] : input.floors->compute_ms) floors["compute_ms"][precision] = ms;
+    j["floors"] = floors;
+  } else {
+    j["floors"] = nullptr;
+  }
+
+  ordered_json candidates = ordered_json::array();
+  for (const auto& candidate : run.candidates) {
+    ordered_json c = candidate;  // the runner's record: checks, error, latency
+    const CandidateGate* gate = input.verdict ? input.verdict->find(candidate.id) : nullptr;
+    c["gate"] = gate ? gate_json(*gate) : ordered_json(nullptr);
+    c["record"] = gate && gate->record ? ordered_json(*gate->record) : ordered_json(nullptr);
+    candidates.push_back(std::move(c));
+  }
+  j["candidates"] = candidates;
+  j["ranking"] = ranking_json(input);
+  ordered_json drifts = ordered_json::array();
+  if (input.verdict)
+    for (const auto& drift : input.verdict->drifts)
+      drifts.push_back({{"faster_stored", drift.faster_stored},
+                        {"faster_now", drift.faster_now},
+                        {"stored_rank_of_faster_stored", drift.stored_rank_of_faster_stored},
+                        {"stored_rank_of_faster_now", drift.stored_rank_of_faster_now},
+                        {"mean_ms_faster_stored", drift.mean_ms_faster_stored},
+                        {"mean_ms_faster_now", drift.mean_ms_faster_now},
+                        {"message", drift.describe()}});
+  j["rank_drifts"] = drifts;
+  return j;
+}
+
+}  // namespace kg

@@ -1,0 +1,194 @@
+// The cpu device (cpu build): buffers are host memory with guard bands,
+// candidates run in interpret mode on the calling thread, the timer is the
+// wall clock, and the stream audit reads interpret mode's launch records.
+#include "cpu_device.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <thread>
+
+#include "kernelgate/error.hpp"
+
+#if defined(KG_INTERPRET)
+#include "kernelgate/interpret/launch.hpp"
+#endif
+
+namespace kg::detail {
+
+#if defined(KG_INTERPRET)
+namespace {
+
+constexpr std::size_t kAlignment = 64;
+// Guard bytes: a pattern no float computation is likely to produce exactly.
+constexpr std::byte kGuardByte{0xA5};
+
+std::size_t round_up(std::size_t value, std::size_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+std::string cpu_model() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line))
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  return "unknown";
+}
+
+class CpuDevice final : public Device {
+ public:
+  CpuDevice() {
+    if (cudaStreamCreate(&stream_) != cudaSuccess) throw Error("interpret mode could not create a stream");
+  }
+  ~CpuDevice() override { cudaStreamDestroy(stream_); }
+
+  std::string name() const override { return "cpu"; }
+  std::string hardware_key() const override { return "cpu"; }
+  nlohmann::ordered_json environment() const override {
+    const char* order = std::getenv("KG_INTERPRET_ORDER");
+    return {{"device", "cpu"},
+            {"mode", "interpret"},
+            {"cpu", cpu_model()},
+            {"logical_cores", std::thread::hardware_concurrency()},
+            {"compiler", std::string("g++ ") + __VERSION__},
+            {"thread_order", order && *order ? order : "forward"}};
+  }
+  bool interpreted() const override { return true; }
+  // Interpret mode runs a ci-preset candidate in seconds; full shapes take far
+  // longer, so the limit is generous and --timeout overrides it.
+  double default_timeout_s() const override { return 300.0; }
+  std::string clock_name() const override { return "wall"; }
+
+  DeviceBuffer allocate(std::size_t bytes, const std::string& label,
+                        std::size_t min_guard_bytes) override {
+    DeviceBuffer buffer;
+    buffer.label = label;
+    buffer.bytes = bytes;
+    buffer.guard_bytes = round_up(std::max<std::size_t>(min_guard_bytes, kAlignment), kAlignment);
+    const std::size_t total = 2 * buffer.guard_bytes + round_up(bytes, kAlignment);
+    buffer.base = static_cast<std::byte*>(std::aligned_alloc(kAlignment, total));
+    if (!buffer.base) throw Error("cannot allocate " + std::to_string(bytes) + " bytes for " + label);
+    buffer.data = buffer.base + buffer.guard_bytes;
+    std::memset(buffer.base, static_cast<int>(kGuardByte), total);
+    return buffer;
+  }
+
+  void release(DeviceBuffer& buffer) override {
+    std::free(buffer.base);
+    buffer = DeviceBuffer{};
+  }
+
+  void copy_to_device(DeviceBuffer& buffer, const void* host, std::size_t bytes) override {
+    check_size(buffer, bytes);
+    std::memcpy(buffer.data, host, bytes);
+  }
+  void copy_to_host(void* host, const DeviceBuffer& buffer, std::size_t bytes) override {
+    check_size(buffer, bytes);
+    std::memcpy(host, buffer.data, bytes);
+  }
+
+  void fill_words(DeviceBuffer& buffer, std::uint32_t word) override {
+    const std::size_t words = buffer.bytes / sizeof(word);
+    for (std::size_t i = 0; i < words; ++i)
+      std::memcpy(buffer.data + i * sizeof(word), &word, sizeof(word));
+    // A tail shorter than a word gets the word's leading bytes.
+    std::memcpy(buffer.data + words * sizeof(word), &word, buffer.bytes % sizeof(word));
+  }
+
+  std::uint64_t hash(const DeviceBuffer& buffer) override {
+    // 64-bit FNV-1a over 8-byte words with a final avalanche: fast, and any
+    // change of a byte changes the value with overwhelming probability.
+    std::uint64_t h = 0xcbf29ce484222325ull ^ buffer.bytes;
+    std::size_t i = 0;
+    for (; i + 8 <= buffer.bytes; i += 8) {
+      std::uint64_t word;
+      std::memcpy(&word, buffer.data + i, 8);
+      h = (h ^ word) * 0x100000001b3ull;
+      h ^= h >> 29;
+    }
+    for (; i < buffer.bytes; ++i) h = (h ^ std::to_integer<std::uint64_t>(buffer.data[i])) * 0x100000001b3ull;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return h;
+  }
+
+  std::string check_guards(const DeviceBuffer& buffer) override {
+    if (!buffer.base) return "";
+    for (std::size_t i = 0; i < buffer.guard_bytes; ++i)
+      if (buffer.base[i] != kGuardByte)
+        return "the guard band before " + buffer.label + " was overwritten at byte offset -" +
+               std::to_string(buffer.guard_bytes - i);
+    const std::size_t back = 2 * buffer.guard_bytes + round_up(buffer.bytes, kAlignment) -
+                             buffer.guard_bytes - buffer.bytes;
+    for (std::size_t i = 0; i < back; ++i)
+      if (buffer.data[buffer.bytes + i] != kGuardByte)
+        return "the guard band after " + buffer.label + " was overwritten at byte offset +" +
+               std::to_string(i) + " past its end";
+    return "";
+  }
+
+  cudaStream_t stream() override { return stream_; }
+  void synchronize() override { cudaStreamSynchronize(stream_); }
+  void flush_caches() override {}
+  double time_ms(const std::function<void()>& enqueue) override {
+    const auto start = std::chrono::steady_clock::now();
+    enqueue();
+    synchronize();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  // Records are taken (and forgotten) at both ends, so only the candidate's
+  // own operations are audited.
+  void begin_stream_audit() override { interp::take_launch_records(); }
+  std::string end_stream_audit() override {
+    for (const auto& record : interp::take_launch_records())
+      if (record.stream != stream_)
+        return describe(record) + " was issued on " +
+               (record.stream ? "stream " + std::to_string(record.stream->id)
+                              : std::string("the default stream")) +
+               ", not on the stream the harness gave (stream " + std::to_string(stream_->id) + ")";
+    return "";
+  }
+
+ private:
+  static void check_size(const DeviceBuffer& buffer, std::size_t bytes) {
+    if (bytes > buffer.bytes)
+      throw Error("copy of " + std::to_string(bytes) + " bytes into " + buffer.label + " of " +
+                  std::to_string(buffer.bytes) + " bytes");
+  }
+  static std::string describe(const interp::LaunchRecord& record) {
+    switch (record.kind) {
+      case interp::LaunchRecord::Kind::kernel:
+        return "a kernel launch (grid " + std::to_string(record.grid.x) + "x" +
+               std::to_string(record.grid.y) + "x" + std::to_string(record.grid.z) + ", block " +
+               std::to_string(record.block.x) + "x" + std::to_string(record.block.y) + "x" +
+               std::to_string(record.block.z) + ")";
+      case interp::LaunchRecord::Kind::memset:
+        return "a memset of " + std::to_string(record.dynamic_smem_bytes) + " bytes";
+      case interp::LaunchRecord::Kind::memcpy:
+        return "a memcpy of " + std::to_string(record.dynamic_smem_bytes) + " bytes";
+    }
+    return "an operation";
+  }
+
+  cudaStream_t stream_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Device> make_cpu_device() { return std::make_unique<CpuDevice>(); }
+
+#else
+
+std::unique_ptr<Device> make_cpu_device() {
+  throw Error("the cpu device needs the cpu build (interpret mode)");
+}
+
+#endif
+
+}  // namespace kg::detail

@@ -1,0 +1,93 @@
+// Timing protocols (docs/runner.md): `kernelbench` (3 warm-ups, then a fixed
+// number of trials, the figures published baselines use) and `adaptive`
+// (after warm-up, sample until the relative standard error of the mean is
+// under a target or a time budget is spent, as nvbench does).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+#include "kernelgate/error.hpp"
+#include "runner_internal.hpp"
+
+namespace kg {
+
+LatencyStats latency_statistics(std::vector<double> samples_ms, const std::string& protocol,
+                                const std::string& clock, int warmups) {
+  LatencyStats stats;
+  stats.protocol = protocol;
+  stats.clock = clock;
+  stats.warmups = warmups;
+  stats.n = static_cast<std::int64_t>(samples_ms.size());
+  if (samples_ms.empty()) return stats;
+  std::sort(samples_ms.begin(), samples_ms.end());
+  const double n = static_cast<double>(samples_ms.size());
+  stats.mean_ms = std::accumulate(samples_ms.begin(), samples_ms.end(), 0.0) / n;
+  double squares = 0;
+  for (double sample : samples_ms) squares += (sample - stats.mean_ms) * (sample - stats.mean_ms);
+  // Sample standard deviation (n - 1), as torch.std and nvbench report it.
+  stats.std_ms = samples_ms.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0;
+  stats.min_ms = samples_ms.front();
+  stats.max_ms = samples_ms.back();
+  const std::size_t middle = samples_ms.size() / 2;
+  stats.median_ms = samples_ms.size() % 2 ? samples_ms[middle]
+                                           : 0.5 * (samples_ms[middle - 1] + samples_ms[middle]);
+  stats.cv = stats.mean_ms > 0 ? stats.std_ms / stats.mean_ms : 0.0;
+  return stats;
+}
+
+namespace detail {
+
+LatencyStats measure_latency(Device& device, const std::function<void()>& enqueue,
+                             const TimingOptions& options) {
+  // Interpret mode is orders of magnitude slower than a GPU: a small budget
+  // keeps CI fast while still giving a wall-clock figure.
+  const bool slow_device = device.interpreted();
+  std::string protocol = options.protocol.empty() ? "adaptive" : options.protocol;
+  if (protocol != "kernelbench" && protocol != "adaptive" && protocol != "none")
+    throw Error("unknown timing protocol '" + protocol + "' (known: kernelbench, adaptive, none)");
+  if (protocol == "none") return latency_statistics({}, protocol, device.clock_name(), 0);
+
+  const int warmups = options.warmups >= 0 ? options.warmups
+                      : protocol == "kernelbench" ? 3
+                      : slow_device             ? 1
+                                                : 3;
+  for (int i = 0; i < warmups; ++i) {
+    enqueue();
+    device.synchronize();
+  }
+
+  std::vector<double> samples;
+  auto take_sample = [&] {
+    device.flush_caches();
+    samples.push_back(device.time_ms(enqueue));
+  };
+
+  if (protocol == "kernelbench") {
+    for (int i = 0; i < options.trials; ++i) take_sample();
+    return latency_statistics(std::move(samples), protocol, device.clock_name(), warmups);
+  }
+
+  const double budget_s = options.budget_s >= 0 ? options.budget_s : slow_device ? 1.0 : 5.0;
+  const int max_samples = options.max_samples >= 0 ? options.max_samples : slow_device ? 10 : 10000;
+  // On GPU take at least the KernelBench trial count (DESIGN.md, "Latency").
+  const int min_samples = std::max(options.min_samples, slow_device ? 1 : 100);
+  const auto start = std::chrono::steady_clock::now();
+  while (static_cast<int>(samples.size()) < std::max(1, max_samples)) {
+    take_sample();
+    const int n = static_cast<int>(samples.size());
+    if (n < std::min(min_samples, std::max(1, max_samples))) continue;
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (elapsed >= budget_s) break;
+    if (n >= 2) {
+      const LatencyStats so_far = latency_statistics(samples, protocol, device.clock_name(), warmups);
+      const double relative_standard_error = so_far.cv / std::sqrt(static_cast<double>(n));
+      if (relative_standard_error < options.target_rse) break;
+    }
+  }
+  return latency_statistics(std::move(samples), protocol, device.clock_name(), warmups);
+}
+
+}  // namespace detail
+}  // namespace kg

@@ -1,0 +1,124 @@
+// The parent side of a run: which candidates, one child process per candidate
+// (and per interpret-mode thread order), the results in registration order.
+#include <chrono>
+#include <ctime>
+#include <iomanip>
+#include <sstream>
+
+#include "kernelgate/error.hpp"
+#include "runner_internal.hpp"
+
+namespace kg {
+namespace {
+
+std::string utc_now_iso8601() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  std::ostringstream out;
+  out << std::put_time(&utc, "%Y-%m-%dT%H:%M:%SZ");
+  return out.str();
+}
+
+std::vector<const Candidate*> select_candidates(const Suite& suite, const RunOptions& options) {
+  std::vector<const Candidate*> all = candidates_for(suite.id);
+  if (options.candidate_ids.empty()) return all;
+  std::vector<const Candidate*> selected;
+  for (const auto& id : options.candidate_ids) {
+    const Candidate* found = nullptr;
+    for (const Candidate* candidate : all)
+      if (candidate->id == id) found = candidate;
+    if (!found) {
+      std::string known;
+      for (const Candidate* candidate : all) known += (known.empty() ? "" : ", ") + candidate->id;
+      throw Error("workload " + suite.id + " has no candidate '" + id + "' (known: " +
+                  (known.empty() ? "none" : known) + ")");
+    }
+    selected.push_back(found);
+  }
+  return selected;
+}
+
+// One candidate under every thread order: the first order does every check
+// and the timing; the others repeat the checks, so a missing barrier shows as
+// a wrong answer. The first failure wins, naming its order.
+CandidateResult run_candidate(const Suite& suite, const Candidate& candidate, Device& device,
+                              const Axes& axes, const RunOptions& options, double timeout_s) {
+  std::vector<std::string> orders;
+  if (device.interpreted()) orders = options.thread_orders;
+  if (orders.empty()) orders.push_back("");
+
+  CandidateResult merged;
+  for (std::size_t i = 0; i < orders.size(); ++i) {
+    RunOptions order_options = options;
+    if (i > 0) order_options.timing.protocol = "none";
+    auto request = detail::make_child_request(suite, candidate, device, axes, order_options);
+    request["thread_order"] = orders[i];
+    CandidateResult result = detail::run_in_child(candidate, request, timeout_s, options.executable);
+    if (!orders[i].empty()) {
+      result.thread_orders = {orders[i]};
+      if (i > 0 && is_failure(result.outcome))
+        result.message = "under thread order " + orders[i] + ": " + result.message;
+    }
+    if (i == 0) {
+      merged = std::move(result);
+      if (is_failure(merged.outcome)) return merged;
+      continue;
+    }
+    if (is_failure(result.outcome)) {
+      result.thread_orders.insert(result.thread_orders.begin(), merged.thread_orders.begin(),
+                                  merged.thread_orders.end());
+      result.latency = merged.latency;
+      return result;
+    }
+    merged.thread_orders.push_back(orders[i]);
+    if (result.bitwise_deterministic && merged.bitwise_deterministic)
+      merged.bitwise_deterministic = *merged.bitwise_deterministic && *result.bitwise_deterministic;
+    if (result.error && merged.error && result.error->max_abs > merged.error->max_abs)
+      merged.error = result.error;
+  }
+  return merged;
+}
+
+}  // namespace
+
+std::vector<const Candidate*> candidates_for(const std::string& workload) {
+  std::vector<const Candidate*> found;
+  for (const auto& candidate : candidate_registry())
+    if (candidate.workload == workload) found.push_back(&candidate);
+  return found;
+}
+
+RunResult run_workload(const Suite& suite, Device& device, const RunOptions& options) {
+  RunResult run;
+  run.workload = suite.id;
+  run.identity = suite.identity;
+  run.preset = options.preset;
+  run.axes = suite.resolve_axes(options.preset, options.axis_overrides);
+  run.device = device.name();
+  run.hardware = device.hardware_key();
+  run.environment = device.environment();
+  run.seed = options.seed;
+  run.started_at = utc_now_iso8601();
+
+  const double timeout_s = options.timeout_s > 0 ? options.timeout_s : device.default_timeout_s();
+  for (const Candidate* candidate : select_candidates(suite, options)) {
+    const std::string reason =
+        candidate->unsupported_reason ? candidate->unsupported_reason(run.axes) : std::string();
+    CandidateResult result;
+    if (!reason.empty()) {
+      result.id = candidate->id;
+      result.precision = candidate->precision;
+      result.outcome = Outcome::not_supported;
+      result.message = reason;
+      result.checks.push_back(detail::make_check("support", Outcome::not_supported, reason));
+    } else {
+      result = run_candidate(suite, *candidate, device, run.axes, options, timeout_s);
+    }
+    if (options.on_result) options.on_result(result);
+    run.candidates.push_back(std::move(result));
+  }
+  return run;
+}
+
+}  // namespace kg

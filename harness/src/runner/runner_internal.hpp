@@ -1,0 +1,38 @@
+#pragma once
+// Pieces of the runner shared between its source files; not a public API.
+#include <functional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "kernelgate/device.hpp"
+#include "kernelgate/result.hpp"
+#include "kernelgate/runner.hpp"
+
+namespace kg::detail {
+
+inline CheckResult make_check(std::string name, Outcome outcome, std::string message = {},
+                              std::string rule = {}) {
+  return CheckResult{.name = std::move(name), .outcome = outcome, .message = std::move(message),
+                     .rule = std::move(rule)};
+}
+
+// Samples the work `enqueue` puts on the device's stream with the protocol of
+// `options` (defaults filled in from the device) and returns the statistics.
+LatencyStats measure_latency(Device& device, const std::function<void()>& enqueue,
+                             const TimingOptions& options);
+
+// The request a parent writes for a child: everything run_child needs.
+nlohmann::ordered_json make_child_request(const Suite& suite, const Candidate& candidate,
+                                          const Device& device, const Axes& axes,
+                                          const RunOptions& options);
+
+// Runs the candidate's child process with the watchdog and returns its result;
+// a crash or a hang becomes a `crashed` or `timed_out` result.
+CandidateResult run_in_child(const Candidate& candidate, const nlohmann::ordered_json& request,
+                             double timeout_s, const std::filesystem::path& executable);
+
+// "SIGSEGV (segmentation fault)" for a signal number.
+std::string describe_signal(int signal_number);
+
+}  // namespace kg::detail

@@ -1,0 +1,358 @@
+// Loading and validating suite files (docs/suite-format.md). Every malformed
+// field is reported with the file and its JSON path.
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <set>
+
+#include "json_fields.hpp"
+#include "kernelgate/error.hpp"
+#include "kernelgate/expression.hpp"
+#include "kernelgate/suite.hpp"
+#include "sha256.hpp"
+#include "suite_checks.hpp"
+
+namespace kg {
+
+namespace {
+
+using suite_json::Field;
+using suite_json::Json;
+
+constexpr const char* kFormat = "kernelgate-suite/1";
+
+bool is_identifier(const std::string& text) {
+  static const std::regex pattern("[a-z_][a-z0-9_]*");
+  return std::regex_match(text, pattern);
+}
+
+std::string axis_list(const Suite& suite) {
+  std::string names;
+  for (const auto& axis : suite.axes) names += (names.empty() ? "" : ", ") + axis.name;
+  return names;
+}
+
+const AxisSpec* find_axis(const Suite& suite, const std::string& name) {
+  for (const auto& axis : suite.axes)
+    if (axis.name == name) return &axis;
+  return nullptr;
+}
+
+// Parses an expression field and checks that it only names axes of the suite.
+std::string read_expression(const Field& field, const Suite& suite) {
+  std::string text;
+  if (field.json().is_number_integer()) {
+    text = std::to_string(field.json().get<std::int64_t>());
+  } else if (field.json().is_string()) {
+    text = field.as_nonempty_string();
+  } else {
+    field.fail("expected an expression (a string or an integer), got " +
+               Field::describe(field.json()));
+  }
+  Expression expression = [&] {
+    try {
+      return Expression::parse(text);
+    } catch (const Error& e) {
+      field.fail(e.what());
+    }
+  }();
+  for (const auto& name : expression.names())
+    if (!find_axis(suite, name))
+      field.fail("expression '" + text + "' names unknown axis '" + name + "' (axes: " +
+                 axis_list(suite) + ")");
+  return text;
+}
+
+void read_origin(const Field& field, Suite& suite) {
+  field.expect_keys({"benchmark"}, {"level", "problem", "file", "module", "url"});
+  field.child("benchmark").as_nonempty_string();
+  if (field.has("level")) field.child("level").as_integer();
+  if (field.has("problem")) field.child("problem").as_integer();
+  for (const char* key : {"file", "module", "url"})
+    if (field.has(key)) field.child(key).as_nonempty_string();
+  suite.origin = field.json();
+}
+
+void read_axes(const Field& field, Suite& suite) {
+  field.expect_object();
+  if (field.json().empty()) field.fail("a workload needs at least one axis");
+  for (const auto& [name, unused] : field.json().items()) {
+    Field axis_field = field.child(name);
+    if (!is_identifier(name))
+      axis_field.fail("axis names are lowercase letters, digits and '_', starting with a letter");
+    if (name == "min" || name == "max" || name == "convt_taps")
+      axis_field.fail("'" + name + "' is a function of the expression language, not an axis name");
+    axis_field.expect_keys({"default", "min", "max"}, {"description"});
+    AxisSpec axis;
+    axis.name = name;
+    axis.min = axis_field.child("min").as_integer();
+    axis.max = axis_field.child("max").as_integer();
+    if (axis.min > axis.max)
+      axis_field.child("max").fail("max " + std::to_string(axis.max) + " is below min " +
+                                   std::to_string(axis.min));
+    axis.default_value = axis_field.child("default").as_integer();
+    if (axis.default_value < axis.min || axis.default_value > axis.max)
+      axis_field.child("default").fail(std::to_string(axis.default_value) + " is out of range [" +
+                                       std::to_string(axis.min) + ", " + std::to_string(axis.max) +
+                                       "]");
+    if (axis_field.has("description")) axis.description = axis_field.child("description").as_string();
+    suite.axes.push_back(axis);
+  }
+}
+
+void read_presets(const Field& field, Suite& suite) {
+  field.expect_object();
+  for (const auto& [preset_name, unused] : field.json().items()) {
+    Field preset_field = field.child(preset_name);
+    if (!is_identifier(preset_name))
+      preset_field.fail("preset names are lowercase letters, digits and '_'");
+    if (preset_name == "default") preset_field.fail("'default' names the defaults themselves");
+    preset_field.expect_object();
+    Axes values;
+    for (const auto& [axis_name, unused_value] : preset_field.json().items()) {
+      Field value_field = preset_field.child(axis_name);
+      const AxisSpec* axis = find_axis(suite, axis_name);
+      if (!axis) value_field.fail("unknown axis (axes: " + axis_list(suite) + ")");
+      std::int64_t value = value_field.as_integer();
+      if (value < axis->min || value > axis->max)
+        value_field.fail(std::to_string(value) + " is out of range [" + std::to_string(axis->min) +
+                         ", " + std::to_string(axis->max) + "]");
+      values[axis_name] = value;
+    }
+    suite.presets[preset_name] = values;
+  }
+}
+
+void read_rules(const Field& field, Suite& suite) {
+  field.expect_array();
+  for (std::size_t i = 0; i < field.json().size(); ++i) {
+    Field rule_field = field.at(i);
+    rule_field.expect_keys({"check", "message"});
+    AxisRule rule;
+    rule.check = read_expression(rule_field.child("check"), suite);
+    rule.message = rule_field.child("message").as_nonempty_string();
+    suite.rules.push_back(rule);
+  }
+}
+
+Json read_init(const Field& field, const Suite& suite) {
+  field.expect_object();
+  if (!field.has("distribution")) field.child("distribution").fail("missing required field");
+  std::string distribution = field.child("distribution").as_string();
+  if (distribution == "uniform") {
+    field.expect_keys({"distribution", "low", "high"});
+    double low = field.child("low").as_number();
+    double high = field.child("high").as_number();
+    if (!(low < high)) field.child("high").fail("must be greater than low");
+  } else if (distribution == "uniform_fan_in") {
+    field.expect_keys({"distribution", "fan_in"});
+    read_expression(field.child("fan_in"), suite);
+  } else {
+    field.child("distribution")
+        .fail("unknown distribution '" + distribution + "' (known: uniform, uniform_fan_in)");
+  }
+  return field.json();
+}
+
+void read_tensors(const Field& field, Suite& suite) {
+  field.expect_array();
+  if (field.json().empty()) field.fail("a workload needs tensors");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < field.json().size(); ++i) {
+    Field tensor_field = field.at(i);
+    tensor_field.expect_keys({"name", "role", "shape"}, {"init", "dtype", "description"});
+    TensorSpec tensor;
+    tensor.name = tensor_field.child("name").as_nonempty_string();
+    if (!is_identifier(tensor.name))
+      tensor_field.child("name").fail("tensor names are lowercase letters, digits and '_'");
+    if (!names.insert(tensor.name).second)
+      tensor_field.child("name").fail("tensor '" + tensor.name + "' is declared twice");
+    std::string role = tensor_field.child("role").as_string();
+    if (role == "input") tensor.role = TensorRole::input;
+    else if (role == "parameter") tensor.role = TensorRole::parameter;
+    else if (role == "output") tensor.role = TensorRole::output;
+    else tensor_field.child("role").fail("unknown role '" + role + "' (known: input, parameter, output)");
+    Field shape_field = tensor_field.child("shape");
+    shape_field.expect_array();
+    if (shape_field.json().empty()) shape_field.fail("a shape needs at least one dimension");
+    for (std::size_t d = 0; d < shape_field.json().size(); ++d)
+      tensor.shape.push_back(read_expression(shape_field.at(d), suite));
+    if (tensor_field.has("dtype")) {
+      tensor.dtype = tensor_field.child("dtype").as_string();
+      if (tensor.dtype != "float32")
+        tensor_field.child("dtype").fail("unsupported dtype '" + tensor.dtype + "' (supported: float32)");
+    }
+    if (tensor.role == TensorRole::output) {
+      if (tensor_field.has("init"))
+        tensor_field.child("init").fail("an output is computed, it has no init");
+    } else {
+      if (!tensor_field.has("init")) tensor_field.child("init").fail("missing required field");
+      tensor.init = read_init(tensor_field.child("init"), suite);
+    }
+    suite.tensors.push_back(tensor);
+  }
+  auto outputs = suite.tensors_with_role(TensorRole::output).size();
+  if (outputs != 1)
+    field.fail("expected exactly one tensor with role output, found " + std::to_string(outputs));
+  if (suite.tensors_with_role(TensorRole::input).empty())
+    field.fail("expected at least one tensor with role input");
+}
+
+void read_cost(const Field& field, Suite& suite) {
+  field.expect_keys({"flops"}, {"description"});
+  suite.flops_expression = read_expression(field.child("flops"), suite);
+  if (field.has("description")) suite.flops_description = field.child("description").as_string();
+}
+
+void read_tolerances(const Field& field, Suite& suite) {
+  field.expect_keys({"fp32"}, {"tf32", "bf16", "fp16"});
+  for (const auto& [precision, unused] : field.json().items()) {
+    Field tolerance_field = field.child(precision);
+    tolerance_field.expect_keys({"atol", "rtol", "rel_l2"}, {"description"});
+    Tolerance tolerance;
+    auto non_negative = [](const Field& f) {
+      double value = f.as_number();
+      if (!(value >= 0)) f.fail("must be zero or positive");
+      return value;
+    };
+    tolerance.atol = non_negative(tolerance_field.child("atol"));
+    tolerance.rtol = non_negative(tolerance_field.child("rtol"));
+    tolerance.rel_l2 = non_negative(tolerance_field.child("rel_l2"));
+    suite.tolerances[precision] = tolerance;
+  }
+}
+
+void read_gate(const Field& field, Suite& suite) {
+  field.expect_keys({}, {"latency_tolerance", "noise_multiplier", "max_age_days", "win_is_stale"});
+  if (field.has("latency_tolerance")) {
+    suite.gate.latency_tolerance = field.child("latency_tolerance").as_number();
+    if (!(suite.gate.latency_tolerance >= 0))
+      field.child("latency_tolerance").fail("must be zero or positive");
+  }
+  if (field.has("noise_multiplier")) {
+    suite.gate.noise_multiplier = field.child("noise_multiplier").as_number();
+    if (!(suite.gate.noise_multiplier >= 0))
+      field.child("noise_multiplier").fail("must be zero or positive");
+  }
+  if (field.has("max_age_days")) {
+    std::int64_t days = field.child("max_age_days").as_integer();
+    if (days < 1 || days > 100000) field.child("max_age_days").fail("must be between 1 and 100000");
+    suite.gate.max_age_days = static_cast<int>(days);
+  }
+  if (field.has("win_is_stale")) suite.gate.win_is_stale = field.child("win_is_stale").as_bool();
+}
+
+void read_contract(const Field& field, Suite& suite) {
+  field.expect_keys({"no_mutation", "no_aliasing"});
+  suite.contract.no_mutation = field.child("no_mutation").as_bool();
+  suite.contract.no_aliasing = field.child("no_aliasing").as_bool();
+}
+
+// The defaults and every preset must be legal axes: a suite whose own axes
+// fail would only surface later, in the middle of a run.
+void check_declared_axes(const Field& root, const Suite& suite) {
+  auto check = [&](const Axes& axes, const Field& where, const std::string& which) {
+    if (auto violation = find_rule_violation(suite, axes))
+      where.fail(which + " are illegal: " + *violation);
+    if (auto problem = find_shape_problem(suite, axes))
+      root.child("tensors")
+          .at(problem->tensor_index)
+          .child("shape")
+          .at(problem->dimension)
+          .fail("evaluates to " + std::to_string(problem->extent) + " at " + which +
+                ", must be positive");
+  };
+  check(suite.default_axes(), root.child("axes"), "the default axes");
+  for (const auto& [name, values] : suite.presets) {
+    Axes axes = suite.default_axes();
+    for (const auto& [axis, value] : values) axes[axis] = value;
+    check(axes, root.child("presets").child(name), "the axes of preset '" + name + "'");
+  }
+}
+
+}  // namespace
+
+Suite load_suite(const std::filesystem::path& file) {
+  const std::string file_name = file.string();
+  std::ifstream stream(file, std::ios::binary);
+  if (!stream) throw Error(file_name + ": cannot read the suite file");
+  Json json;
+  try {
+    json = Json::parse(stream);
+  } catch (const nlohmann::json::parse_error& e) {
+    std::string what = e.what();
+    auto bracket = what.find("] ");
+    if (what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos)
+      what = what.substr(bracket + 2);
+    throw Error(file_name + ": not valid JSON: " + what);
+  }
+
+  Suite suite;
+  suite.file = file;
+  suite.json = json;
+  Field root(file_name, "$", suite.json);
+  root.expect_keys({"format", "id", "title", "origin", "axes", "tensors", "cost", "tolerance",
+                    "contract"},
+                   {"reference", "presets", "requires", "gate", "description"});
+  std::string format = root.child("format").as_string();
+  if (format != kFormat)
+    root.child("format").fail("unsupported format '" + format + "' (this kernelgate reads " +
+                              kFormat + ")");
+  suite.id = root.child("id").as_nonempty_string();
+  if (!is_identifier(suite.id))
+    root.child("id").fail("workload ids are lowercase letters, digits and '_'");
+  suite.title = root.child("title").as_nonempty_string();
+  if (root.has("description")) root.child("description").as_string();
+  read_origin(root.child("origin"), suite);
+  suite.reference = suite.id;
+  if (root.has("reference")) suite.reference = root.child("reference").as_nonempty_string();
+  read_axes(root.child("axes"), suite);
+  if (root.has("presets")) read_presets(root.child("presets"), suite);
+  if (root.has("requires")) read_rules(root.child("requires"), suite);
+  read_tensors(root.child("tensors"), suite);
+  read_cost(root.child("cost"), suite);
+  read_tolerances(root.child("tolerance"), suite);
+  if (root.has("gate")) read_gate(root.child("gate"), suite);
+  read_contract(root.child("contract"), suite);
+  check_declared_axes(root, suite);
+
+  // Identity: the canonical form is nlohmann's compact dump with sorted keys
+  // (a plain nlohmann::json sorts its object keys), so whitespace and key
+  // order do not change it, but any change of content does.
+  suite.identity = sha256_hex(nlohmann::json::parse(json.dump()).dump());
+  return suite;
+}
+
+std::vector<Suite> load_suites(const std::filesystem::path& dir) {
+  std::error_code error;
+  if (!std::filesystem::is_directory(dir, error))
+    throw Error("suites folder '" + dir.string() + "' does not exist or is not a folder");
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
+    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  std::vector<Suite> suites;
+  for (const auto& file : files) {
+    Suite suite = load_suite(file);
+    for (const auto& other : suites)
+      if (other.id == suite.id)
+        throw Error(file.string() + ": $.id: workload '" + suite.id + "' is also defined in " +
+                    other.file.string());
+    suites.push_back(std::move(suite));
+  }
+  std::sort(suites.begin(), suites.end(),
+            [](const Suite& a, const Suite& b) { return a.id < b.id; });
+  return suites;
+}
+
+Suite find_suite(const std::filesystem::path& dir, const std::string& id) {
+  std::vector<Suite> suites = load_suites(dir);
+  for (auto& suite : suites)
+    if (suite.id == id) return std::move(suite);
+  std::string known;
+  for (const auto& suite : suites) known += (known.empty() ? "" : ", ") + suite.id;
+  throw Error("unknown workload '" + id + "' in " + dir.string() + " (known: " +
+              (known.empty() ? "none" : known) + ")");
+}
+
+}  // namespace kg

@@ -1,0 +1,85 @@
+// The always-runnable baseline: ConvTranspose2d straight from its definition,
+// one thread per output element, FP32 arithmetic, every axis value the module
+// accepts (stride, padding, output_padding, groups). Slow on purpose: it is
+// the obviously correct candidate the fast ones are compared with.
+//
+// y[n, co, oh, ow] = sum over ci of co's group, kh, kw with
+//   oh = ih * stride - padding + kh and ow = iw * stride - padding + kw
+// of x[n, ci, ih, iw] * weight[ci, co % out_per_group, kh, kw].
+#include <algorithm>
+#include <cstdint>
+
+#include "kernelgate/candidate.hpp"
+#include "kernelgate/cuda.hpp"
+
+namespace {
+
+struct Shape {
+  std::int64_t batch, in_channels, out_channels, kernel, stride, padding, groups;
+  std::int64_t height_in, width_in, height_out, width_out;
+};
+
+__global__ void conv_transpose2d_direct(Shape s, const float* __restrict__ x,
+                                        const float* __restrict__ weight, float* __restrict__ y) {
+  const std::int64_t total = s.batch * s.out_channels * s.height_out * s.width_out;
+  const std::int64_t in_per_group = s.in_channels / s.groups;
+  const std::int64_t out_per_group = s.out_channels / s.groups;
+  for (std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; index < total;
+       index += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    const std::int64_t ow = index % s.width_out;
+    const std::int64_t oh = (index / s.width_out) % s.height_out;
+    const std::int64_t co = (index / (s.width_out * s.height_out)) % s.out_channels;
+    const std::int64_t n = index / (s.width_out * s.height_out * s.out_channels);
+    const std::int64_t group = co / out_per_group;
+    const std::int64_t co_in_group = co % out_per_group;
+    float sum = 0.0f;
+    for (std::int64_t ci = group * in_per_group; ci < (group + 1) * in_per_group; ++ci) {
+      for (std::int64_t kh = 0; kh < s.kernel; ++kh) {
+        const std::int64_t th = oh + s.padding - kh;  // = ih * stride
+        if (th < 0 || th % s.stride != 0 || th / s.stride >= s.height_in) continue;
+        const std::int64_t ih = th / s.stride;
+        for (std::int64_t kw = 0; kw < s.kernel; ++kw) {
+          const std::int64_t tw = ow + s.padding - kw;
+          if (tw < 0 || tw % s.stride != 0 || tw / s.stride >= s.width_in) continue;
+          const std::int64_t iw = tw / s.stride;
+          sum += x[((n * s.in_channels + ci) * s.height_in + ih) * s.width_in + iw] *
+                 weight[((ci * out_per_group + co_in_group) * s.kernel + kh) * s.kernel + kw];
+        }
+      }
+    }
+    y[index] = sum;
+  }
+}
+
+void launch(const kg::LaunchArgs& args) {
+  Shape s{};
+  s.batch = args.axis("batch");
+  s.in_channels = args.axis("in_channels");
+  s.out_channels = args.axis("out_channels");
+  s.kernel = args.axis("kernel_size");
+  s.stride = args.axis("stride");
+  s.padding = args.axis("padding");
+  s.groups = args.axis("groups");
+  s.height_in = args.axis("height_in");
+  s.width_in = args.axis("width_in");
+  s.height_out = args.output_shape.at(2);  // the suite's shape formula, not a copy of it
+  s.width_out = args.output_shape.at(3);
+  const std::int64_t total = s.batch * s.out_channels * s.height_out * s.width_out;
+  constexpr unsigned kThreads = 256;
+  const auto blocks = static_cast<unsigned>(
+      std::clamp<std::int64_t>((total + kThreads - 1) / kThreads, 1, std::int64_t{1} << 20));
+  kg::launch(conv_transpose2d_direct, dim3(blocks), dim3(kThreads), 0, args.stream, s,
+             args.in("x"), args.in("weight"), args.output);
+}
+
+KG_REGISTER_CANDIDATE({
+    .workload = "l1_071_conv_transposed_2d",
+    .id = "direct_fp32",
+    .precision = "fp32",
+    .summary = "ConvTranspose2d from the definition, one thread per output element, FP32",
+    .unsupported_reason = [](const kg::Axes&) { return std::string(); },
+    .workspace_bytes = [](const kg::Axes&) { return std::size_t{0}; },
+    .launch = launch,
+});
+
+}  // namespace

@@ -1,0 +1,490 @@
+#pragma once
+// ConvTranspose2d as an implicit GEMM on TF32 tensor cores, shared
+// by implicit_gemm_tf32.cu and implicit_gemm_3xtf32.cu. Design, tile sizes and
+// the bank-conflict arithmetic: docs/kernels/l1_071.md.
+//
+// With stride 1 the transposed convolution is a plain convolution of the input
+// padded by (k - 1 - padding) with the spatially flipped, in/out-transposed
+// weight:
+//   y[n, co, oh, ow] = sum_{ci, a, b} x[n, ci, oh + p - (k-1) + a, ow + p - (k-1) + b]
+//                                     * w[ci, co, k-1-a, k-1-b]
+// GEMM view: M = output pixels, N = output channels, K = input channels x taps.
+// Stride s > 1 splits the output into s x s parity classes (oh mod s, ow mod
+// s), each such a stride-1 convolution with ceil((k - r) / s) taps per
+// dimension (see ClassDim).
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "kernelgate/candidate.hpp"
+#include "kernelgate/cuda.hpp"
+#include "kernelgate/error.hpp"
+#include "kernelgate/ptx.hpp"
+
+namespace kg::l1_071 {
+
+// Block tile: 16 output rows x 32 output columns x 32 output channels.
+// Eight warps, each 2 rows x 32 columns (2 m16 tiles per row) x 4 n8 tiles.
+inline constexpr int kThreads = 256;
+inline constexpr int kWarps = kThreads / 32;
+inline constexpr int kTileRows = 16;
+inline constexpr int kTileCols = 32;
+inline constexpr int kRowsPerWarp = kTileRows / kWarps;  // 2
+inline constexpr int kMTilesPerRow = kTileCols / 16;     // 2
+inline constexpr int kCoTile = 32;                       // output channels per block
+inline constexpr int kNTiles = kCoTile / 8;              // 4
+inline constexpr int kCiChunk = 8;                       // input channels per stage = mma K
+// Weight rows (one per input channel and tap) are padded from 32 to 40
+// floats: lane (g, t) reads row t, column g, and 40 = 8 (mod 32) puts the 32
+// lanes on 32 distinct banks.
+inline constexpr int kWeightRowStride = 40;
+// Shared memory one block may use (H100/H200 allow 227 KiB); keeping two
+// blocks per SM needs at most ~113 KiB, which the default shape uses.
+inline constexpr std::size_t kMaxSharedBytes = 227 * 1024;
+
+struct ConvShape {
+  int batch = 0, in_channels = 0, out_channels = 0, kernel = 0;
+  int height_in = 0, width_in = 0, height_out = 0, width_out = 0;
+  int padding = 0, groups = 1;
+  int stride = 1, output_padding = 0;
+};
+
+// Everything the kernel derives from the shape, computed once on the host.
+struct Plan {
+  ConvShape s;
+  int cin_group = 0, cout_group = 0;
+  int classes = 1;         // stride^2 parity classes (grid.z)
+  int max_taps = 0;        // ceil(k / stride): taps per dimension of the largest class
+  int chunks = 0;          // ceil(cin_group / 8)
+  int co_blocks = 0;       // ceil(cout_group / 32)
+  int halo_rows = 0, halo_cols = 0;
+  int plane_stride = 0;    // floats per input channel of a staged tile
+  int stage_floats = 0;    // one pipeline stage: 8 channel planes
+  int weight_floats = 0;   // max_taps^2 x (chunks x 8) rows x 40
+  int max_class_tiles = 0; // tiles of the largest class (grid sizing)
+  std::size_t smem_bytes = 0;
+};
+
+inline std::int64_t axis_or(const Axes& axes, const char* name, std::int64_t fallback) {
+  auto it = axes.find(name);
+  return it == axes.end() ? fallback : it->second;
+}
+
+inline ConvShape shape_from_axes(const Axes& axes) {
+  ConvShape s;
+  s.batch = static_cast<int>(axis_or(axes, "batch", 0));
+  s.in_channels = static_cast<int>(axis_or(axes, "in_channels", 0));
+  s.out_channels = static_cast<int>(axis_or(axes, "out_channels", 0));
+  s.kernel = static_cast<int>(axis_or(axes, "kernel_size", 0));
+  s.height_in = static_cast<int>(axis_or(axes, "height_in", 0));
+  s.width_in = static_cast<int>(axis_or(axes, "width_in", 0));
+  s.stride = static_cast<int>(axis_or(axes, "stride", 1));
+  s.padding = static_cast<int>(axis_or(axes, "padding", 0));
+  s.output_padding = static_cast<int>(axis_or(axes, "output_padding", 0));
+  s.groups = static_cast<int>(axis_or(axes, "groups", 1));
+  s.height_out = (s.height_in - 1) * s.stride - 2 * s.padding + s.kernel + s.output_padding;
+  s.width_out = (s.width_in - 1) * s.stride - 2 * s.padding + s.kernel + s.output_padding;
+  return s;
+}
+
+inline Plan make_plan(const ConvShape& s) {
+  Plan p;
+  p.s = s;
+  p.cin_group = s.in_channels / s.groups;
+  p.cout_group = s.out_channels / s.groups;
+  p.chunks = (p.cin_group + kCiChunk - 1) / kCiChunk;
+  p.co_blocks = (p.cout_group + kCoTile - 1) / kCoTile;
+  p.classes = s.stride * s.stride;
+  p.max_taps = (s.kernel + s.stride - 1) / s.stride;
+  p.halo_rows = kTileRows + p.max_taps - 1;
+  p.halo_cols = kTileCols + p.max_taps - 1;
+  // Lane (g, t) of an A fragment reads channel plane t at pixel g: a plane
+  // stride of 8 (mod 32) keeps the 32 lanes on distinct banks.
+  const int plane = p.halo_rows * p.halo_cols;
+  p.plane_stride = plane + ((8 - plane % 32) + 32) % 32;
+  p.stage_floats = kCiChunk * p.plane_stride;
+  p.weight_floats = p.max_taps * p.max_taps * p.chunks * kCiChunk * kWeightRowStride;
+  const int class_rows = (s.height_out + s.stride - 1) / s.stride;
+  const int class_cols = (s.width_out + s.stride - 1) / s.stride;
+  p.max_class_tiles = s.batch * ((class_rows + kTileRows - 1) / kTileRows) *
+                      ((class_cols + kTileCols - 1) / kTileCols);
+  p.smem_bytes = (2 * static_cast<std::size_t>(p.stage_floats) + p.weight_floats) * sizeof(float);
+  return p;
+}
+
+// One spatial dimension of one parity class. Output positions
+// o = first + stride * j (j < extent) receive taps kh = residue + stride * m;
+// with a = taps - 1 - m this is the stride-1 form
+//   out[j] = sum_a in[j - reach + a] * w[residue + stride * (taps - 1 - a)].
+// A class no tap reaches (residue >= k, only when stride > k) gets one tap of
+// zero weight, so its outputs are written as zeros like the others.
+struct ClassDim {
+  int residue = 0, taps = 1, first = 0, reach = 0, extent = 0, tiles = 0;
+};
+
+__host__ __device__ inline ClassDim class_dim(int out_extent, int kernel, int stride, int padding,
+                                              int residue, int tile) {
+  ClassDim d;
+  d.residue = residue;
+  const int real_taps = residue < kernel ? (kernel - residue + stride - 1) / stride : 0;
+  d.taps = real_taps > 0 ? real_taps : 1;
+  d.first = ((residue - padding) % stride + stride) % stride;
+  const int shift = (d.first + padding - residue) / stride;  // exact, >= 0
+  d.reach = d.taps - 1 - shift;
+  d.extent = d.first < out_extent ? (out_extent - d.first + stride - 1) / stride : 0;
+  d.tiles = (d.extent + tile - 1) / tile;
+  return d;
+}
+
+// Tap a of the class reads weight index kh = residue + stride * (taps - 1 - a);
+// -1 when out of the kernel (the zero tap of an unreached class).
+__host__ __device__ inline int class_weight_index(const ClassDim& d, int a, int kernel,
+                                                  int stride) {
+  const int index = d.residue + stride * (d.taps - 1 - a);
+  return index < kernel ? index : -1;
+}
+
+// Empty when the candidates handle these axes, otherwise why not.
+inline std::string unsupported_reason(const Axes& axes) {
+  const ConvShape s = shape_from_axes(axes);
+  if (s.stride < 1) return "stride must be at least 1";
+  if (s.kernel < 1) return "kernel_size must be at least 1";
+  if (s.groups < 1 || s.in_channels % s.groups != 0 || s.out_channels % s.groups != 0)
+    return "groups must divide in_channels and out_channels";
+  if (s.height_out < 1 || s.width_out < 1) return "empty output";
+  const Plan p = make_plan(s);
+  if (p.smem_bytes > kMaxSharedBytes)
+    return "kernel_size " + std::to_string(s.kernel) + " with " + std::to_string(p.cin_group) +
+           " input channels per group needs " + std::to_string(p.smem_bytes) +
+           " bytes of shared memory (limit " + std::to_string(kMaxSharedBytes) + ")";
+  // 32-bit index arithmetic in the kernel.
+  const double in_elems = double(s.batch) * s.in_channels * s.height_in * s.width_in;
+  const double out_elems = double(s.batch) * s.out_channels * s.height_out * s.width_out;
+  if (in_elems >= 2147483647.0 || out_elems >= 2147483647.0)
+    return "tensors of 2^31 elements or more are not supported (32-bit indexing)";
+  return {};
+}
+
+// ---------------------------------------------------------------------------
+// Device side.
+
+// Split or not: one TF32 product, or the error-compensated three (3xTF32).
+enum class Precision { tf32, tf32x3 };
+
+__device__ __forceinline__ std::uint32_t tf32_bits(float value) {
+  return kg::cvt_rna_tf32(value);
+}
+
+__device__ __forceinline__ void mma_tf32(float (&acc)[4], const std::uint32_t (&a)[4],
+                                         const std::uint32_t (&b)[2]) {
+  kg::mma_m16n8k8_tf32(acc, a, b, acc);
+}
+
+// Issues the cp.async copies of one pipeline stage: input channels
+// [chunk * 8, chunk * 8 + 8) of the halo tile of `tile`, zero-filled outside
+// the input (the implicit padding) and beyond the group's channels.
+__device__ __forceinline__ void load_stage(const Plan& p, const ClassDim& dh, const ClassDim& dw,
+                                           const float* __restrict__ x, int group, int tile,
+                                           int chunk, float* stage) {
+  const int tiles_per_image = dh.tiles * dw.tiles;
+  const int n = tile / tiles_per_image;
+  const int rem = tile - n * tiles_per_image;
+  const int th = rem / dw.tiles;
+  const int tw = rem - th * dw.tiles;
+  // reach > 0 reads before the input: the implicit zero padding.
+  const int ih0 = th * kTileRows - dh.reach;
+  const int iw0 = tw * kTileCols - dw.reach;
+  const int halo_rows = kTileRows + dh.taps - 1;
+  const int halo_cols = kTileCols + dw.taps - 1;
+  const int plane = halo_rows * halo_cols;
+  const int ci0 = chunk * kCiChunk;
+  const int elements = kCiChunk * plane;
+  for (int i = static_cast<int>(threadIdx.x); i < elements; i += kThreads) {
+    const int c = i / plane;
+    const int in_plane = i - c * plane;
+    const int r = in_plane / halo_cols;
+    const int col = in_plane - r * halo_cols;
+    const int ci = ci0 + c;
+    const int ih = ih0 + r;
+    const int iw = iw0 + col;
+    const bool inside = ci < p.cin_group && ih >= 0 && ih < p.s.height_in && iw >= 0 &&
+                        iw < p.s.width_in;
+    // A zero source size makes cp.async write zeros; the pointer must still
+    // be a valid address, so use the tensor's base.
+    const float* src =
+        inside ? x + ((static_cast<std::size_t>(n) * p.s.in_channels + group * p.cin_group + ci) *
+                          p.s.height_in + ih) * p.s.width_in + iw
+               : x;
+    kg::cp_async<4>(stage + c * p.plane_stride + r * halo_cols + col, src, inside ? 4 : 0);
+  }
+}
+
+static_assert(kRowsPerWarp == 2, "the tap-row walk below feeds exactly two output rows");
+
+// B fragments (weights) of the 4 n8 tiles for one tap and 8 input channels;
+// `lo` holds the rounding residue for 3xTF32 and is unused (elided) for TF32.
+template <Precision kPrecision>
+struct BFragments {
+  std::uint32_t hi[kNTiles][2];
+  std::uint32_t lo[kNTiles][2];
+};
+
+// A fragments (input pixels) of the 2 m16 tiles of one staged input row.
+template <Precision kPrecision>
+struct AFragments {
+  std::uint32_t hi[kMTilesPerRow][4];
+  std::uint32_t lo[kMTilesPerRow][4];
+};
+
+// b0 = B[k = t][n = g], b1 = B[t + 4][g]: input channel t (t + 4) of the
+// chunk, output channel g of each n8 tile.
+template <Precision kPrecision>
+__device__ __forceinline__ void load_b(const float* weight_rows, int g, int t,
+                                       BFragments<kPrecision>& out) {
+#pragma unroll
+  for (int nt = 0; nt < kNTiles; ++nt) {
+    const float v[2] = {weight_rows[t * kWeightRowStride + nt * 8 + g],
+                        weight_rows[(t + 4) * kWeightRowStride + nt * 8 + g]};
+#pragma unroll
+    for (int e = 0; e < 2; ++e) {
+      if constexpr (kPrecision == Precision::tf32) {
+        out.hi[nt][e] = __float_as_uint(v[e]);  // rounded when staged
+      } else {
+        out.hi[nt][e] = tf32_bits(v[e]);
+        out.lo[nt][e] = tf32_bits(v[e] - __uint_as_float(out.hi[nt][e]));
+      }
+    }
+  }
+}
+
+// a0 = A[m = g][k = t], a1 = A[g + 8][t], a2 = A[g][t + 4], a3 = A[g + 8][t + 4]:
+// pixel g (g + 8) of each m16 tile, input channel plane t (t + 4).
+// `pixels` points at this lane's pixel g of the first tile, channel 0.
+template <Precision kPrecision>
+__device__ __forceinline__ void load_a(const float* pixels, int plane_stride, int t,
+                                       AFragments<kPrecision>& out) {
+#pragma unroll
+  for (int mt = 0; mt < kMTilesPerRow; ++mt) {
+    const float* base = pixels + mt * 16;
+    const float v[4] = {base[t * plane_stride], base[t * plane_stride + 8],
+                        base[(t + 4) * plane_stride], base[(t + 4) * plane_stride + 8]};
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      out.hi[mt][e] = tf32_bits(v[e]);
+      if constexpr (kPrecision == Precision::tf32x3)
+        out.lo[mt][e] = tf32_bits(v[e] - __uint_as_float(out.hi[mt][e]));
+    }
+  }
+}
+
+// One output row of the warp (2 m16 x 4 n8 tiles) += A x B.
+template <Precision kPrecision>
+__device__ __forceinline__ void mma_row(float (&acc)[kMTilesPerRow][kNTiles][4],
+                                        const AFragments<kPrecision>& a,
+                                        const BFragments<kPrecision>& b) {
+#pragma unroll
+  for (int mt = 0; mt < kMTilesPerRow; ++mt) {
+#pragma unroll
+    for (int nt = 0; nt < kNTiles; ++nt) {
+      if constexpr (kPrecision == Precision::tf32x3) {
+        // Small terms first; lo x lo is below FP32 resolution.
+        mma_tf32(acc[mt][nt], a.lo[mt], b.hi[nt]);
+        mma_tf32(acc[mt][nt], a.hi[mt], b.lo[nt]);
+      }
+      mma_tf32(acc[mt][nt], a.hi[mt], b.hi[nt]);
+    }
+  }
+}
+
+// kStaticKernel > 0: stride 1 with that kernel size fixed at compile time (the
+// tap loops unroll and the B fragments rotate through registers); 0: any
+// kernel size and stride at run time, one parity class per grid.z.
+template <Precision kPrecision, int kStaticKernel>
+__global__ void __launch_bounds__(kThreads, 2)
+    conv_transpose2d_igemm(Plan p, const float* __restrict__ x, const float* __restrict__ w,
+                           float* __restrict__ y) {
+  KG_DYNAMIC_SMEM(float, smem);
+  float* stages = smem;                       // 2 x stage_floats, double buffer
+  float* weights = smem + 2 * p.stage_floats;  // [tap][ci][40]
+
+  const int tid = static_cast<int>(threadIdx.x);
+  const int warp = tid / 32;
+  const int lane = tid % 32;
+  const int g = lane / 4;  // PTX fragment row group
+  const int t = lane % 4;  // PTX fragment thread in group
+  const int group = static_cast<int>(blockIdx.y) / p.co_blocks;
+  const int co_block = static_cast<int>(blockIdx.y) - group * p.co_blocks;
+  const int k = p.s.kernel;
+  const int stride = p.s.stride;
+  const int parity = static_cast<int>(blockIdx.z);
+  const ClassDim dh = class_dim(p.s.height_out, k, stride, p.s.padding, parity / stride, kTileRows);
+  const ClassDim dw = class_dim(p.s.width_out, k, stride, p.s.padding, parity % stride, kTileCols);
+  const int taps_h = kStaticKernel > 0 ? kStaticKernel : dh.taps;
+  const int taps_w = kStaticKernel > 0 ? kStaticKernel : dw.taps;
+  const int halo_cols = kTileCols + taps_w - 1;
+  const int cin_padded = p.chunks * kCiChunk;
+  const int class_tiles = p.s.batch * dh.tiles * dw.tiles;
+
+  // The first stage is in flight while the weights are staged.
+  const int my_tiles =
+      class_tiles > static_cast<int>(blockIdx.x)
+          ? (class_tiles - static_cast<int>(blockIdx.x) + static_cast<int>(gridDim.x) - 1) /
+                static_cast<int>(gridDim.x)
+          : 0;
+  const int stage_count = my_tiles * p.chunks;
+  if (stage_count > 0) load_stage(p, dh, dw, x, group, static_cast<int>(blockIdx.x), 0, stages);
+  kg::cp_async_commit();
+
+  // Weights of this block's (group, 32 output channels, parity class),
+  // flipped, as rows [tap = a * taps_w + b][ci] of 32 output channels, zero
+  // where out of range. The TF32 candidate rounds them once here; 3xTF32
+  // keeps FP32 and splits them as it reads them.
+  const int weight_floats = taps_h * taps_w * cin_padded * kWeightRowStride;
+  for (int i = tid; i < weight_floats; i += kThreads) {
+    const int co = i % kWeightRowStride;
+    const int row = i / kWeightRowStride;
+    const int ci = row % cin_padded;
+    const int tap = row / cin_padded;
+    const int co_in_group = co_block * kCoTile + co;
+    const int kh = class_weight_index(dh, tap / taps_w, k, stride);
+    const int kw = class_weight_index(dw, tap % taps_w, k, stride);
+    float value = 0.0f;
+    if (co < kCoTile && ci < p.cin_group && co_in_group < p.cout_group && kh >= 0 && kw >= 0) {
+      value = w[((static_cast<std::size_t>(group * p.cin_group + ci) * p.cout_group + co_in_group) *
+                     k + kh) * k + kw];
+    }
+    if constexpr (kPrecision == Precision::tf32) value = __uint_as_float(tf32_bits(value));
+    weights[i] = value;
+  }
+
+  float acc[kRowsPerWarp][kMTilesPerRow][kNTiles][4];
+  for (auto& rows : acc)
+    for (auto& mtile : rows)
+      for (auto& ntile : mtile)
+        for (float& v : ntile) v = 0.0f;
+
+  for (int stage = 0; stage < stage_count; ++stage) {
+    const int chunk = stage % p.chunks;
+    const int tile = static_cast<int>(blockIdx.x) + (stage / p.chunks) * static_cast<int>(gridDim.x);
+    if (stage + 1 < stage_count) {
+      const int next_chunk = (stage + 1) % p.chunks;
+      const int next_tile =
+          static_cast<int>(blockIdx.x) + ((stage + 1) / p.chunks) * static_cast<int>(gridDim.x);
+      load_stage(p, dh, dw, x, group, next_tile, next_chunk,
+                 stages + ((stage + 1) & 1) * p.stage_floats);
+    }
+    kg::cp_async_commit();
+    kg::cp_async_wait<1>();  // this stage's copies (the older group) have landed
+    __syncthreads();         // ... and everybody else's, and the weights
+
+    const float* tile_in = stages + (stage & 1) * p.stage_floats;
+    const float* weight_chunk = weights + chunk * kCiChunk * kWeightRowStride;
+    const float* warp_pixels = tile_in + warp * kRowsPerWarp * halo_cols + g;
+    if constexpr (kPrecision == Precision::tf32 && kStaticKernel > 0) {
+      // Output row rr at tap row a reads staged input row rr + a: for each
+      // tap column b, walk the k + 1 input rows once and feed each row's A
+      // fragments to both output rows (taps a = ir and a = ir - 1), so A is
+      // read from shared memory k + 1 times instead of 2k (docs/kernels/l1_071.md).
+#pragma unroll 1
+      for (int b = 0; b < kStaticKernel; ++b) {
+        BFragments<kPrecision> b_current, b_previous;
+#pragma unroll
+        for (int ir = 0; ir <= kStaticKernel; ++ir) {
+          if (ir > 0) b_previous = b_current;
+          if (ir < kStaticKernel)
+            load_b(weight_chunk + (ir * kStaticKernel + b) * cin_padded * kWeightRowStride, g, t,
+                   b_current);
+          AFragments<kPrecision> a_row;
+          load_a(warp_pixels + ir * halo_cols + b, p.plane_stride, t, a_row);
+          if (ir < kStaticKernel) mma_row(acc[0], a_row, b_current);
+          if (ir > 0) mma_row(acc[1], a_row, b_previous);
+        }
+      }
+    } else {
+      // One tap at a time: fewer live registers (3xTF32 holds hi and lo of
+      // every fragment), and 3xTF32 is bound by its threefold mma work anyway.
+      for (int a = 0; a < taps_h; ++a) {
+        for (int b = 0; b < taps_w; ++b) {
+          BFragments<kPrecision> b_tap;
+          load_b(weight_chunk + (a * taps_w + b) * cin_padded * kWeightRowStride, g, t, b_tap);
+#pragma unroll
+          for (int rr = 0; rr < kRowsPerWarp; ++rr) {
+            AFragments<kPrecision> a_row;
+            load_a(warp_pixels + (rr + a) * halo_cols + b, p.plane_stride, t, a_row);
+            mma_row(acc[rr], a_row, b_tap);
+          }
+        }
+      }
+    }
+
+    if (chunk == p.chunks - 1) {
+      // With stride 1, each store instruction writes 4 runs of 8 consecutive
+      // floats (one 32-byte sector each): pixels g along W, channel pairs by t.
+      const int tiles_per_image = dh.tiles * dw.tiles;
+      const int n = tile / tiles_per_image;
+      const int rem = tile - n * tiles_per_image;
+      const int th = rem / dw.tiles;
+      const int tw = rem - th * dw.tiles;
+#pragma unroll
+      for (int rr = 0; rr < kRowsPerWarp; ++rr) {
+        const int jh = th * kTileRows + warp * kRowsPerWarp + rr;
+        const int oh = dh.first + stride * jh;
+#pragma unroll
+        for (int mt = 0; mt < kMTilesPerRow; ++mt) {
+#pragma unroll
+          for (int nt = 0; nt < kNTiles; ++nt) {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+              const int jw = tw * kTileCols + mt * 16 + g + (e / 2) * 8;
+              const int ow = dw.first + stride * jw;
+              const int co = co_block * kCoTile + nt * 8 + 2 * t + (e % 2);
+              if (jh < dh.extent && jw < dw.extent && co < p.cout_group) {
+                y[((static_cast<std::size_t>(n) * p.s.out_channels + group * p.cout_group + co) *
+                       p.s.height_out + oh) * p.s.width_out + ow] = acc[rr][mt][nt][e];
+              }
+              acc[rr][mt][nt][e] = 0.0f;
+            }
+          }
+        }
+      }
+    }
+    __syncthreads();  // the next iteration's copies overwrite this buffer
+  }
+  kg::cp_async_wait_all();
+}
+
+// Host side: launches on args.stream. Blocks are persistent over tiles so each
+// loads its weights once; grid.y enumerates (group, 32-channel block), grid.z
+// the parity classes.
+template <Precision kPrecision>
+void launch(const LaunchArgs& args) {
+  const ConvShape s = shape_from_axes(args.axes);
+  const std::string reason = unsupported_reason(args.axes);
+  if (!reason.empty()) throw Error("l1_071_conv_transposed_2d: " + reason);
+  const Plan p = make_plan(s);
+  auto kernel = s.kernel == 3 && s.stride == 1 ? conv_transpose2d_igemm<kPrecision, 3>
+                                               : conv_transpose2d_igemm<kPrecision, 0>;
+  kg::set_max_dynamic_smem(kernel, p.smem_bytes);
+  int resident_blocks = p.max_class_tiles;
+#if !defined(KG_INTERPRET)
+  // On a GPU: exactly the blocks that fit at once, each looping over tiles.
+  int device = 0, sms = 0, per_sm = 0;
+  if (cudaGetDevice(&device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, p.smem_bytes) ==
+          cudaSuccess &&
+      sms > 0 && per_sm > 0) {
+    const int slices = s.groups * p.co_blocks * p.classes;
+    resident_blocks = std::max(1, sms * per_sm / slices);
+  }
+#endif
+  const dim3 grid(static_cast<unsigned>(std::max(1, std::min(p.max_class_tiles, resident_blocks))),
+                  static_cast<unsigned>(s.groups * p.co_blocks), static_cast<unsigned>(p.classes));
+  kg::launch(kernel, grid, dim3(kThreads), p.smem_bytes, args.stream, p, args.in("x"),
+             args.in("weight"), args.output);
+}
+
+inline std::size_t no_workspace(const Axes&) { return 0; }
+
+}  // namespace kg::l1_071

@@ -1,0 +1,19 @@
+// ConvTranspose2d, stride 1, as an implicit GEMM on TF32 tensor cores
+// (mma.sync m16n8k8): one TF32 product per multiply-add. Design:
+// docs/kernels/l1_071.md.
+#include "l1_071_conv_transposed_2d/implicit_gemm.cuh"
+
+namespace {
+
+KG_REGISTER_CANDIDATE({
+    .workload = "l1_071_conv_transposed_2d",
+    .id = "implicit_gemm_tf32",
+    .precision = "tf32",
+    .summary = "stride-1 implicit GEMM (flipped weight, implicit padding) on TF32 mma.sync, "
+               "cp.async double-buffered halo tiles, weights resident in shared memory",
+    .unsupported_reason = kg::l1_071::unsupported_reason,
+    .workspace_bytes = kg::l1_071::no_workspace,
+    .launch = kg::l1_071::launch<kg::l1_071::Precision::tf32>,
+});
+
+}  // namespace

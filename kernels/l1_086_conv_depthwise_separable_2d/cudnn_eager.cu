@@ -1,0 +1,84 @@
+// cudnn_eager: depthwise Conv2d (groups = in_channels) then the pointwise 1x1
+// Conv2d, each a cuDNN forward convolution with TF32 allowed and the engine
+// from cuDNN's heuristics, the depthwise result going through device memory
+// as in PyTorch eager. (For fp32 NCHW PyTorch itself sends the depthwise step
+// to its own CUDA kernel; docs/gpu-runner.md says why cuDNN is used here.)
+// Also registers the strict-FP32 GPU reference: the same graphs without
+// tensor cores. GPU only: the cpu build compiles this file to nothing.
+#if defined(KG_GPU)
+#include "kernelgate/candidate.hpp"
+#include "kernelgate/cudnn/eager.hpp"
+#include "kernelgate/strict_reference.hpp"
+
+namespace {
+
+using kg::cudnn::MathMode;
+
+struct Shapes {
+  kg::cudnn::ConvolutionShape depthwise;
+  kg::cudnn::ConvolutionShape pointwise;
+  std::size_t intermediate_elements = 0;
+};
+
+Shapes shapes(const kg::Axes& axes) {
+  const std::int64_t n = axes.at("batch"), cin = axes.at("in_channels"), cout = axes.at("out_channels");
+  const std::int64_t k = axes.at("kernel_size"), stride = axes.at("stride"), padding = axes.at("padding");
+  const std::int64_t dilation = axes.at("dilation"), h = axes.at("height"), w = axes.at("width");
+  const std::int64_t ho = (h + 2 * padding - dilation * (k - 1) - 1) / stride + 1;
+  const std::int64_t wo = (w + 2 * padding - dilation * (k - 1) - 1) / stride + 1;
+  Shapes s;
+  s.depthwise.x = {n, cin, h, w};
+  s.depthwise.w = {cin, 1, k, k};
+  s.depthwise.y = {n, cin, ho, wo};
+  s.depthwise.padding = {padding, padding};
+  s.depthwise.stride = {stride, stride};
+  s.depthwise.dilation = {dilation, dilation};
+  s.pointwise.x = {n, cin, ho, wo};
+  s.pointwise.w = {cout, cin, 1, 1};
+  s.pointwise.y = {n, cout, ho, wo};
+  s.pointwise.padding = {0, 0};
+  s.pointwise.stride = {1, 1};
+  s.pointwise.dilation = {1, 1};
+  s.intermediate_elements = static_cast<std::size_t>(n * cin * ho * wo);
+  return s;
+}
+
+std::size_t workspace_bytes(const kg::Axes& axes, MathMode math) {
+  const Shapes s = shapes(axes);
+  kg::cudnn::WorkspaceCarver carver;
+  carver.take<float>(s.intermediate_elements);
+  return carver.used() + std::max(kg::cudnn::convolution_workspace_bytes(s.depthwise, math),
+                                  kg::cudnn::convolution_workspace_bytes(s.pointwise, math));
+}
+
+void launch(const kg::LaunchArgs& args, MathMode math) {
+  const Shapes s = shapes(args.axes);
+  kg::cudnn::WorkspaceCarver carver(args.workspace);
+  float* intermediate = carver.take<float>(s.intermediate_elements);
+  const std::size_t scratch_bytes = args.workspace_bytes > carver.used() ? args.workspace_bytes - carver.used() : 0;
+  kg::cudnn::run_convolution(s.depthwise, math, args.in("x"), args.in("depthwise_weight"), intermediate,
+                             carver.rest(), scratch_bytes, args.stream);
+  kg::cudnn::run_convolution(s.pointwise, math, intermediate, args.in("pointwise_weight"), args.output,
+                             carver.rest(), scratch_bytes, args.stream);
+}
+
+}  // namespace
+
+KG_REGISTER_CANDIDATE({
+    .workload = "l1_086_conv_depthwise_separable_2d",
+    .id = "cudnn_eager",
+    .precision = "tf32",
+    .summary = "PyTorch eager's two steps: cuDNN depthwise then 1x1 forward convolution, TF32 allowed",
+    .unsupported_reason = nullptr,
+    .workspace_bytes = [](const kg::Axes& axes) { return workspace_bytes(axes, MathMode::tf32_allowed); },
+    .launch = [](const kg::LaunchArgs& args) { launch(args, MathMode::tf32_allowed); },
+});
+
+KG_REGISTER_STRICT_REFERENCE({
+    .workload = "l1_086_conv_depthwise_separable_2d",
+    .summary = "cuDNN depthwise then 1x1 forward convolution, strict FP32 (no tensor cores, FMA math)",
+    .workspace_bytes = [](const kg::Axes& axes) { return workspace_bytes(axes, MathMode::strict_fp32); },
+    .launch = [](const kg::LaunchArgs& args) { launch(args, MathMode::strict_fp32); },
+});
+
+#endif  // KG_GPU

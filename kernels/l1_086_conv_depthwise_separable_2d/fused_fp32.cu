@@ -1,0 +1,24 @@
+// Depthwise 3x3 + pointwise 1x1 in one pass, FP32-faithful: the same dataflow
+// as fused_tf32, with the pointwise GEMM in error-compensated 3xTF32 on the
+// tensor cores, faster than FP32 SIMT here (docs/kernels/l1_086.md).
+#include "depthwise_separable_fused.cuh"
+
+namespace {
+
+using kg::l1_086::PointwisePrecision;
+
+KG_REGISTER_CANDIDATE({
+    .workload = "l1_086_conv_depthwise_separable_2d",
+    .id = "fused_fp32",
+    .precision = "fp32",
+    .summary = "one pass: cp.async input tile with halo, FP32 depthwise into shared memory, "
+               "pointwise on 3xTF32 mma.sync m16n8k8 (FP32-faithful), float4 output",
+    .unsupported_reason =
+        [](const kg::Axes& axes) {
+          return kg::l1_086::unsupported_reason(axes, PointwisePrecision::split3xtf32);
+        },
+    .workspace_bytes = kg::l1_086::no_workspace,
+    .launch = kg::l1_086::launch<PointwisePrecision::split3xtf32>,
+});
+
+}  // namespace

@@ -1,0 +1,109 @@
+#pragma once
+// Shared by the adversarial candidates: a correct depthwise-separable kernel
+// (as kernels/l1_086_conv_depthwise_separable_2d/direct_fp32.cu) with one
+// hook per way of misbehaving, so each candidate file is one registration.
+// Every misbehaviour happens in device code or through the CUDA API, so the
+// same files test the cpu device (interpret mode) and a GPU.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "kernelgate/candidate.hpp"
+#include "kernelgate/cuda.hpp"
+
+namespace kg::adversarial {
+
+inline const char* const kWorkload = "l1_086_conv_depthwise_separable_2d";
+
+enum class Misbehaviour {
+  none,
+  write_first_half,    // leaves the second half of the output unwritten
+  mutate_input,        // writes into the input x
+  write_past_end,      // one element past the end of the output
+  write_nan,           // a NaN into one element
+  wrong_by_one,        // one element off by 1.0
+  wild_pointer,        // writes through an unmapped address
+  spin_forever,        // never finishes
+};
+
+struct Shape {
+  std::int64_t batch, in_channels, out_channels, kernel, stride, padding, dilation;
+  std::int64_t height, width, height_out, width_out;
+  std::int64_t total() const { return batch * out_channels * height_out * width_out; }
+};
+
+__global__ void misbehaving_kernel(Shape s, Misbehaviour misbehaviour, const float* __restrict__ x,
+                                   const float* __restrict__ depthwise,
+                                   const float* __restrict__ pointwise, float* y, float* writable_x,
+                                   float* wild) {
+  const std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t total = s.total();
+  if (misbehaviour == Misbehaviour::spin_forever) {
+    volatile bool forever = true;
+    while (forever) {
+    }
+  }
+  if (misbehaviour == Misbehaviour::wild_pointer && index == 0) *static_cast<volatile float*>(wild) = 1.0f;
+  if (misbehaviour == Misbehaviour::write_past_end && index == total) y[total] = 0.0f;
+  if (index >= total) return;
+  if (misbehaviour == Misbehaviour::write_first_half && index >= total / 2) return;
+
+  const std::int64_t ow = index % s.width_out;
+  const std::int64_t oh = (index / s.width_out) % s.height_out;
+  const std::int64_t co = (index / (s.width_out * s.height_out)) % s.out_channels;
+  const std::int64_t n = index / (s.width_out * s.height_out * s.out_channels);
+  float sum = 0.0f;
+  for (std::int64_t c = 0; c < s.in_channels; ++c) {
+    float mid = 0.0f;
+    for (std::int64_t kh = 0; kh < s.kernel; ++kh) {
+      const std::int64_t ih = oh * s.stride - s.padding + kh * s.dilation;
+      if (ih < 0 || ih >= s.height) continue;
+      for (std::int64_t kw = 0; kw < s.kernel; ++kw) {
+        const std::int64_t iw = ow * s.stride - s.padding + kw * s.dilation;
+        if (iw < 0 || iw >= s.width) continue;
+        mid += x[((n * s.in_channels + c) * s.height + ih) * s.width + iw] *
+               depthwise[(c * s.kernel + kh) * s.kernel + kw];
+      }
+    }
+    sum += pointwise[co * s.in_channels + c] * mid;
+  }
+  if (misbehaviour == Misbehaviour::write_nan && index == total / 3) sum = __uint_as_float(0x7fc00000u);
+  if (misbehaviour == Misbehaviour::wrong_by_one && index == total / 3) sum += 1.0f;
+  y[index] = sum;
+  // After the output is written, so only the input rule can catch it.
+  if (misbehaviour == Misbehaviour::mutate_input && index == 0) writable_x[0] += 1.0f;
+}
+
+inline Shape shape_of(const LaunchArgs& args) {
+  Shape s{};
+  s.batch = args.axis("batch");
+  s.in_channels = args.axis("in_channels");
+  s.out_channels = args.axis("out_channels");
+  s.kernel = args.axis("kernel_size");
+  s.stride = args.axis("stride");
+  s.padding = args.axis("padding");
+  s.dilation = args.axis("dilation");
+  s.height = args.axis("height");
+  s.width = args.axis("width");
+  s.height_out = args.output_shape.at(2);
+  s.width_out = args.output_shape.at(3);
+  return s;
+}
+
+// Launches the kernel on `stream` (normally args.stream) with one thread per
+// output element, plus one when the candidate writes past the end.
+inline void launch_misbehaving(const LaunchArgs& args, Misbehaviour misbehaviour, cudaStream_t stream) {
+  const Shape s = shape_of(args);
+  const std::int64_t threads = s.total() + (misbehaviour == Misbehaviour::write_past_end ? 1 : 0);
+  constexpr unsigned kThreads = 128;
+  const auto blocks = static_cast<unsigned>(std::max<std::int64_t>(1, (threads + kThreads - 1) / kThreads));
+  const float* x = args.in("x");
+  kg::launch(misbehaving_kernel, dim3(blocks), dim3(kThreads), 0, stream, s, misbehaviour, x,
+             args.in("depthwise_weight"), args.in("pointwise_weight"), args.output,
+             const_cast<float*>(x), reinterpret_cast<float*>(std::uintptr_t{16}));
+}
+
+inline std::string always_supported(const Axes&) { return {}; }
+inline std::size_t no_workspace(const Axes&) { return 0; }
+
+}  // namespace kg::adversarial

@@ -1,0 +1,20 @@
+// Adversarial candidate: computes the right answer, but on the default stream
+// instead of the one the harness gave (so on a GPU it races with the harness's
+// timing and copies). The runner must report it contract_violation (launch_stream).
+#include "common/adversarial.cuh"
+
+namespace {
+
+KG_REGISTER_CANDIDATE({
+    .workload = kg::adversarial::kWorkload,
+    .id = "ignores_stream",
+    .precision = "fp32",
+    .summary = "adversarial: launches on the default stream",
+    .unsupported_reason = kg::adversarial::always_supported,
+    .workspace_bytes = kg::adversarial::no_workspace,
+    .launch = [](const kg::LaunchArgs& args) {
+      kg::adversarial::launch_misbehaving(args, kg::adversarial::Misbehaviour::none, nullptr);
+    },
+});
+
+}  // namespace

@@ -1,0 +1,33 @@
+// Adversarial candidate: computes the first call's answer, keeps a copy, and
+// returns that copy on every later call whatever the inputs. The runner must
+// report it contract_violation (fresh_inputs).
+#include <vector>
+
+#include "common/adversarial.cuh"
+
+namespace {
+
+void replay(const kg::LaunchArgs& args) {
+  static std::vector<float> first_answer;
+  const std::size_t bytes = kg::adversarial::shape_of(args).total() * sizeof(float);
+  if (first_answer.empty()) {
+    kg::adversarial::launch_misbehaving(args, kg::adversarial::Misbehaviour::none, args.stream);
+    first_answer.resize(bytes / sizeof(float));
+    cudaMemcpyAsync(first_answer.data(), args.output, bytes, cudaMemcpyDeviceToHost, args.stream);
+    cudaStreamSynchronize(args.stream);
+    return;
+  }
+  cudaMemcpyAsync(args.output, first_answer.data(), bytes, cudaMemcpyHostToDevice, args.stream);
+}
+
+KG_REGISTER_CANDIDATE({
+    .workload = kg::adversarial::kWorkload,
+    .id = "replays_previous",
+    .precision = "fp32",
+    .summary = "adversarial: returns the previous call's result",
+    .unsupported_reason = kg::adversarial::always_supported,
+    .workspace_bytes = kg::adversarial::no_workspace,
+    .launch = replay,
+});
+
+}  // namespace

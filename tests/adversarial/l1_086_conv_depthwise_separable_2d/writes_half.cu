@@ -1,0 +1,19 @@
+// Adversarial candidate: writes only the first half of the output.
+// The runner must report it contract_violation (output_fully_written).
+#include "common/adversarial.cuh"
+
+namespace {
+
+KG_REGISTER_CANDIDATE({
+    .workload = kg::adversarial::kWorkload,
+    .id = "writes_half",
+    .precision = "fp32",
+    .summary = "adversarial: writes only the first half of the output",
+    .unsupported_reason = kg::adversarial::always_supported,
+    .workspace_bytes = kg::adversarial::no_workspace,
+    .launch = [](const kg::LaunchArgs& args) {
+      kg::adversarial::launch_misbehaving(args, kg::adversarial::Misbehaviour::write_first_half, args.stream);
+    },
+});
+
+}  // namespace

@@ -1,0 +1,143 @@
+"""The three KernelBench modules, exactly as KernelBench defines them, and the
+glue that runs them in float64 on tensors that kernelgate generated.
+
+Only the fixture scripts of tests/golden/ import this (torch is never a
+dependency of the build or of the tests).
+"""
+import hashlib
+import json
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+
+class ConvTransposed2d(nn.Module):
+    """level1/71_conv_transposed_2D__asymmetric_input__square_kernel.py"""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups=1, bias=False):
+        super().__init__()
+        self.conv_transpose2d = nn.ConvTranspose2d(
+            in_channels, out_channels, (kernel_size, kernel_size), stride=stride,
+            padding=padding, output_padding=output_padding, groups=groups, bias=bias)
+
+    def forward(self, x):
+        return self.conv_transpose2d(x)
+
+
+class DepthwiseSeparableConv2d(nn.Module):
+    """level1/86_conv_depthwise_separable_2D.py"""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 dilation=1, bias=False):
+        super().__init__()
+        self.depthwise = nn.Conv2d(in_channels, in_channels, kernel_size, stride=stride,
+                                   padding=padding, dilation=dilation, groups=in_channels,
+                                   bias=bias)
+        self.pointwise = nn.Conv2d(in_channels, out_channels, kernel_size=1, bias=bias)
+
+    def forward(self, x):
+        x = self.depthwise(x)
+        x = self.pointwise(x)
+        return x
+
+
+class ConvTranspose3dMaxMaxSum(nn.Module):
+    """level2/78_ConvTranspose3d_Max_Max_Sum.py"""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding):
+        super().__init__()
+        self.conv_transpose = nn.ConvTranspose3d(in_channels, out_channels, kernel_size,
+                                                 stride=stride, padding=padding)
+        self.max_pool1 = nn.MaxPool3d(kernel_size=2)
+        self.max_pool2 = nn.MaxPool3d(kernel_size=3)
+
+    def forward(self, x):
+        x = self.conv_transpose(x)
+        x = self.max_pool1(x)
+        x = self.max_pool2(x)
+        x = torch.sum(x, dim=1, keepdim=True)
+        return x
+
+
+def build(workload, axes):
+    """The module of a workload at the given axes, and the map from our tensor
+    names to its parameters."""
+    a = axes
+    if workload == "l1_071_conv_transposed_2d":
+        m = ConvTransposed2d(a["in_channels"], a["out_channels"], a["kernel_size"], a["stride"],
+                             a["padding"], a["output_padding"], a["groups"])
+        return m, {"weight": m.conv_transpose2d.weight}
+    if workload == "l1_086_conv_depthwise_separable_2d":
+        m = DepthwiseSeparableConv2d(a["in_channels"], a["out_channels"], a["kernel_size"],
+                                     a["stride"], a["padding"], a["dilation"])
+        return m, {"depthwise_weight": m.depthwise.weight, "pointwise_weight": m.pointwise.weight}
+    if workload == "l2_078_conv_transpose3d_max_max_sum":
+        m = ConvTranspose3dMaxMaxSum(a["in_channels"], a["out_channels"], a["kernel_size"],
+                                     a["stride"], a["padding"])
+        return m, {"weight": m.conv_transpose.weight, "bias": m.conv_transpose.bias}
+    raise SystemExit(f"unknown workload {workload}")
+
+
+def run_float64(workload, axes, tensors):
+    """Runs the module in float64 with our inputs and parameters (numpy arrays
+    by tensor name); returns the output as a float64 numpy array."""
+    module, params = build(workload, axes)
+    module = module.double()
+    with torch.no_grad():
+        for name, param in params.items():
+            value = torch.from_numpy(np.asarray(tensors[name], dtype=np.float64))
+            if tuple(value.shape) != tuple(param.shape):
+                raise SystemExit(f"{workload}: {name} has shape {tuple(value.shape)}, "
+                                 f"torch expects {tuple(param.shape)}")
+            param.copy_(value)
+        x = torch.from_numpy(np.asarray(tensors["x"], dtype=np.float64))
+        return module(x).numpy()
+
+
+def rel_l2(got, want):
+    got = np.asarray(got, dtype=np.float64)
+    want = np.asarray(want, dtype=np.float64)
+    if got.shape != want.shape:
+        return float("inf")
+    return float(np.linalg.norm(got - want) / max(np.linalg.norm(want), 1e-300))
+
+
+# The input generator of docs/inputs.md, reimplemented in numpy so that a dump
+# can be checked independently of the C++ code.
+_M0, _M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
+_W0, _W1 = 0x9E3779B9, 0xBB67AE85
+_MASK = np.uint64(0xFFFFFFFF)
+
+
+def input_key(workload, axes, seed, tensor):
+    axes_json = json.dumps({k: int(v) for k, v in axes.items()}, sort_keys=True,
+                           separators=(",", ":"))
+    material = f"kernelgate-inputs/1\n{workload}\n{axes_json}\n{seed}\n{tensor}"
+    return int.from_bytes(hashlib.sha256(material.encode()).digest()[:8], "little")
+
+
+def philox_word0(key, count):
+    """Word 0 of Philox4x32-10 for counters (i, i >> 32, 0, 0), i < count."""
+    index = np.arange(count, dtype=np.uint64)
+    c0, c1 = index & _MASK, index >> np.uint64(32)
+    c2 = np.zeros(count, dtype=np.uint64)
+    c3 = np.zeros(count, dtype=np.uint64)
+    k0, k1 = key & 0xFFFFFFFF, key >> 32
+    for r in range(10):
+        if r > 0:
+            k0, k1 = (k0 + _W0) & 0xFFFFFFFF, (k1 + _W1) & 0xFFFFFFFF
+        p0 = _M0 * c0
+        p1 = _M1 * c2
+        hi0, lo0 = p0 >> np.uint64(32), p0 & _MASK
+        hi1, lo1 = p1 >> np.uint64(32), p1 & _MASK
+        c0, c1, c2, c3 = hi1 ^ c1 ^ np.uint64(k0), lo1, hi0 ^ c3 ^ np.uint64(k1), lo0
+    return c0.astype(np.uint32)
+
+
+def generate(workload, axes, seed, tensor, shape, low, high):
+    count = int(np.prod(shape))
+    u = (philox_word0(input_key(workload, axes, seed, tensor), count) >> np.uint32(8)).astype(
+        np.float64) * (1.0 / 16777216.0)
+    return (low + (high - low) * u).astype(np.float32).reshape(shape)

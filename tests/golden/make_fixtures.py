@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Builds the golden fixtures of tests/golden/fixtures from real PyTorch.
+
+For each case below it asks kernelgate for the generated inputs and parameters
+(`kernelgate reference --dump`), runs the KernelBench module in float64 with
+torch on the CPU, and stores inputs, parameters and torch's output as .npy
+plus fixtures/manifest.json. The GoogleTest golden test reads them; torch is
+only needed here, never to build or test.
+
+    python3 -m venv venv && venv/bin/pip install torch numpy
+    venv/bin/python tests/golden/make_fixtures.py --kernelgate build/cpu/bin/kernelgate
+"""
+import argparse
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+from kernelbench_modules import generate, rel_l2, run_float64
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+# Small shapes, including non-default stride, padding, output_padding, groups,
+# dilation and kernel sizes. Axes not named keep their KernelBench defaults.
+CASES = [
+    ("l1_071_basic", "l1_071_conv_transposed_2d",
+     "batch=2,in_channels=4,out_channels=6,height_in=5,width_in=7", 0),
+    ("l1_071_stride2_pad1_outpad1_groups2", "l1_071_conv_transposed_2d",
+     "batch=1,in_channels=4,out_channels=6,height_in=5,width_in=6,stride=2,padding=1,"
+     "output_padding=1,groups=2", 1),
+    ("l1_071_k4_stride3_pad2_outpad2", "l1_071_conv_transposed_2d",
+     "batch=1,in_channels=3,out_channels=5,kernel_size=4,height_in=4,width_in=5,stride=3,"
+     "padding=2,output_padding=2", 2),
+    ("l1_071_k1_stride2_groups4", "l1_071_conv_transposed_2d",
+     "batch=1,in_channels=4,out_channels=8,kernel_size=1,height_in=3,width_in=4,stride=2,"
+     "groups=4", 3),
+    ("l1_086_basic", "l1_086_conv_depthwise_separable_2d",
+     "batch=2,in_channels=4,out_channels=6,height=6,width=7", 0),
+    ("l1_086_stride2_pad2_dilation2", "l1_086_conv_depthwise_separable_2d",
+     "batch=1,in_channels=3,out_channels=5,height=9,width=8,stride=2,padding=2,dilation=2", 1),
+    ("l1_086_k5_stride3_pad0", "l1_086_conv_depthwise_separable_2d",
+     "batch=1,in_channels=2,out_channels=3,kernel_size=5,height=11,width=10,stride=3,padding=0", 2),
+    ("l2_078_basic", "l2_078_conv_transpose3d_max_max_sum",
+     "batch=2,in_channels=2,out_channels=3,depth=7,height=8,width=9", 0),
+    ("l2_078_k3_stride1_pad0", "l2_078_conv_transpose3d_max_max_sum",
+     "batch=1,in_channels=2,out_channels=3,depth=6,height=7,width=11,kernel_size=3,stride=1,"
+     "padding=0", 1),
+    ("l2_078_k4_stride3_pad1", "l2_078_conv_transpose3d_max_max_sum",
+     "batch=1,in_channels=3,out_channels=2,depth=4,height=3,width=5,kernel_size=4,stride=3,"
+     "padding=1", 2),
+]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kernelgate", required=True, help="path of the kernelgate binary")
+    parser.add_argument("--out", default=str(HERE / "fixtures"), help="fixture folder")
+    args = parser.parse_args()
+
+    out = pathlib.Path(args.out)
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    manifest = {"format": "kernelgate-golden/1",
+                "generator": "tests/golden/make_fixtures.py",
+                "torch": __import__("torch").__version__,
+                "cases": []}
+    worst = 0.0
+    for name, workload, axes, seed in CASES:
+        with tempfile.TemporaryDirectory() as dump:
+            subprocess.run([args.kernelgate, "reference", workload, "--axes", axes,
+                            "--seed", str(seed), "--dump", dump], check=True,
+                           stdout=subprocess.DEVNULL)
+            dumped = json.loads((pathlib.Path(dump) / "manifest.json").read_text())
+            tensors, ours = {}, None
+            for entry in dumped["tensors"]:
+                array = np.load(pathlib.Path(dump) / entry["file"])
+                if entry["role"] == "output":
+                    ours = array
+                    output_name = entry["name"]
+                else:
+                    # The dump must be what docs/inputs.md says.
+                    expected = generate(workload, dumped["axes"], seed, entry["name"],
+                                        entry["shape"], entry["uniform"]["low"],
+                                        entry["uniform"]["high"])
+                    if not np.array_equal(array, expected):
+                        sys.exit(f"{name}: {entry['name']} differs from the documented generator")
+                    tensors[entry["name"]] = array
+            want = run_float64(workload, dumped["axes"], tensors)
+            error = rel_l2(ours, want)
+            worst = max(worst, error)
+            print(f"{name:40s} {str(want.shape):22s} rel_l2(kernelgate, torch) = {error:.2e}")
+            if error > 1e-9:
+                sys.exit(f"{name}: kernelgate's reference disagrees with torch")
+            case_dir = out / name
+            case_dir.mkdir()
+            files = {}
+            for tensor_name, array in tensors.items():
+                np.save(case_dir / f"{tensor_name}.npy", array)
+                files[tensor_name] = f"{name}/{tensor_name}.npy"
+            np.save(case_dir / f"{output_name}.npy", want)
+            manifest["cases"].append({
+                "name": name, "workload": workload, "axes": dumped["axes"], "seed": seed,
+                "identity": dumped["identity"], "inputs": files,
+                "output": {"name": output_name, "file": f"{name}/{output_name}.npy"},
+            })
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    print(f"{len(CASES)} cases written to {out}; worst rel_l2 {worst:.2e}")
+
+
+if __name__ == "__main__":
+    main()

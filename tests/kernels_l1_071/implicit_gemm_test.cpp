@@ -1,0 +1,187 @@
+// The implicit-GEMM candidates of l1_071_conv_transposed_2d in interpret mode.
+//
+// 1. Layout: inputs whose products and sums are exact in TF32 and FP32 (small
+//    integers times powers of two) must give the float64 reference bit for
+//    bit, whatever the accumulation order: this pins the mma fragment layout,
+//    the weight flip and the halo indexing without any tolerance.
+// 2. The runner's checks (equivalence with the suite's tolerance for the
+//    candidate's precision, every contract check, two thread orders) at the
+//    ci preset and at three legal axes values drawn with a fixed seed.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernelgate/candidate.hpp"
+#include "kernelgate/device.hpp"
+#include "kernelgate/reference.hpp"
+#include "kernelgate/result.hpp"
+#include "kernelgate/runner.hpp"
+#include "kernelgate/suite.hpp"
+
+namespace kg {
+namespace {
+
+constexpr const char* kWorkload = "l1_071_conv_transposed_2d";
+const std::vector<std::string> kCandidateIds = {"implicit_gemm_tf32", "implicit_gemm_3xtf32"};
+
+Suite load_workload() {
+  return load_suite(std::filesystem::path(KERNELGATE_SOURCE_ROOT) / "suites" / "kernelbench" /
+                    (std::string(kWorkload) + ".json"));
+}
+
+const Candidate& find_candidate(const std::string& id) {
+  for (const Candidate* candidate : candidates_for(kWorkload))
+    if (candidate->id == id) return *candidate;
+  throw Error("candidate " + id + " of " + kWorkload + " is not linked into the test");
+}
+
+std::string describe(const Axes& axes) {
+  std::string text;
+  for (const auto& [name, value] : axes)
+    text += (text.empty() ? "" : ",") + name + "=" + std::to_string(value);
+  return text;
+}
+
+// Stride-1 axes small enough for interpret mode, covering what the tiles must
+// handle: channel counts off the 8/32 grid, groups, more than 32 output
+// channels, kernels 1..5, padding up to and beyond k-1, one-pixel inputs.
+Axes draw_axes(const Suite& suite, std::mt19937_64& rng) {
+  auto pick = [&](int lo, int hi) {
+    return static_cast<std::int64_t>(std::uniform_int_distribution<int>(lo, hi)(rng));
+  };
+  for (;;) {
+    Axes a;
+    a["groups"] = pick(1, 3);
+    a["in_channels"] = a["groups"] * pick(1, 12);
+    a["out_channels"] = a["groups"] * pick(1, 40 / static_cast<int>(a["groups"]));
+    a["kernel_size"] = pick(1, 5);
+    a["batch"] = pick(1, 2);
+    a["height_in"] = pick(1, 18);
+    a["width_in"] = pick(1, 40);
+    a["stride"] = 1;
+    a["padding"] = pick(0, static_cast<int>(a["kernel_size"]));
+    a["output_padding"] = 0;
+    const std::int64_t out_h = a["height_in"] - 1 - 2 * a["padding"] + a["kernel_size"];
+    const std::int64_t out_w = a["width_in"] - 1 - 2 * a["padding"] + a["kernel_size"];
+    if (out_h < 1 || out_w < 1) continue;
+    // Bound the interpret-mode work (multiply-adds through the tiles).
+    if (a["batch"] * out_h * out_w * a["kernel_size"] * a["kernel_size"] > 40000) continue;
+    return suite.resolve_axes("", a);
+  }
+}
+
+void expect_candidate_passes(const Suite& suite, const std::string& id, const Axes& axes) {
+  const Candidate& candidate = find_candidate(id);
+  ASSERT_EQ(candidate.unsupported_reason(axes), "") << id << " at " << describe(axes);
+  auto device = open_device("cpu");
+  RunOptions options;
+  options.thread_orders = {"forward", "reverse"};
+  options.timing.protocol = "none";
+  const CandidateResult result = check_candidate(suite, candidate, *device, axes, options);
+  SCOPED_TRACE(id + " at " + describe(axes) + ": " + result.message);
+  EXPECT_FALSE(is_failure(result.outcome)) << to_string(result.outcome);
+  bool equivalence_checked = false, contract_checked = false;
+  for (const CheckResult& check : result.checks) {
+    if (check.name == "equivalence") {
+      equivalence_checked = true;
+      EXPECT_EQ(check.outcome, Outcome::passed) << check.message;
+    }
+    if (check.name == "contract") {
+      contract_checked = true;
+      EXPECT_EQ(check.outcome, Outcome::passed) << check.rule << ": " << check.message;
+    }
+  }
+  EXPECT_TRUE(equivalence_checked);
+  EXPECT_TRUE(contract_checked);
+  ASSERT_TRUE(result.error.has_value());
+  EXPECT_TRUE(within_tolerance(*result.error, suite.tolerance(candidate.precision)));
+  EXPECT_GE(result.thread_orders.size(), 2u);
+  if (candidate.precision == "fp32") EXPECT_TRUE(result.error->kernelbench_1e4);
+}
+
+TEST(L1071ImplicitGemm, BothCandidatesAreRegistered) {
+  for (const std::string& id : kCandidateIds) {
+    const Candidate& candidate = find_candidate(id);
+    EXPECT_FALSE(candidate.summary.empty());
+  }
+  EXPECT_EQ(find_candidate("implicit_gemm_tf32").precision, "tf32");
+  EXPECT_EQ(find_candidate("implicit_gemm_3xtf32").precision, "fp32");
+}
+
+TEST(L1071ImplicitGemm, ExactInputsGiveTheReferenceBitForBit) {
+  const Suite suite = load_workload();
+  // Two groups, 12 -> 34 channels (a partial second 32-channel block and a
+  // partial 8-channel chunk), padding 1, output 9 x 37 (row and column tails).
+  const Axes axes = suite.resolve_axes(
+      "", {{"batch", 2}, {"in_channels", 12}, {"out_channels", 34}, {"groups", 2},
+           {"kernel_size", 3}, {"height_in", 9}, {"width_in", 37}, {"padding", 1}});
+  Tensors inputs = generate_inputs(suite, axes, 7);
+  // x in {0, 1, 2, 3}, weight in {-1, -0.5, 0, 0.5, 1}: every product and
+  // partial sum is exact in FP32, and TF32 represents every operand.
+  std::mt19937 rng(2024);
+  for (float& v : inputs.at("x").data) v = static_cast<float>(rng() % 4);
+  for (float& v : inputs.at("weight").data) v = 0.5f * static_cast<float>(int(rng() % 5) - 2);
+  const HostTensor<double> want = reference_output(suite, axes, inputs);
+
+  for (const std::string& id : kCandidateIds) {
+    const Candidate& candidate = find_candidate(id);
+    ASSERT_EQ(candidate.unsupported_reason(axes), "");
+    std::vector<float> out(static_cast<std::size_t>(want.numel()), std::nanf(""));
+    LaunchArgs args;
+    args.axes = axes;
+    for (const TensorSpec& spec : suite.tensors) {
+      if (spec.role == TensorRole::output) continue;
+      const HostTensor<float>& tensor = inputs.at(spec.name);
+      args.inputs.push_back({spec.name, tensor.shape, tensor.data.data()});
+    }
+    args.output = out.data();
+    args.output_shape = want.shape;
+    candidate.launch(args);
+    cudaStreamSynchronize(args.stream);
+    std::int64_t wrong = 0, first_wrong = -1;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      if (static_cast<double>(out[i]) != want.data[i]) {
+        if (first_wrong < 0) first_wrong = static_cast<std::int64_t>(i);
+        ++wrong;
+      }
+    }
+    EXPECT_EQ(wrong, 0) << id << ": first wrong flat index " << first_wrong << " got "
+                        << out[static_cast<std::size_t>(first_wrong < 0 ? 0 : first_wrong)]
+                        << " want "
+                        << want.data[static_cast<std::size_t>(first_wrong < 0 ? 0 : first_wrong)];
+  }
+}
+
+TEST(L1071ImplicitGemm, PassesEveryCheckAtTheCiPreset) {
+  const Suite suite = load_workload();
+  const Axes axes = suite.resolve_axes("ci");
+  for (const std::string& id : kCandidateIds) expect_candidate_passes(suite, id, axes);
+}
+
+TEST(L1071ImplicitGemm, PassesEveryCheckAtRandomLegalAxes) {
+  const Suite suite = load_workload();
+  std::mt19937_64 rng(71);
+  for (int draw = 0; draw < 3; ++draw) {
+    const Axes axes = draw_axes(suite, rng);
+    for (const std::string& id : kCandidateIds) expect_candidate_passes(suite, id, axes);
+  }
+}
+
+TEST(L1071ImplicitGemm, ReportsWhatItDoesNotSupport) {
+  const Suite suite = load_workload();
+  const Axes strided = suite.resolve_axes("ci", {{"stride", 2}, {"output_padding", 1}});
+  const Axes huge_kernel = suite.resolve_axes("ci", {{"in_channels", 512}, {"kernel_size", 15}});
+  for (const std::string& id : kCandidateIds) {
+    const Candidate& candidate = find_candidate(id);
+    EXPECT_NE(candidate.unsupported_reason(strided).find("stride"), std::string::npos);
+    EXPECT_NE(candidate.unsupported_reason(huge_kernel).find("shared memory"), std::string::npos);
+    EXPECT_EQ(candidate.unsupported_reason(suite.resolve_axes("")), "");
+  }
+}
+
+}  // namespace
+}  // namespace kg

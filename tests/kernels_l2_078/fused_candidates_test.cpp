@@ -1,0 +1,123 @@
+// Both fused candidates of l2_078 through the runner's in-process check
+// (check_candidate): float64 reference on input sets A and B, the whole
+// contract (no mutation, guard bands, every output written, no caching,
+// repeatability), under the forward and the reverse thread order.
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "kernelgate/candidate.hpp"
+#include "kernelgate/device.hpp"
+#include "kernelgate/result.hpp"
+#include "kernelgate/runner.hpp"
+#include "kernelgate/suite.hpp"
+
+namespace kg {
+namespace {
+
+constexpr const char* kWorkload = "l2_078_conv_transpose3d_max_max_sum";
+
+Suite workload_suite() {
+  return load_suite(std::string(KERNELGATE_SOURCE_ROOT) + "/suites/kernelbench/" + kWorkload +
+                    ".json");
+}
+
+const Candidate& candidate(const std::string& id) {
+  for (const Candidate* found : candidates_for(kWorkload))
+    if (found->id == id) return *found;
+  throw Error("candidate " + id + " of " + kWorkload + " is not linked into the test");
+}
+
+// Legal axes the fused kernels support, drawn with a fixed seed (raw
+// mt19937 output, which is the same on every standard library), kept small
+// for interpret mode (every fiber and every mma runs on the CPU): 1-2 images,
+// 8 or 16 input channels, 64 output channels, inputs 4..8 per side (conv
+// output 7..15: 1 or 2 pooled blocks, so both full and partial CTA tiles).
+std::vector<Axes> random_axes(const Suite& suite, int count) {
+  std::mt19937 generator(4);
+  auto pick = [&](std::int64_t low, std::int64_t high) {
+    return low + static_cast<std::int64_t>(generator() % static_cast<std::uint32_t>(high - low + 1));
+  };
+  std::vector<Axes> drawn;
+  for (int i = 0; i < count; ++i)
+    drawn.push_back(suite.resolve_axes("", {{"batch", pick(1, 2)},
+                                            {"in_channels", 8 * pick(1, 2)},
+                                            {"out_channels", 64},
+                                            {"depth", pick(4, 8)},
+                                            {"height", pick(4, 8)},
+                                            {"width", pick(4, 8)}}));
+  return drawn;
+}
+
+std::string describe(const Axes& axes) {
+  std::string text;
+  for (const auto& [name, value] : axes) text += name + "=" + std::to_string(value) + " ";
+  return text;
+}
+
+class ThreadOrder {
+ public:
+  explicit ThreadOrder(const char* order) { setenv("KG_INTERPRET_ORDER", order, 1); }
+  ~ThreadOrder() { unsetenv("KG_INTERPRET_ORDER"); }
+};
+
+void expect_passes(const Suite& suite, const std::string& id, const Axes& axes) {
+  auto device = open_device("cpu");
+  RunOptions options;
+  options.timing.protocol = "none";
+  const Candidate& checked = candidate(id);
+  ASSERT_EQ(checked.unsupported_reason(axes), "") << describe(axes);
+  for (const char* order : {"forward", "reverse"}) {
+    ThreadOrder scoped(order);
+    const CandidateResult result = check_candidate(suite, checked, *device, axes, options);
+    EXPECT_EQ(result.outcome, Outcome::passed)
+        << id << " under " << order << " at " << describe(axes) << ": " << result.message;
+    bool equivalence_judged = false;
+    for (const CheckResult& check : result.checks) {
+      if (check.name == "equivalence") equivalence_judged = check.outcome == Outcome::passed;
+      if (check.name == "contract") EXPECT_EQ(check.outcome, Outcome::passed) << check.message;
+    }
+    EXPECT_TRUE(equivalence_judged) << id << " under " << order;
+    ASSERT_TRUE(result.error.has_value());
+    EXPECT_GT(result.error->checked, 0);
+    EXPECT_FALSE(result.error->non_finite);
+    if (checked.precision == "fp32") {
+      // 3xTF32 must be FP32-faithful: KernelBench's current fp32 rule.
+      EXPECT_TRUE(result.error->kernelbench_1e4) << "max_abs " << result.error->max_abs;
+    }
+  }
+}
+
+TEST(FusedCandidates, BothAreRegisteredWithTheirPrecision) {
+  EXPECT_EQ(candidate("fused_tf32").precision, "tf32");
+  EXPECT_EQ(candidate("fused_3xtf32").precision, "fp32");
+}
+
+TEST(FusedCandidates, Tf32PassesAtTheCiPreset) {
+  const Suite suite = workload_suite();
+  expect_passes(suite, "fused_tf32", suite.resolve_axes("ci"));
+}
+
+TEST(FusedCandidates, ThreeXTf32PassesAtTheCiPreset) {
+  const Suite suite = workload_suite();
+  expect_passes(suite, "fused_3xtf32", suite.resolve_axes("ci"));
+}
+
+// One test per drawn axes value, so CTest can run them in parallel.
+class FusedAtRandomAxes : public ::testing::TestWithParam<int> {};
+
+TEST_P(FusedAtRandomAxes, BothCandidatesPass) {
+  const Suite suite = workload_suite();
+  const Axes axes = random_axes(suite, 3).at(static_cast<std::size_t>(GetParam()));
+  expect_passes(suite, "fused_tf32", axes);
+  expect_passes(suite, "fused_3xtf32", axes);
+}
+
+INSTANTIATE_TEST_SUITE_P(SeededDraws, FusedAtRandomAxes, ::testing::Values(0, 1, 2));
+
+}  // namespace
+}  // namespace kg

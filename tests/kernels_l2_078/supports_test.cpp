@@ -1,0 +1,67 @@
+// What the fused candidates of l2_078 accept: the module's geometry at the
+// defaults and the ci preset, channel counts that are multiples of the tiles;
+// anything else is reported with a reason (-> not_supported), never run.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "kernelgate/candidate.hpp"
+#include "kernelgate/runner.hpp"
+#include "kernelgate/suite.hpp"
+
+namespace kg {
+namespace {
+
+constexpr const char* kWorkload = "l2_078_conv_transpose3d_max_max_sum";
+
+Suite workload_suite() {
+  return load_suite(std::string(KERNELGATE_SOURCE_ROOT) + "/suites/kernelbench/" + kWorkload +
+                    ".json");
+}
+
+class FusedSupports : public ::testing::TestWithParam<std::string> {
+ protected:
+  const Candidate& fused() const {
+    for (const Candidate* found : candidates_for(kWorkload))
+      if (found->id == GetParam()) return *found;
+    throw Error("candidate " + GetParam() + " is not linked into the test");
+  }
+  Suite suite_ = workload_suite();
+};
+
+TEST_P(FusedSupports, AcceptsTheDefaultsAndTheCiPreset) {
+  EXPECT_EQ(fused().unsupported_reason(suite_.resolve_axes("")), "");
+  EXPECT_EQ(fused().unsupported_reason(suite_.resolve_axes("ci")), "");
+}
+
+TEST_P(FusedSupports, AcceptsOtherBatchesChannelsAndSizes) {
+  EXPECT_EQ(fused().unsupported_reason(suite_.resolve_axes(
+                "", {{"batch", 3}, {"in_channels", 48}, {"out_channels", 192}, {"depth", 4},
+                     {"height", 11}, {"width", 33}})),
+            "");
+}
+
+TEST_P(FusedSupports, RejectsWhatTheKernelDoesNotHandleWithAReason) {
+  const Axes rejected[] = {
+      suite_.resolve_axes("", {{"kernel_size", 3}}),
+      suite_.resolve_axes("", {{"stride", 1}}),
+      suite_.resolve_axes("", {{"padding", 1}}),
+      suite_.resolve_axes("", {{"in_channels", 12}}),
+      suite_.resolve_axes("", {{"out_channels", 32}}),
+      suite_.resolve_axes("", {{"out_channels", 96}}),
+      suite_.resolve_axes("", {{"in_channels", 4096}}),  // input tile beyond shared memory
+  };
+  for (const Axes& axes : rejected) EXPECT_NE(fused().unsupported_reason(axes), "");
+}
+
+TEST_P(FusedSupports, NeedsNoMoreWorkspaceThanThePackedWeights) {
+  const Axes axes = suite_.resolve_axes("");
+  const std::size_t floats_per_plane = 125 * 32 * 64;
+  const std::size_t planes = GetParam() == "fused_3xtf32" ? 2 : 1;
+  EXPECT_EQ(fused().workspace_bytes(axes), planes * floats_per_plane * sizeof(float));
+}
+
+INSTANTIATE_TEST_SUITE_P(L2_078, FusedSupports, ::testing::Values("fused_tf32", "fused_3xtf32"));
+
+}  // namespace
+}  // namespace kg

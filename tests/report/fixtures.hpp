@@ -1,0 +1,114 @@
+#pragma once
+// Loading the fixture runs and baselines of tests/report/fixtures.
+#include <unistd.h>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "kernelgate/baseline.hpp"
+#include "kernelgate/gate.hpp"
+#include "kernelgate/report.hpp"
+#include "kernelgate/result.hpp"
+
+namespace kg::test {
+
+inline std::filesystem::path fixture_dir() {
+  return std::filesystem::path(KERNELGATE_TEST_DATA_DIR) / "report" / "fixtures";
+}
+
+inline nlohmann::ordered_json read_json(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error("cannot read fixture " + file.string());
+  std::stringstream text;
+  text << in.rdbuf();
+  return nlohmann::ordered_json::parse(text.str());
+}
+
+inline RunResult fixture_run(const std::string& name) {
+  return read_json(fixture_dir() / name).get<RunResult>();
+}
+
+inline BaselineFile fixture_baseline(const std::string& name) {
+  return load_baseline_file(fixture_dir() / "baselines" / name);
+}
+
+// The day the fixture gates are judged on: 2026-03-15, five days after the
+// fixture run, fourteen after the fixture records were observed.
+inline long fixture_today() { return *iso_date_days("2026-03-15"); }
+
+inline GateOptions fixture_options(GatePolicy policy = {}) {
+  GateOptions options;
+  options.policy = policy;
+  options.today_days = fixture_today();
+  return options;
+}
+
+inline CandidateResult& candidate(RunResult& run, const std::string& id) {
+  for (auto& c : run.candidates)
+    if (c.id == id) return c;
+  throw std::runtime_error("no candidate " + id + " in the fixture run");
+}
+
+inline const CheckResult& check(const CandidateResult& candidate, const std::string& name) {
+  for (const auto& c : candidate.checks)
+    if (c.name == name) return c;
+  throw std::runtime_error("no check " + name + " for " + candidate.id);
+}
+
+// A gated fixture run and everything its reports are made from.
+struct Reported {
+  RunResult run;
+  std::optional<BaselineFile> baseline;
+  GateVerdict verdict;
+  ReportInput input;
+};
+
+inline std::unique_ptr<Reported> reported(RunResult run, std::optional<BaselineFile> baseline) {
+  auto r = std::make_unique<Reported>();
+  r->run = std::move(run);
+  r->baseline = std::move(baseline);
+  r->verdict = evaluate_gate(r->run, r->baseline ? &*r->baseline : nullptr, fixture_options());
+  apply_gate(r->run, r->verdict);
+  r->input.run = &r->run;
+  r->input.verdict = &r->verdict;
+  r->input.baseline = r->baseline ? &*r->baseline : nullptr;
+  r->input.baseline_file = "baselines/" + r->run.workload + "/" + r->run.hardware + ".json";
+  r->input.today_days = fixture_today();
+  r->input.title = "ConvTranspose2d 32->32, k=3";
+  r->input.flops = 77.3e9;
+  r->input.bytes = 1.077e9;
+  if (r->run.hardware != "cpu") {
+    LatencyFloors floors;
+    floors.hardware = r->run.hardware;
+    floors.memory_ms = 0.32;
+    floors.compute_ms = {{"fp32", 1.15}, {"tf32", 0.16}};
+    r->input.floors = floors;
+  }
+  r->input.finished_at = "2026-03-10T12:05:00Z";
+  r->input.exit_code = gate_exit_code(r->run);
+  return r;
+}
+
+inline std::filesystem::path fresh_dir(const std::string& name) {
+  auto dir = std::filesystem::path(testing::TempDir()) / ("kg_report_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+inline void write_reports(const std::filesystem::path& dir, const Reported& r) {
+  const auto stem = dir / report_stem(r.run);
+  const auto json = report_json(r.input);
+  write_file_atomically(stem.string() + ".json", json.dump(2) + "\n");
+  write_file_atomically(stem.string() + ".junit.xml", junit_xml(r.input));
+  write_file_atomically(stem.string() + ".md", markdown_summary(json));
+}
+
+}  // namespace kg::test

@@ -1,0 +1,285 @@
+// Every verdict of the gate, each from a fixture baseline file
+// (tests/report/fixtures/baselines) against a fixture run.
+#include <gtest/gtest.h>
+
+#include "fixtures.hpp"
+#include "kernelgate/error.hpp"
+#include "kernelgate/gate.hpp"
+
+namespace kg {
+namespace {
+
+using test::candidate;
+using test::check;
+using test::fixture_baseline;
+using test::fixture_options;
+using test::fixture_run;
+
+// Gates the fixture run against a fixture baseline and applies the verdicts.
+struct Gated {
+  RunResult run;
+  BaselineFile baseline;
+  GateVerdict verdict;
+  int exit_code = 0;
+};
+
+Gated gate(const std::string& baseline_name, GatePolicy policy = {},
+           const std::string& run_name = "run_h100.json") {
+  Gated g{fixture_run(run_name), fixture_baseline(baseline_name), {}, 0};
+  g.verdict = evaluate_gate(g.run, &g.baseline, fixture_options(policy));
+  apply_gate(g.run, g.verdict);
+  g.exit_code = gate_exit_code(g.run);
+  return g;
+}
+
+TEST(Gate, MatchingBaselinePasses) {
+  auto g = gate("matching.json");
+  for (const auto& c : g.run.candidates) {
+    EXPECT_EQ(c.outcome, Outcome::passed) << c.id << ": " << c.message;
+    EXPECT_EQ(check(c, kLatencyCheck).outcome, Outcome::passed) << c.id;
+    EXPECT_EQ(check(c, kStalenessCheck).outcome, Outcome::passed) << c.id;
+  }
+  EXPECT_TRUE(g.verdict.drifts.empty());
+  EXPECT_EQ(g.exit_code, 0);
+  const auto* fused = g.verdict.find("fused_tf32");
+  ASSERT_TRUE(fused && fused->ratio_to_eager && fused->stored_ratio_to_eager);
+  EXPECT_NEAR(*fused->ratio_to_eager, 0.4, 1e-12);
+  EXPECT_NEAR(*fused->threshold_ms, 0.60 * 1.05 + 2 * 0.01, 1e-12);
+}
+
+TEST(Gate, SlowerThanRecordBeyondToleranceAndNoiseRegresses) {
+  auto g = gate("regressed.json");
+  const auto& fused = candidate(g.run, "fused_tf32");
+  EXPECT_EQ(fused.outcome, Outcome::regressed);
+  const auto& latency = check(fused, kLatencyCheck);
+  EXPECT_EQ(latency.outcome, Outcome::regressed);
+  EXPECT_NE(latency.message.find("+20.0%"), std::string::npos) << latency.message;
+  EXPECT_NE(latency.message.find("ratio to cudnn_eager"), std::string::npos) << latency.message;
+  EXPECT_EQ(candidate(g.run, "implicit_gemm_tf32").outcome, Outcome::passed);
+  EXPECT_EQ(g.exit_code, 1);
+}
+
+TEST(Gate, RatioToEagerAloneRegresses) {
+  // Same absolute latency as stored, but relative to cudnn_eager of the same
+  // run it got slower: on a faster machine, only the ratio sees it.
+  auto g = gate("regressed_ratio_only.json");
+  const auto& latency = check(candidate(g.run, "fused_tf32"), kLatencyCheck);
+  EXPECT_EQ(latency.outcome, Outcome::regressed);
+  EXPECT_EQ(latency.message.find("vs measured record"), std::string::npos) << latency.message;
+  EXPECT_NE(latency.message.find("ratio to cudnn_eager 0.400 vs stored 0.300"), std::string::npos)
+      << latency.message;
+}
+
+TEST(Gate, WithoutEagerInTheRunOnlyTheAbsoluteFigureGates) {
+  auto g = gate("regressed_ratio_only.json", {}, "run_h100_no_eager.json");
+  const auto& fused = candidate(g.run, "fused_tf32");
+  EXPECT_EQ(fused.outcome, Outcome::passed) << fused.message;
+  EXPECT_FALSE(g.verdict.find("fused_tf32")->ratio_to_eager.has_value());
+  EXPECT_FALSE(g.verdict.find("fused_tf32")->record->ratio_to_eager.has_value());
+}
+
+TEST(Gate, MeasuredNoiseWidensTheThreshold) {
+  RunResult run = fixture_run("run_h100.json");
+  auto& latency = *candidate(run, "fused_tf32").latency;
+  latency.mean_ms = 0.66;  // +10%: beyond the 5% tolerance ...
+  latency.std_ms = 0.03;   // ... but within tolerance + 2 x the measured noise
+  latency.cv = latency.std_ms / latency.mean_ms;
+  BaselineFile baseline = fixture_baseline("matching.json");
+
+  RunResult noisy = run;
+  apply_gate(noisy, evaluate_gate(noisy, &baseline, fixture_options()));
+  EXPECT_EQ(candidate(noisy, "fused_tf32").outcome, Outcome::passed) << candidate(noisy, "fused_tf32").message;
+
+  GatePolicy no_noise;
+  no_noise.noise_multiplier = 0;
+  RunResult strict = run;
+  apply_gate(strict, evaluate_gate(strict, &baseline, fixture_options(no_noise)));
+  EXPECT_EQ(candidate(strict, "fused_tf32").outcome, Outcome::regressed);
+}
+
+TEST(Gate, OldRecordIsStale) {
+  auto g = gate("stale_age.json");
+  const auto& three = candidate(g.run, "fused_3xtf32");
+  EXPECT_EQ(three.outcome, Outcome::stale);
+  const auto& staleness = check(three, kStalenessCheck);
+  EXPECT_NE(staleness.message.find("2025-11-01 is 134 days old (max 90)"), std::string::npos) << staleness.message;
+  // The latency is still judged: an old record is still comparable.
+  EXPECT_EQ(check(three, kLatencyCheck).outcome, Outcome::passed);
+  EXPECT_EQ(g.exit_code, 1);
+
+  GatePolicy lenient;
+  lenient.max_age_days = 200;
+  auto lenient_gate = gate("stale_age.json", lenient);
+  EXPECT_EQ(candidate(lenient_gate.run, "fused_3xtf32").outcome, Outcome::passed);
+}
+
+TEST(Gate, RecordOfAnotherWorkloadIdentityIsStale) {
+  auto g = gate("stale_identity.json");
+  const auto& implicit = candidate(g.run, "implicit_gemm_tf32");
+  EXPECT_EQ(implicit.outcome, Outcome::stale);
+  EXPECT_NE(check(implicit, kStalenessCheck).message.find("workload identity bbbbbbbbbbbb"), std::string::npos);
+  EXPECT_NE(check(implicit, kLatencyCheck).message.find("not compared"), std::string::npos);
+  EXPECT_EQ(candidate(g.run, "fused_tf32").outcome, Outcome::passed);
+}
+
+TEST(Gate, RecordOfAnotherPrecisionIsStale) {
+  auto g = gate("stale_precision.json");
+  const auto& fused = candidate(g.run, "fused_tf32");
+  EXPECT_EQ(fused.outcome, Outcome::stale);
+  EXPECT_NE(check(fused, kStalenessCheck).message.find("the record is fp32 but the candidate now declares tf32"),
+            std::string::npos)
+      << check(fused, kStalenessCheck).message;
+}
+
+TEST(Gate, RecordOfOtherAxesIsStale) {
+  RunResult run = fixture_run("run_h100.json");
+  run.axes["batch"] = 16;
+  BaselineFile baseline = fixture_baseline("matching.json");
+  apply_gate(run, evaluate_gate(run, &baseline, fixture_options()));
+  for (const auto& c : run.candidates) {
+    EXPECT_EQ(c.outcome, Outcome::stale) << c.id;
+    EXPECT_NE(check(c, kStalenessCheck).message.find("batch=2"), std::string::npos);
+  }
+}
+
+TEST(Gate, WinBeyondToleranceIsStaleUnlessPolicySaysOtherwise) {
+  auto g = gate("stale_win.json");
+  const auto& three = candidate(g.run, "fused_3xtf32");
+  EXPECT_EQ(three.outcome, Outcome::stale);
+  EXPECT_NE(check(three, kStalenessCheck).message.find("faster than its record by 23.1%"), std::string::npos)
+      << check(three, kStalenessCheck).message;
+  EXPECT_EQ(check(three, kLatencyCheck).outcome, Outcome::passed);
+
+  GatePolicy keep_wins;
+  keep_wins.win_is_stale = false;
+  auto kept = gate("stale_win.json", keep_wins);
+  EXPECT_EQ(candidate(kept.run, "fused_3xtf32").outcome, Outcome::passed);
+}
+
+TEST(Gate, RankDriftNamesThePair) {
+  // A wide tolerance, so neither candidate regresses or wins on its own: only
+  // their order changed (stored: implicit_gemm_tf32 #1, fused_tf32 #2).
+  GatePolicy wide;
+  wide.latency_tolerance = 0.5;
+  auto g = gate("rank_drift.json", wide);
+  ASSERT_EQ(g.verdict.drifts.size(), 1u);
+  EXPECT_EQ(g.verdict.drifts[0].faster_stored, "implicit_gemm_tf32");
+  EXPECT_EQ(g.verdict.drifts[0].faster_now, "fused_tf32");
+  for (const char* id : {"implicit_gemm_tf32", "fused_tf32"}) {
+    const auto& c = candidate(g.run, id);
+    EXPECT_EQ(c.outcome, Outcome::stale) << id;
+    EXPECT_NE(check(c, kStalenessCheck).message.find("puts implicit_gemm_tf32 (#1) ahead of fused_tf32 (#2)"),
+              std::string::npos)
+        << check(c, kStalenessCheck).message;
+    EXPECT_EQ(check(c, kLatencyCheck).outcome, Outcome::passed) << id;
+  }
+  EXPECT_EQ(candidate(g.run, "fused_3xtf32").outcome, Outcome::passed);
+}
+
+TEST(Gate, RankOrderWithinNoiseIsNoDrift) {
+  GatePolicy wide;
+  wide.latency_tolerance = 0.5;
+  RunResult run = fixture_run("run_h100.json");
+  // Now 0.705 vs 0.70 ms: fused_tf32 is slower again, implicit barely slower
+  // than fused: their difference is inside 2 x 0.01 ms of noise.
+  candidate(run, "fused_tf32").latency->mean_ms = 0.70;
+  candidate(run, "implicit_gemm_tf32").latency->mean_ms = 0.705;
+  BaselineFile baseline = fixture_baseline("rank_drift.json");
+  auto verdict = evaluate_gate(run, &baseline, fixture_options(wide));
+  EXPECT_TRUE(verdict.drifts.empty());
+}
+
+TEST(Gate, CandidateWithoutRecordIsNewAndCarriesItsRecord) {
+  auto g = gate("new_candidate.json");
+  const auto& three = candidate(g.run, "fused_3xtf32");
+  // The reported record of the same id is far faster, but reported records never gate.
+  EXPECT_EQ(three.outcome, Outcome::new_record);
+  EXPECT_EQ(check(three, kLatencyCheck).outcome, Outcome::new_record);
+  EXPECT_EQ(g.exit_code, 0);
+  const auto* gate_of_three = g.verdict.find("fused_3xtf32");
+  ASSERT_TRUE(gate_of_three->record.has_value());
+  const BaselineRecord& record = *gate_of_three->record;
+  EXPECT_EQ(record.trust, Trust::measured);
+  EXPECT_EQ(record.precision, "fp32");
+  EXPECT_DOUBLE_EQ(record.latency.mean_ms, 1.00);
+  EXPECT_NEAR(*record.ratio_to_eager, 1.0 / 1.5, 1e-12);
+  EXPECT_EQ(record.workload_identity, g.run.identity);
+  EXPECT_EQ(record.observed, "2026-03-10T12:00:00Z");
+  EXPECT_EQ(record.git_revision, "0123abcd");
+}
+
+TEST(Gate, NoBaselineFileMakesEveryCandidateNew) {
+  RunResult run = fixture_run("run_h100.json");
+  apply_gate(run, evaluate_gate(run, nullptr, fixture_options()));
+  for (const auto& c : run.candidates) EXPECT_EQ(c.outcome, Outcome::new_record) << c.id;
+  EXPECT_EQ(gate_exit_code(run), 0);
+}
+
+TEST(Gate, IncorrectCandidateIsNotGatedAndKeepsItsOutcome) {
+  RunResult run = fixture_run("run_h100.json");
+  auto& fused = candidate(run, "fused_tf32");
+  fused.outcome = Outcome::incorrect;
+  fused.checks[0].outcome = Outcome::incorrect;
+  fused.checks[0].message = "max abs error 0.3 at index 17";
+  BaselineFile baseline = fixture_baseline("matching.json");
+  auto verdict = evaluate_gate(run, &baseline, fixture_options());
+  EXPECT_FALSE(verdict.find("fused_tf32")->gated);
+  EXPECT_FALSE(verdict.find("fused_tf32")->record.has_value());
+  apply_gate(run, verdict);
+  EXPECT_EQ(fused.outcome, Outcome::incorrect);
+  EXPECT_EQ(check(fused, kLatencyCheck).outcome, Outcome::skipped);
+  EXPECT_EQ(gate_exit_code(run), 1);
+}
+
+TEST(Gate, InterpretModeWallClockIsInformational) {
+  RunResult run = fixture_run("run_cpu_interpret.json");
+  BaselineFile baseline = fixture_baseline("regressed.json");
+  baseline.hardware = "cpu";
+  for (auto& record : baseline.records) {
+    record.preset = "ci";
+    record.latency.clock = "wall";
+  }
+  apply_gate(run, evaluate_gate(run, &baseline, fixture_options()));
+  EXPECT_EQ(candidate(run, "fused_tf32").outcome, Outcome::passed);
+  EXPECT_NE(check(candidate(run, "fused_tf32"), kLatencyCheck).message.find("informational"), std::string::npos);
+
+  GateOptions gated = fixture_options();
+  gated.gate_wall_clock = true;
+  RunResult again = fixture_run("run_cpu_interpret.json");
+  apply_gate(again, evaluate_gate(again, &baseline, gated));
+  EXPECT_EQ(candidate(again, "fused_tf32").outcome, Outcome::regressed);
+}
+
+TEST(Gate, BaselineOfOtherHardwareIsRefused) {
+  RunResult run = fixture_run("run_h100.json");
+  BaselineFile other = fixture_baseline("other_hardware.json");
+  EXPECT_THROW(evaluate_gate(run, &other, fixture_options()), Error);
+}
+
+TEST(Gate, OverridesReplaceOnlyWhatIsGiven) {
+  GatePolicy suite;
+  suite.latency_tolerance = 0.1;
+  GatePolicyOverrides overrides;
+  overrides.max_age_days = 30;
+  overrides.win_is_stale = false;
+  GatePolicy applied = apply_overrides(suite, overrides);
+  EXPECT_DOUBLE_EQ(applied.latency_tolerance, 0.1);
+  EXPECT_EQ(applied.max_age_days, 30);
+  EXPECT_FALSE(applied.win_is_stale);
+  overrides.latency_tolerance = -0.1;
+  EXPECT_THROW(apply_overrides(suite, overrides), Error);
+}
+
+TEST(Gate, WorstOutcomeOrdersFailures) {
+  std::vector<CheckResult> checks(3);
+  checks[0].outcome = Outcome::passed;
+  checks[1].outcome = Outcome::stale;
+  checks[2].outcome = Outcome::regressed;
+  EXPECT_EQ(worst_outcome(checks), Outcome::regressed);
+  checks[0].outcome = Outcome::contract_violation;
+  EXPECT_EQ(worst_outcome(checks), Outcome::contract_violation);
+  EXPECT_EQ(worst_outcome({}), Outcome::passed);
+}
+
+}  // namespace
+}  // namespace kg

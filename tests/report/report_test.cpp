@@ -1,0 +1,204 @@
+// The JSON, JUnit and Markdown reports of gated fixture runs. The
+// FixtureReports test also writes reports that CTest then validates against
+// docs/report.schema.json and the junit-10 XSD (see CMakeLists.txt).
+#include <gtest/gtest.h>
+
+#include <tinyxml2.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+
+#include "fixtures.hpp"
+#include "kernelgate/error.hpp"
+#include "kernelgate/report.hpp"
+
+namespace kg {
+namespace {
+
+using test::candidate;
+using test::fixture_baseline;
+using test::fixture_options;
+using test::fixture_run;
+using test::fresh_dir;
+using test::reported;
+using test::Reported;
+using test::write_reports;
+
+// A run with one incorrect candidate and one that crashed before any check.
+RunResult run_with_failures() {
+  RunResult run = fixture_run("run_h100.json");
+  auto& fused = candidate(run, "fused_tf32");
+  fused.outcome = Outcome::incorrect;
+  fused.message = "max abs error 0.31 at flat index 17 (got 1.2, want 0.89)";
+  fused.checks[0].outcome = Outcome::incorrect;
+  fused.checks[0].message = fused.message;
+  fused.error->max_abs = std::nan("");
+  fused.error->non_finite = true;
+  auto& implicit = candidate(run, "implicit_gemm_tf32");
+  implicit.outcome = Outcome::crashed;
+  implicit.message = "child process killed by signal 11 (SIGSEGV)";
+  implicit.checks.clear();
+  implicit.latency.reset();
+  return run;
+}
+
+const nlohmann::ordered_json& candidate_json(const nlohmann::ordered_json& report, const std::string& id) {
+  for (const auto& c : report.at("candidates"))
+    if (c.at("id") == id) return c;
+  throw std::runtime_error("no candidate " + id);
+}
+
+TEST(ReportJson, HoldsVerdictsRecordsAndRanking) {
+  auto r = reported(fixture_run("run_h100.json"), fixture_baseline("regressed.json"));
+  auto json = report_json(r->input);
+  EXPECT_EQ(json.at("schema_version"), kReportSchemaVersion);
+  EXPECT_EQ(json.at("kind"), kReportKind);
+  EXPECT_EQ(json.at("outcome"), "failed");
+  EXPECT_EQ(json.at("exit_code"), 1);
+  EXPECT_EQ(json.at("workload").at("axes").at("batch"), 2);
+  const auto& fused = candidate_json(json, "fused_tf32");
+  EXPECT_EQ(fused.at("outcome"), "regressed");
+  EXPECT_DOUBLE_EQ(fused.at("gate").at("baseline_mean_ms").get<double>(), 0.50);
+  EXPECT_EQ(fused.at("record").at("trust"), "measured");
+  // The record in the report is a valid baseline record: publish reads it back.
+  EXPECT_NO_THROW(parse_baseline_record(fused.at("record"), "report"));
+
+  // Ranking: this run's four candidates and the two reported KernelBench figures.
+  const auto& ranking = json.at("ranking");
+  ASSERT_EQ(ranking.size(), 6u);
+  EXPECT_EQ(ranking[0].at("implementation"), "fused_tf32");
+  EXPECT_DOUBLE_EQ(ranking[0].at("vs_first").get<double>(), 1.0);
+  EXPECT_NEAR(ranking[0].at("speedup_over_eager").get<double>(), 1.5 / 0.6, 1e-12);
+  EXPECT_NEAR(ranking[0].at("above_floor").get<double>(), 0.6 / 0.32, 1e-12);
+  EXPECT_NEAR(ranking[0].at("floor_ms").get<double>(), 0.32, 1e-12);
+  const auto& last = ranking[5];
+  EXPECT_EQ(last.at("implementation"), "torch_compile_inductor");
+  EXPECT_EQ(last.at("trust"), "reported");
+  EXPECT_NEAR(last.at("speedup_over_eager").get<double>(), 1.58 / 1.60, 1e-12);
+}
+
+TEST(ReportJson, CandidatesThatFailedAreNotRanked) {
+  auto r = reported(run_with_failures(), fixture_baseline("matching.json"));
+  auto json = report_json(r->input);
+  for (const auto& row : json.at("ranking")) {
+    EXPECT_NE(row.at("implementation"), "fused_tf32");
+    EXPECT_NE(row.at("implementation"), "implicit_gemm_tf32");
+  }
+  EXPECT_TRUE(candidate_json(json, "implicit_gemm_tf32").at("record").is_null());
+  EXPECT_EQ(json.at("counts").at("failed"), 2);
+}
+
+TEST(JUnit, OneTestcasePerCandidateAndCheckWithFailures) {
+  auto r = reported(run_with_failures(), fixture_baseline("stale_age.json"));
+  const std::string xml = junit_xml(r->input);
+  tinyxml2::XMLDocument document;
+  ASSERT_EQ(document.Parse(xml.c_str()), tinyxml2::XML_SUCCESS);
+  const auto* suite = document.FirstChildElement("testsuites")->FirstChildElement("testsuite");
+  ASSERT_NE(suite, nullptr);
+  EXPECT_STREQ(suite->Attribute("name"), "l1_071_conv_transposed_2d.h100-sxm");
+  // 4 candidates x 4 checks; the crashed one adds a "run" testcase.
+  EXPECT_EQ(suite->IntAttribute("tests"), 17);
+  // incorrect (fused_tf32.equivalence) and stale (fused_3xtf32.staleness) fail;
+  // the crash is an error.
+  EXPECT_EQ(suite->IntAttribute("failures"), 2);
+  EXPECT_EQ(suite->IntAttribute("errors"), 1);
+  std::map<std::string, std::string> results;
+  for (auto* testcase = suite->FirstChildElement("testcase"); testcase;
+       testcase = testcase->NextSiblingElement("testcase")) {
+    std::string result = "passed";
+    if (auto* failure = testcase->FirstChildElement("failure")) result = std::string("failure:") + failure->Attribute("type");
+    if (auto* error = testcase->FirstChildElement("error")) result = std::string("error:") + error->Attribute("type");
+    if (testcase->FirstChildElement("skipped")) result = "skipped";
+    results[testcase->Attribute("name")] = result;
+  }
+  EXPECT_EQ(results["fused_tf32.equivalence"], "failure:incorrect");
+  EXPECT_EQ(results["fused_tf32.latency"], "skipped");
+  EXPECT_EQ(results["fused_3xtf32.staleness"], "failure:stale");
+  EXPECT_EQ(results["implicit_gemm_tf32.run"], "error:crashed");
+  EXPECT_EQ(results["cudnn_eager.latency"], "passed");
+
+  std::map<std::string, std::string> properties;
+  for (auto* property = suite->FirstChildElement("properties")->FirstChildElement("property"); property;
+       property = property->NextSiblingElement("property"))
+    properties[property->Attribute("name")] = property->Attribute("value");
+  EXPECT_EQ(properties["cudnn_eager.latency_ms"], "1.5");
+  EXPECT_EQ(properties["fused_3xtf32.baseline_ms"], "1");
+  EXPECT_EQ(properties["fused_3xtf32.precision"], "fp32");
+  EXPECT_EQ(properties["fused_3xtf32.outcome"], "stale");
+  EXPECT_EQ(properties["fused_tf32.max_abs_error"], "nan");
+  EXPECT_EQ(properties["fused_3xtf32.ratio_to_eager"].substr(0, 5), "0.666");
+}
+
+TEST(Markdown, TableRanksEveryTimedImplementation) {
+  auto r = reported(fixture_run("run_h100.json"), fixture_baseline("stale_win.json"));
+  const std::string md = markdown_summary(report_json(r->input));
+  EXPECT_NE(md.find("### ❌ l1_071_conv_transposed_2d on h100-sxm"), std::string::npos) << md;
+  EXPECT_NE(md.find("| # | implementation | precision | latency (ms) | vs #1 | speedup over eager"), std::string::npos);
+  EXPECT_NE(md.find("| 1 | `fused_tf32` | tf32 | 0.6 | 1.00× | 2.50× | measured (this run) | 2026-03-10 |  | 0.32 | 1.88× |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("`fused_3xtf32` | fp32 | 1 | 1.67× | 1.50× | measured (this run) | 2026-03-10 | ⚠️ stale"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("reported: KernelBench"), std::string::npos);
+  EXPECT_NE(md.find("faster than its record"), std::string::npos);
+  EXPECT_LT(md.size(), kMaxSummaryBytes);
+}
+
+TEST(Markdown, PipesInMessagesDoNotBreakTheTable) {
+  RunResult run = run_with_failures();
+  candidate(run, "fused_tf32").checks[0].message = "a | b\nc";
+  auto r = reported(std::move(run), fixture_baseline("matching.json"));
+  const std::string md = markdown_summary(report_json(r->input));
+  EXPECT_NE(md.find("a \\| b c"), std::string::npos) << md;
+  EXPECT_NE(md.find("`implicit_gemm_tf32`: crashed: child process killed"), std::string::npos) << md;
+}
+
+TEST(Summarize, JoinsEveryReportOfTheFolder) {
+  const auto dir = fresh_dir("summarize");
+  auto passed = reported(fixture_run("run_h100.json"), fixture_baseline("matching.json"));
+  RunResult other = fixture_run("run_h100.json");
+  other.workload = "l1_086_conv_depthwise_separable_2d";
+  auto fresh = reported(std::move(other), std::nullopt);
+  auto failed = reported(run_with_failures(), std::nullopt);
+  failed->run.hardware = "h100-pcie";
+  write_reports(dir, *passed);
+  write_reports(dir, *fresh);
+  write_reports(dir, *failed);
+  const std::string summary = summarize_reports(dir);
+  EXPECT_NE(summary.find("## kernelgate: 2 passed, 1 failed (3 workload reports)"), std::string::npos) << summary;
+  const auto first = summary.find("l1_071_conv_transposed_2d on h100-pcie");
+  const auto second = summary.find("l1_071_conv_transposed_2d on h100-sxm");
+  const auto third = summary.find("l1_086_conv_depthwise_separable_2d on h100-sxm");
+  EXPECT_TRUE(first < second && second < third) << summary;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Summarize, EmptyFolderIsAnError) {
+  const auto dir = fresh_dir("summarize_empty");
+  EXPECT_THROW(summarize_reports(dir), Error);
+  std::filesystem::remove_all(dir);
+}
+
+// Writes reports of every shape (passed, failed with each kind of failure, new,
+// interpret mode) for the schema validation test registered in CMakeLists.txt.
+TEST(FixtureReports, WriteForSchemaValidation) {
+  const std::filesystem::path dir = KERNELGATE_REPORT_FIXTURE_OUTPUT_DIR;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  write_reports(dir, *reported(fixture_run("run_h100.json"), fixture_baseline("rank_drift.json")));
+  RunResult failures = run_with_failures();
+  failures.hardware = "h100-pcie";
+  write_reports(dir, *reported(std::move(failures), std::nullopt));
+  RunResult fresh = fixture_run("run_h100_no_eager.json");
+  fresh.workload = "l2_078_conv_transpose3d_max_max_sum";
+  write_reports(dir, *reported(std::move(fresh), std::nullopt));
+  write_reports(dir, *reported(fixture_run("run_cpu_interpret.json"), std::nullopt));
+  EXPECT_EQ(report_files(dir).size(), 4u);
+}
+
+}  // namespace
+}  // namespace kg

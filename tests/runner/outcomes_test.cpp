@@ -1,0 +1,209 @@
+// Every outcome the runner decides, each from a test candidate run in its own
+// child process on the cpu device (test_candidates.cpp).
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "kernelgate/runner.hpp"
+#include "test_candidates.hpp"
+
+namespace kg::testing {
+namespace {
+
+RunOptions quick_options(std::vector<std::string> ids) {
+  RunOptions options;
+  options.preset = "ci";
+  options.axis_overrides = tiny_axes();
+  options.candidate_ids = std::move(ids);
+  options.timing.protocol = "none";
+  options.timeout_s = 20;
+  return options;
+}
+
+CandidateResult run_one(const std::string& id, RunOptions options = {}) {
+  if (options.candidate_ids.empty()) options = quick_options({id});
+  const Suite suite = find_suite(default_suites_dir(), kTestWorkload);
+  auto device = open_device("cpu");
+  RunResult run = run_workload(suite, *device, options);
+  EXPECT_EQ(run.candidates.size(), 1u);
+  return run.candidates.at(0);
+}
+
+const CheckResult* find_check(const CandidateResult& result, const std::string& name) {
+  for (const auto& check : result.checks)
+    if (check.name == name) return &check;
+  return nullptr;
+}
+
+void expect_violation(const CandidateResult& result, const std::string& rule) {
+  EXPECT_EQ(result.outcome, Outcome::contract_violation) << result.message;
+  const CheckResult* contract = find_check(result, "contract");
+  ASSERT_NE(contract, nullptr);
+  EXPECT_EQ(contract->rule, rule);
+  EXPECT_NE(result.message.find(rule), std::string::npos) << result.message;
+}
+
+TEST(RunnerOutcomes, CorrectCandidatePassesUnderBothThreadOrders) {
+  const auto result = run_one("oracle");
+  EXPECT_EQ(result.outcome, Outcome::passed) << result.message;
+  ASSERT_TRUE(result.error.has_value());
+  EXPECT_EQ(result.error->checked, 1 * 5 * 6 * 7);
+  EXPECT_FALSE(result.error->sampled);
+  EXPECT_EQ(result.error->mismatches, 0);
+  EXPECT_TRUE(result.error->kernelbench_1e4);
+  EXPECT_EQ(result.thread_orders, (std::vector<std::string>{"forward", "reverse"}));
+  ASSERT_TRUE(result.bitwise_deterministic.has_value());
+  EXPECT_TRUE(*result.bitwise_deterministic);
+}
+
+TEST(RunnerOutcomes, SampledComparisonAtLargerShapes) {
+  RunOptions options = quick_options({"oracle"});
+  options.full_reference_max_elements = 100;  // the tiny output has 210 elements
+  options.sample_points = 50;
+  const auto result = run_one("oracle", options);
+  EXPECT_EQ(result.outcome, Outcome::passed) << result.message;
+  ASSERT_TRUE(result.error.has_value());
+  EXPECT_TRUE(result.error->sampled);
+  EXPECT_GE(result.error->checked, 40);  // 50 picks, duplicates removed
+  EXPECT_LE(result.error->checked, 50);
+}
+
+TEST(RunnerOutcomes, TimingStatisticsComeBack) {
+  RunOptions options = quick_options({"oracle"});
+  options.timing.protocol = "kernelbench";
+  options.timing.trials = 5;
+  options.thread_orders = {"forward"};
+  const auto result = run_one("oracle", options);
+  ASSERT_EQ(result.outcome, Outcome::passed) << result.message;
+  ASSERT_TRUE(result.latency.has_value());
+  EXPECT_EQ(result.latency->protocol, "kernelbench");
+  EXPECT_EQ(result.latency->clock, "wall");
+  EXPECT_EQ(result.latency->warmups, 3);
+  EXPECT_EQ(result.latency->n, 5);
+  EXPECT_GT(result.latency->mean_ms, 0);
+  EXPECT_LE(result.latency->min_ms, result.latency->median_ms);
+  EXPECT_LE(result.latency->median_ms, result.latency->max_ms);
+}
+
+TEST(RunnerOutcomes, UnsupportedAxesAreNotRun) {
+  const auto result = run_one("never_supported");
+  EXPECT_EQ(result.outcome, Outcome::not_supported);
+  EXPECT_EQ(result.message, "test: no shape is supported");
+}
+
+TEST(RunnerOutcomes, WrongElementIsIncorrectWithItsIndex) {
+  const auto result = run_one("wrong_one_element");
+  EXPECT_EQ(result.outcome, Outcome::incorrect) << result.message;
+  ASSERT_TRUE(result.error.has_value());
+  EXPECT_EQ(result.error->mismatches, 1);
+  EXPECT_EQ(result.error->first_mismatch_index, 210 / 2);
+  EXPECT_NEAR(result.error->first_mismatch_got - result.error->first_mismatch_want, 1.0, 1e-4);
+  EXPECT_FALSE(result.error->kernelbench_1e2);
+  EXPECT_NE(result.message.find("first at flat index 105"), std::string::npos) << result.message;
+}
+
+TEST(RunnerOutcomes, NanNeverPasses) {
+  const auto result = run_one("writes_nan");
+  EXPECT_EQ(result.outcome, Outcome::incorrect) << result.message;
+  ASSERT_TRUE(result.error.has_value());
+  EXPECT_TRUE(result.error->non_finite);
+  EXPECT_EQ(result.error->first_mismatch_index, 3);
+  EXPECT_TRUE(std::isnan(result.error->first_mismatch_got));  // survives the JSON round trip
+}
+
+TEST(RunnerOutcomes, PartlyWrittenOutputIsAContractViolation) {
+  const auto result = run_one("writes_half");
+  expect_violation(result, "output_fully_written");
+  EXPECT_NE(result.message.find("105 of 210"), std::string::npos) << result.message;
+}
+
+TEST(RunnerOutcomes, MutatedInputIsAContractViolation) {
+  const auto result = run_one("mutates_input");
+  expect_violation(result, "inputs_unchanged");
+  EXPECT_NE(result.message.find("input x"), std::string::npos) << result.message;
+}
+
+TEST(RunnerOutcomes, WritePastTheEndIsAContractViolation) {
+  const auto result = run_one("writes_past_end");
+  expect_violation(result, "guard_bands");
+  EXPECT_NE(result.message.find("after output y"), std::string::npos) << result.message;
+}
+
+TEST(RunnerOutcomes, ReplayedAnswerFailsTheFreshInputsRule) {
+  expect_violation(run_one("replays_first_answer"), "fresh_inputs");
+}
+
+TEST(RunnerOutcomes, RepeatedRunsMustAgree) {
+  expect_violation(run_one("drifts_on_repeat"), "repeat_agreement");
+}
+
+TEST(RunnerOutcomes, LastBitJitterPassesButIsNotBitwiseDeterministic) {
+  const auto result = run_one("last_bit_jitter");
+  EXPECT_EQ(result.outcome, Outcome::passed) << result.message;
+  ASSERT_TRUE(result.bitwise_deterministic.has_value());
+  EXPECT_FALSE(*result.bitwise_deterministic);
+}
+
+TEST(RunnerOutcomes, LaunchOnAnotherStreamIsAContractViolation) {
+  const auto result = run_one("default_stream");
+  expect_violation(result, "launch_stream");
+  EXPECT_NE(result.message.find("default stream"), std::string::npos) << result.message;
+}
+
+TEST(RunnerOutcomes, EveryThreadOrderIsChecked) {
+  const auto result = run_one("wrong_under_reverse");
+  EXPECT_EQ(result.outcome, Outcome::incorrect) << result.message;
+  EXPECT_NE(result.message.find("under thread order reverse"), std::string::npos) << result.message;
+  EXPECT_EQ(result.thread_orders, (std::vector<std::string>{"forward", "reverse"}));
+}
+
+TEST(RunnerOutcomes, SegfaultIsCrashedWithTheSignalNamed) {
+  const auto result = run_one("segfaults");
+  EXPECT_EQ(result.outcome, Outcome::crashed);
+  EXPECT_NE(result.message.find("SIGSEGV"), std::string::npos) << result.message;
+}
+
+TEST(RunnerOutcomes, AbortIsCrashedWithTheSignalNamed) {
+  const auto result = run_one("aborts");
+  EXPECT_EQ(result.outcome, Outcome::crashed);
+  EXPECT_NE(result.message.find("SIGABRT"), std::string::npos) << result.message;
+}
+
+TEST(RunnerOutcomes, ExceptionIsCrashedWithItsMessage) {
+  const auto result = run_one("throws");
+  EXPECT_EQ(result.outcome, Outcome::crashed);
+  EXPECT_NE(result.message.find("test candidate gave up"), std::string::npos) << result.message;
+}
+
+TEST(RunnerOutcomes, HangIsTimedOutAndTheRunGoesOn) {
+  RunOptions options = quick_options({"hangs", "oracle"});
+  options.timeout_s = 1.5;
+  const Suite suite = find_suite(default_suites_dir(), kTestWorkload);
+  auto device = open_device("cpu");
+  std::vector<std::string> finished;
+  options.on_result = [&](const CandidateResult& result) { finished.push_back(result.id); };
+  RunResult run = run_workload(suite, *device, options);
+  ASSERT_EQ(run.candidates.size(), 2u);
+  EXPECT_EQ(run.candidates[0].outcome, Outcome::timed_out);
+  EXPECT_NE(run.candidates[0].message.find("1.5 s"), std::string::npos) << run.candidates[0].message;
+  EXPECT_EQ(run.candidates[1].outcome, Outcome::passed) << run.candidates[1].message;
+  EXPECT_EQ(finished, (std::vector<std::string>{"hangs", "oracle"}));
+  EXPECT_EQ(run.hardware, "cpu");
+  EXPECT_EQ(run.workload, kTestWorkload);
+  EXPECT_EQ(run.axes.at("height"), 6);
+}
+
+TEST(RunnerOutcomes, UnknownCandidateIdIsAnError) {
+  const Suite suite = find_suite(default_suites_dir(), kTestWorkload);
+  auto device = open_device("cpu");
+  try {
+    run_workload(suite, *device, quick_options({"no_such_candidate"}));
+    FAIL() << "expected kg::Error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("has no candidate 'no_such_candidate'"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace kg::testing

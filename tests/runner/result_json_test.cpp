@@ -1,0 +1,95 @@
+// The result records survive the trip through JSON (child to parent, and
+// into the reports), including NaN values and every outcome name.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "kernelgate/error.hpp"
+#include "kernelgate/result.hpp"
+
+namespace kg {
+namespace {
+
+TEST(ResultJson, OutcomeNamesRoundTrip) {
+  const std::vector<std::pair<Outcome, std::string>> names = {
+      {Outcome::passed, "passed"},
+      {Outcome::new_record, "new"},
+      {Outcome::incorrect, "incorrect"},
+      {Outcome::contract_violation, "contract_violation"},
+      {Outcome::crashed, "crashed"},
+      {Outcome::timed_out, "timed_out"},
+      {Outcome::regressed, "regressed"},
+      {Outcome::stale, "stale"},
+      {Outcome::not_supported, "not_supported"},
+      {Outcome::skipped, "skipped"}};
+  for (const auto& [outcome, name] : names) {
+    EXPECT_EQ(to_string(outcome), name);
+    EXPECT_EQ(outcome_from_string(name), outcome);
+  }
+  EXPECT_THROW(outcome_from_string("fine"), Error);
+  EXPECT_TRUE(is_failure(Outcome::stale));
+  EXPECT_TRUE(is_failure(Outcome::timed_out));
+  EXPECT_FALSE(is_failure(Outcome::new_record));
+  EXPECT_FALSE(is_failure(Outcome::not_supported));
+}
+
+TEST(ResultJson, RunResultRoundTrips) {
+  RunResult run;
+  run.workload = "l1_071_conv_transposed_2d";
+  run.identity = "abc";
+  run.preset = "ci";
+  run.axes = {{"batch", 2}, {"height_in", 19}};
+  run.device = "cpu";
+  run.hardware = "cpu";
+  run.environment = {{"cpu", "test"}};
+  run.seed = 7;
+  run.started_at = "2026-01-01T00:00:00Z";
+  CandidateResult candidate;
+  candidate.id = "direct_fp32";
+  candidate.precision = "fp32";
+  candidate.outcome = Outcome::incorrect;
+  candidate.message = "wrong";
+  candidate.checks.push_back({.name = "contract", .outcome = Outcome::contract_violation,
+                              .message = "m", .rule = "guard_bands"});
+  ErrorStats error;
+  error.checked = 10;
+  error.first_mismatch_got = std::numeric_limits<double>::quiet_NaN();
+  error.first_mismatch_want = 1.5;
+  error.non_finite = true;
+  candidate.error = error;
+  LatencyStats latency;
+  latency.protocol = "adaptive";
+  latency.n = 3;
+  latency.mean_ms = 1.25;
+  candidate.latency = latency;
+  candidate.bitwise_deterministic = false;
+  candidate.thread_orders = {"forward", "reverse"};
+  run.candidates.push_back(candidate);
+
+  const nlohmann::ordered_json json = run;
+  EXPECT_EQ(json["candidates"][0]["outcome"], "incorrect");
+  EXPECT_EQ(json["candidates"][0]["error"]["first_mismatch_got"], "NaN");
+  const RunResult back = nlohmann::ordered_json::parse(json.dump()).get<RunResult>();
+  EXPECT_EQ(back.workload, run.workload);
+  EXPECT_EQ(back.axes, run.axes);
+  EXPECT_EQ(back.seed, 7u);
+  EXPECT_EQ(back.environment["cpu"], "test");
+  ASSERT_EQ(back.candidates.size(), 1u);
+  const CandidateResult& c = back.candidates[0];
+  EXPECT_EQ(c.outcome, Outcome::incorrect);
+  ASSERT_EQ(c.checks.size(), 1u);
+  EXPECT_EQ(c.checks[0].rule, "guard_bands");
+  ASSERT_TRUE(c.error.has_value());
+  EXPECT_TRUE(std::isnan(c.error->first_mismatch_got));
+  EXPECT_EQ(c.error->first_mismatch_want, 1.5);
+  EXPECT_TRUE(c.error->non_finite);
+  ASSERT_TRUE(c.latency.has_value());
+  EXPECT_EQ(c.latency->mean_ms, 1.25);
+  ASSERT_TRUE(c.bitwise_deterministic.has_value());
+  EXPECT_FALSE(*c.bitwise_deterministic);
+  EXPECT_EQ(c.thread_orders, candidate.thread_orders);
+}
+
+}  // namespace
+}  // namespace kg

@@ -1,0 +1,159 @@
+// Small candidates that each provoke one outcome of the runner. They start
+// from an oracle (the float64 reference rounded to float, copied into the
+// output by a kernel on the harness's stream) and then misbehave in one way.
+// The cpu device hands out host memory, so the host-side misbehaviour below
+// writes device memory as a kernel would.
+#include <csignal>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "kernelgate/candidate.hpp"
+#include "kernelgate/cuda.hpp"
+#include "kernelgate/reference.hpp"
+#include "test_candidates.hpp"
+
+namespace kg::testing {
+namespace {
+
+__global__ void copy_kernel(const float* source, float* destination, std::int64_t count) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < count) destination[i] = source[i];
+}
+
+__global__ void spin_forever_kernel() {
+  volatile bool forever = true;
+  while (forever) {
+  }
+}
+
+const Suite& test_suite() {
+  static const Suite suite = find_suite(default_suites_dir(), kTestWorkload);
+  return suite;
+}
+
+std::int64_t output_count(const LaunchArgs& args) {
+  std::int64_t count = 1;
+  for (auto extent : args.output_shape) count *= extent;
+  return count;
+}
+
+// The right answer for the inputs in args, as float.
+std::vector<float> oracle_answer(const LaunchArgs& args) {
+  Tensors inputs;
+  for (const auto& input : args.inputs) {
+    HostTensor<float> tensor;
+    tensor.shape = input.shape;
+    std::int64_t count = 1;
+    for (auto extent : input.shape) count *= extent;
+    tensor.data.assign(input.data, input.data + count);
+    inputs[input.name] = std::move(tensor);
+  }
+  const auto reference = reference_output(test_suite(), args.axes, inputs);
+  return std::vector<float>(reference.data.begin(), reference.data.end());
+}
+
+void copy_on(cudaStream_t stream, const std::vector<float>& source, float* destination,
+             std::int64_t count) {
+  const unsigned blocks = static_cast<unsigned>((count + 127) / 128);
+  kg::launch(copy_kernel, dim3(blocks == 0 ? 1 : blocks), dim3(128), 0, stream, source.data(),
+             destination, count);
+}
+
+void oracle(const LaunchArgs& args) {
+  copy_on(args.stream, oracle_answer(args), args.output, output_count(args));
+}
+
+int call_count = 0;  // per child process: set A is call 1, set B call 2, the repeat call 3
+
+Candidate make(const std::string& id, std::function<void(const LaunchArgs&)> launch,
+               std::string precision = "fp32") {
+  return Candidate{.workload = kTestWorkload,
+                   .id = id,
+                   .precision = std::move(precision),
+                   .summary = "test-only candidate",
+                   .unsupported_reason = [](const Axes&) { return std::string(); },
+                   .workspace_bytes = [](const Axes&) { return std::size_t{64}; },
+                   .launch = std::move(launch)};
+}
+
+const CandidateRegistrar registrars[] = {
+    CandidateRegistrar(make("oracle", oracle)),
+    CandidateRegistrar(make("oracle_tf32", oracle, "tf32")),
+    CandidateRegistrar([] {
+      Candidate candidate = make("never_supported", oracle);
+      candidate.unsupported_reason = [](const Axes&) { return std::string("test: no shape is supported"); };
+      return candidate;
+    }()),
+    CandidateRegistrar(make("wrong_one_element",
+                            [](const LaunchArgs& args) {
+                              oracle(args);
+                              args.output[output_count(args) / 2] += 1.0f;
+                            })),
+    CandidateRegistrar(make("writes_nan",
+                            [](const LaunchArgs& args) {
+                              oracle(args);
+                              args.output[3] = std::numeric_limits<float>::quiet_NaN();
+                            })),
+    CandidateRegistrar(make("writes_half",
+                            [](const LaunchArgs& args) {
+                              copy_on(args.stream, oracle_answer(args), args.output, output_count(args) / 2);
+                            })),
+    CandidateRegistrar(make("mutates_input",
+                            [](const LaunchArgs& args) {
+                              oracle(args);
+                              const_cast<float*>(args.in("x"))[0] += 1.0f;
+                            })),
+    CandidateRegistrar(make("writes_past_end",
+                            [](const LaunchArgs& args) {
+                              oracle(args);
+                              args.output[output_count(args)] = 0.0f;
+                            })),
+    CandidateRegistrar(make("replays_first_answer",
+                            [](const LaunchArgs& args) {
+                              static std::vector<float> first;
+                              if (first.empty()) first = oracle_answer(args);
+                              copy_on(args.stream, first, args.output, output_count(args));
+                            })),
+    CandidateRegistrar(make("drifts_on_repeat",
+                            [](const LaunchArgs& args) {
+                              oracle(args);
+                              if (++call_count >= 3) args.output[0] += 0.5f;
+                            })),
+    CandidateRegistrar(make("last_bit_jitter",
+                            [](const LaunchArgs& args) {
+                              oracle(args);
+                              if (++call_count >= 3)
+                                args.output[0] = std::nextafter(args.output[0], 1e30f);
+                            })),
+    CandidateRegistrar(make("default_stream",
+                            [](const LaunchArgs& args) {
+                              copy_on(nullptr, oracle_answer(args), args.output, output_count(args));
+                            })),
+    CandidateRegistrar(make("wrong_under_reverse",
+                            [](const LaunchArgs& args) {
+                              oracle(args);
+                              const char* order = std::getenv("KG_INTERPRET_ORDER");
+                              if (order && std::strcmp(order, "reverse") == 0) args.output[1] -= 1.0f;
+                            })),
+    CandidateRegistrar(make("segfaults",
+                            [](const LaunchArgs&) {
+                              // Read through volatile so the compiler cannot see the address.
+                              volatile std::uintptr_t unmapped = 16;
+                              *reinterpret_cast<volatile int*>(unmapped) = 1;
+                            })),
+    CandidateRegistrar(make("aborts", [](const LaunchArgs&) { std::abort(); })),
+    CandidateRegistrar(make("throws",
+                            [](const LaunchArgs&) { throw std::runtime_error("test candidate gave up"); })),
+    CandidateRegistrar(make("hangs",
+                            [](const LaunchArgs& args) {
+                              kg::launch(spin_forever_kernel, dim3(1), dim3(1), 0, args.stream);
+                            })),
+};
+
+}  // namespace
+}  // namespace kg::testing

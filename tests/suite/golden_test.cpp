@@ -1,0 +1,75 @@
+// The float64 references against PyTorch: tests/golden/fixtures holds inputs,
+// parameters and torch's float64 output at small shapes with non-default
+// stride, padding, output_padding, groups, dilation and kernel sizes
+// (tests/golden/make_fixtures.py).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "kernelgate/npy.hpp"
+#include "kernelgate/reference.hpp"
+#include "kernelgate/suite.hpp"
+
+namespace kg {
+namespace {
+
+const std::filesystem::path kFixtures = std::filesystem::path(KERNELGATE_TEST_DATA_DIR) / "golden" / "fixtures";
+
+nlohmann::ordered_json manifest() {
+  std::ifstream in(kFixtures / "manifest.json");
+  return nlohmann::ordered_json::parse(in);
+}
+
+TEST(Golden, EveryWorkloadHasFixturesWithNonDefaultGeometry) {
+  std::set<std::string> workloads;
+  const auto fixtures = manifest();
+  for (const auto& c : fixtures["cases"]) workloads.insert(c["workload"].get<std::string>());
+  for (const Suite& suite : load_suites(default_suites_dir())) EXPECT_TRUE(workloads.count(suite.id)) << suite.id;
+}
+
+TEST(Golden, ReferencesAgreeWithTorchFloat64) {
+  const auto fixtures = manifest();
+  const auto& cases = fixtures["cases"];
+  ASSERT_GE(cases.size(), 9u);
+  for (const auto& c : cases) {
+    std::string name = c["name"];
+    SCOPED_TRACE(name);
+    Suite suite = find_suite(default_suites_dir(), c["workload"].get<std::string>());
+    Axes overrides;
+    for (const auto& [axis, value] : c["axes"].items()) overrides[axis] = value.get<std::int64_t>();
+    Axes axes = suite.resolve_axes("", overrides);
+    ASSERT_EQ(axes, overrides);
+
+    // The inputs are read from the fixture, and the generator must still
+    // reproduce them bit for bit (it is part of the suite's contract).
+    Tensors inputs;
+    Tensors generated = generate_inputs(suite, axes, c["seed"].get<std::uint64_t>());
+    for (const auto& [tensor, file] : c["inputs"].items()) {
+      NpyArray array = read_npy(kFixtures / file.get<std::string>());
+      ASSERT_EQ(array.descr, "<f4");
+      inputs[tensor] = HostTensor<float>{array.shape, array.f32};
+      EXPECT_EQ(generated.at(tensor).data, array.f32) << tensor;
+    }
+    NpyArray want = read_npy(kFixtures / c["output"]["file"].get<std::string>());
+    ASSERT_EQ(want.descr, "<f8");
+    HostTensor<double> got = reference_output(suite, axes, inputs);
+    ASSERT_EQ(got.shape, want.shape);
+    double diff = 0, norm = 0;
+    for (std::size_t i = 0; i < want.f64.size(); ++i) {
+      diff += (got.data[i] - want.f64[i]) * (got.data[i] - want.f64[i]);
+      norm += want.f64[i] * want.f64[i];
+    }
+    ASSERT_GT(norm, 0.0);
+    EXPECT_LT(std::sqrt(diff / norm), 1e-6);
+    for (std::size_t i = 0; i < want.f64.size(); i += 5)
+      EXPECT_NEAR(reference_point(suite, axes, inputs, static_cast<std::int64_t>(i)), want.f64[i],
+                  1e-9 * std::sqrt(norm));
+  }
+}
+
+}  // namespace
+}  // namespace kg

@@ -1,0 +1,76 @@
+// The counter-based input generator (docs/inputs.md).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "kernelgate/reference.hpp"
+#include "kernelgate/suite.hpp"
+#include "philox.hpp"
+
+namespace kg {
+namespace {
+
+// Known-answer vectors of Random123 (kat_vectors, philox4x32_10).
+TEST(Philox, MatchesRandom123KnownAnswers) {
+  EXPECT_EQ(philox4x32_10({0, 0, 0, 0}, {0, 0}),
+            (PhiloxCounter{0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u}));
+  EXPECT_EQ(philox4x32_10({0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu},
+                          {0xffffffffu, 0xffffffffu}),
+            (PhiloxCounter{0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu}));
+  EXPECT_EQ(philox4x32_10({0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u},
+                          {0xa4093822u, 0x299f31d0u}),
+            (PhiloxCounter{0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u}));
+}
+
+Suite stock(const std::string& id) { return find_suite(default_suites_dir(), id); }
+
+TEST(Inputs, DeterministicAndKeyedByEverything) {
+  Suite suite = stock("l1_071_conv_transposed_2d");
+  Axes ci = suite.resolve_axes("ci");
+  Tensors a = generate_inputs(suite, ci, 0);
+  Tensors b = generate_inputs(suite, ci, 0);
+  EXPECT_EQ(a.at("x").data, b.at("x").data);
+  EXPECT_EQ(a.at("weight").data, b.at("weight").data);
+  EXPECT_NE(generate_inputs(suite, ci, 1).at("x").data, a.at("x").data);
+  EXPECT_NE(input_key(suite.id, ci, 0, "x"), input_key(suite.id, ci, 0, "weight"));
+  EXPECT_NE(input_key(suite.id, ci, 0, "x"), input_key("other", ci, 0, "x"));
+  Axes other = ci;
+  other["batch"] = 3;
+  EXPECT_NE(input_key(suite.id, ci, 0, "x"), input_key(suite.id, other, 0, "x"));
+  // The multi-threaded fill is the plain definition, element by element.
+  std::uint64_t key = input_key(suite.id, ci, 0, "x");
+  const auto& x = a.at("x").data;
+  for (std::size_t i = 0; i < x.size(); i += 97) ASSERT_EQ(x[i], uniform_at(key, i)) << i;
+}
+
+TEST(Inputs, DistributionsArePyTorchsDefaults) {
+  Suite suite = stock("l2_078_conv_transpose3d_max_max_sum");
+  Axes ci = suite.resolve_axes("ci");
+  Tensors tensors = generate_inputs(suite, ci, 5);
+  EXPECT_EQ(tensors.count("y"), 0u);
+  const double bound = 1.0 / std::sqrt(64.0 * 125.0);  // fan_in = out_channels * k^3
+  for (const char* name : {"weight", "bias"}) {
+    double low = 1, high = -1, sum = 0;
+    for (float v : tensors.at(name).data) {
+      low = std::min<double>(low, v);
+      high = std::max<double>(high, v);
+      sum += v;
+    }
+    EXPECT_GE(low, -bound) << name;
+    EXPECT_LT(high, bound) << name;
+    EXPECT_LT(low, -0.8 * bound) << name;  // spans the range
+    EXPECT_GT(high, 0.8 * bound) << name;
+  }
+  const auto& x = tensors.at("x").data;
+  double sum = 0;
+  for (float v : x) {
+    ASSERT_GE(v, 0.0f);
+    ASSERT_LT(v, 1.0f);
+    sum += v;
+  }
+  EXPECT_NEAR(sum / static_cast<double>(x.size()), 0.5, 0.03);
+  EXPECT_EQ(tensors.at("x").shape, (std::vector<std::int64_t>{2, 16, 7, 8, 9}));
+}
+
+}  // namespace
+}  // namespace kg

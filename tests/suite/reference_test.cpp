@@ -1,0 +1,102 @@
+// The float64 references: point and full agree, the ci presets are fast, and
+// the tolerance policy separates TF32 from FP32 as docs/suite-format.md says.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+#include "kernelgate/error.hpp"
+#include "kernelgate/reference.hpp"
+#include "kernelgate/suite.hpp"
+
+namespace kg {
+namespace {
+
+const char* const kWorkloads[] = {"l1_071_conv_transposed_2d", "l1_086_conv_depthwise_separable_2d",
+                                  "l2_078_conv_transpose3d_max_max_sum"};
+
+class Reference : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(Reference, CiPresetIsFastAndPointsMatchTheWholeOutput) {
+  Suite suite = find_suite(default_suites_dir(), GetParam());
+  Axes ci = suite.resolve_axes("ci");
+  auto start = std::chrono::steady_clock::now();
+  Tensors inputs = generate_inputs(suite, ci, 3);
+  HostTensor<double> output = reference_output(suite, ci, inputs);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // Well under a second on its own; the bound leaves room for a loaded CI machine.
+  EXPECT_LT(seconds, 3.0);
+  RecordProperty("ci_seconds", std::to_string(seconds));
+  EXPECT_EQ(output.shape, suite.shape(suite.output().name, ci));
+  double norm = 0;
+  for (double v : output.data) {
+    ASSERT_TRUE(std::isfinite(v));
+    norm += v * v;
+  }
+  EXPECT_GT(norm, 0.0);
+  std::int64_t step = std::max<std::int64_t>(1, output.numel() / 500);
+  for (std::int64_t i = 0; i < output.numel(); i += step)
+    ASSERT_EQ(reference_point(suite, ci, inputs, i), output.data[i]) << i;
+  ASSERT_EQ(reference_point(suite, ci, inputs, output.numel() - 1), output.data.back());
+  EXPECT_THROW(reference_point(suite, ci, inputs, output.numel()), Error);
+}
+
+// PTX cvt.rna.tf32.f32: round to nearest, ties away, 10 mantissa bits.
+float to_tf32(float value) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  bits = (bits + 0x1000u) & ~0x1fffu;
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+
+TEST_P(Reference, TolerancePolicyAcceptsTf32WithMargin) {
+  Suite suite = find_suite(default_suites_dir(), GetParam());
+  Axes ci = suite.resolve_axes("ci");
+  Tensors inputs = generate_inputs(suite, ci, 11);
+  HostTensor<double> exact = reference_output(suite, ci, inputs);
+  // A TF32 kernel multiplies operands rounded to TF32 (and accumulates in FP32,
+  // which adds far less error).
+  Tensors rounded = inputs;
+  for (auto& [name, tensor] : rounded)
+    for (float& v : tensor.data) v = to_tf32(v);
+  HostTensor<double> tf32 = reference_output(suite, ci, rounded);
+  double diff = 0, norm = 0, worst_ratio = 0;
+  const Tolerance& tolerance = suite.tolerance("tf32");
+  for (std::size_t i = 0; i < exact.data.size(); ++i) {
+    double d = tf32.data[i] - exact.data[i];
+    diff += d * d;
+    norm += exact.data[i] * exact.data[i];
+    worst_ratio = std::max(worst_ratio, std::abs(d) / (tolerance.atol + tolerance.rtol * std::abs(exact.data[i])));
+  }
+  double rel_l2 = std::sqrt(diff / norm);
+  RecordProperty("tf32_rel_l2", std::to_string(rel_l2));
+  EXPECT_LT(rel_l2, tolerance.rel_l2 / 2) << "rel_l2 " << rel_l2;
+  EXPECT_LT(worst_ratio, 0.5) << "worst |error| / (atol + rtol |want|) " << worst_ratio;
+  // ...and it is far from FP32 accuracy, so the fp32 policy would reject it.
+  if (std::string(GetParam()) != "l2_078_conv_transpose3d_max_max_sum")
+    EXPECT_GT(rel_l2, suite.tolerance("fp32").rel_l2) << "rel_l2 " << rel_l2;
+}
+
+INSTANTIATE_TEST_SUITE_P(Workloads, Reference, ::testing::ValuesIn(kWorkloads));
+
+TEST(ReferenceRegistry, UnknownReference) {
+  try {
+    find_reference("l9_999_nothing");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "no float64 reference is registered for 'l9_999_nothing' (registered: "
+              "l1_071_conv_transposed_2d, l1_086_conv_depthwise_separable_2d, "
+              "l2_078_conv_transpose3d_max_max_sum)");
+  }
+}
+
+TEST(ReferenceRegistry, EveryStockSuiteHasOne) {
+  for (const Suite& suite : load_suites(default_suites_dir()))
+    EXPECT_NO_THROW(find_reference(suite.reference)) << suite.id;
+}
+
+}  // namespace
+}  // namespace kg

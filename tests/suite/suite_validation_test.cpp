@@ -1,0 +1,174 @@
+// Each kind of malformed suite file gives one exact error naming the file and
+// the JSON path.
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "suite_test_util.hpp"
+
+namespace kg {
+namespace {
+
+using test::load_error;
+using test::TempDir;
+using Json = nlohmann::ordered_json;
+
+class SuiteValidation : public ::testing::Test {
+ protected:
+  // "<file>: <path>: <problem>" for the edited suite.
+  void expect_error(const std::function<void(Json&)>& edit, const std::string& path_and_problem) {
+    std::string file;
+    std::string error = load_error(dir_, edit, &file);
+    EXPECT_EQ(error, file + ": " + path_and_problem);
+  }
+  TempDir dir_;
+};
+
+const char* kAxes =
+    "batch, in_channels, out_channels, kernel_size, height_in, width_in, stride, padding, "
+    "output_padding, groups";
+
+TEST_F(SuiteValidation, StockSuitesLoad) {
+  for (const char* id : {"l1_071_conv_transposed_2d", "l1_086_conv_depthwise_separable_2d",
+                         "l2_078_conv_transpose3d_max_max_sum"}) {
+    Suite suite = load_suite(test::stock_suite_file(id));
+    EXPECT_EQ(suite.id, id);
+    EXPECT_EQ(suite.identity.size(), 64u);
+    EXPECT_TRUE(suite.presets.count("ci"));
+  }
+}
+
+TEST_F(SuiteValidation, UnknownKey) {
+  expect_error([](Json& j) { j["colour"] = "red"; },
+               "$.colour: unknown key (allowed here: axes, contract, cost, description, format, "
+               "gate, id, origin, presets, reference, requires, tensors, title, tolerance)");
+  expect_error([](Json& j) { j["axes"]["batch"]["defualt"] = 8; },
+               "$.axes.batch.defualt: unknown key (allowed here: default, description, max, min)");
+}
+
+TEST_F(SuiteValidation, WrongType) {
+  expect_error([](Json& j) { j["axes"]["batch"]["default"] = "8"; },
+               "$.axes.batch.default: expected an integer, got string \"8\"");
+  expect_error([](Json& j) { j["tolerance"]["fp32"]["atol"] = "tight"; },
+               "$.tolerance.fp32.atol: expected a number, got string \"tight\"");
+  expect_error([](Json& j) { j["contract"]["no_mutation"] = 1; },
+               "$.contract.no_mutation: expected true or false, got number 1");
+  expect_error([](Json& j) { j["tensors"] = Json::object(); },
+               "$.tensors: expected an array, got an object");
+  expect_error([](Json& j) { j["tensors"][0]["shape"][1] = 2.5; },
+               "$.tensors[0].shape[1]: expected an expression (a string or an integer), got number 2.5");
+}
+
+TEST_F(SuiteValidation, MissingField) {
+  expect_error([](Json& j) { j.erase("cost"); }, "$.cost: missing required field");
+  expect_error([](Json& j) { j["axes"]["stride"].erase("max"); },
+               "$.axes.stride.max: missing required field");
+  expect_error([](Json& j) { j["tensors"][1].erase("init"); }, "$.tensors[1].init: missing required field");
+}
+
+TEST_F(SuiteValidation, AxisOutOfRange) {
+  expect_error([](Json& j) { j["axes"]["batch"]["default"] = 0; },
+               "$.axes.batch.default: 0 is out of range [1, 1024]");
+  expect_error([](Json& j) { j["presets"]["ci"]["batch"] = 5000; },
+               "$.presets.ci.batch: 5000 is out of range [1, 1024]");
+  expect_error([](Json& j) { j["presets"]["ci"]["chanels"] = 4; },
+               std::string("$.presets.ci.chanels: unknown axis (axes: ") + kAxes + ")");
+}
+
+TEST_F(SuiteValidation, ExpressionNamingUnknownAxis) {
+  expect_error([](Json& j) { j["tensors"][1]["shape"][1] = "out_channels / grups"; },
+               std::string("$.tensors[1].shape[1]: expression 'out_channels / grups' names unknown "
+                           "axis 'grups' (axes: ") +
+                   kAxes + ")");
+  expect_error([](Json& j) { j["cost"]["flops"] = "2 * "; },
+               "$.cost.flops: expression '2 * ' at position 5: expected a number, an axis name or "
+               "'(' but the expression ends");
+}
+
+TEST_F(SuiteValidation, EmptyOrNegativeShape) {
+  expect_error([](Json& j) { j["tensors"][0]["shape"] = Json::array(); },
+               "$.tensors[0].shape: a shape needs at least one dimension");
+  expect_error([](Json& j) { j["tensors"][0]["shape"][2] = "height_in - 600"; },
+               "$.tensors[0].shape[2]: evaluates to -88 at the default axes, must be positive");
+  expect_error([](Json& j) { j["tensors"][0]["shape"][2] = "height_in - 19"; },
+               "$.tensors[0].shape[2]: evaluates to 0 at the axes of preset 'ci', must be positive");
+}
+
+TEST_F(SuiteValidation, IllegalPresetAxes) {
+  expect_error([](Json& j) { j["presets"]["ci"]["output_padding"] = 1; },
+               "$.presets.ci: the axes of preset 'ci' are illegal: output_padding must be smaller "
+               "than stride (PyTorch: smaller than stride or dilation, and this module has dilation "
+               "1) (requires output_padding < stride; output_padding=1, stride=1)");
+}
+
+TEST_F(SuiteValidation, OtherMalformedFields) {
+  expect_error([](Json& j) { j["format"] = "kernelgate-suite/9"; },
+               "$.format: unsupported format 'kernelgate-suite/9' (this kernelgate reads "
+               "kernelgate-suite/1)");
+  expect_error([](Json& j) { j["tensors"].erase(2); },
+               "$.tensors: expected exactly one tensor with role output, found 0");
+  expect_error([](Json& j) { j["tensors"][1]["name"] = "x"; },
+               "$.tensors[1].name: tensor 'x' is declared twice");
+  expect_error([](Json& j) { j["tensors"][1]["init"]["distribution"] = "normal"; },
+               "$.tensors[1].init.distribution: unknown distribution 'normal' (known: uniform, "
+               "uniform_fan_in)");
+  expect_error([](Json& j) { j["tolerance"]["fp64"] = j["tolerance"]["fp32"]; },
+               "$.tolerance.fp64: unknown key (allowed here: bf16, fp16, fp32, tf32)");
+  expect_error([](Json& j) { j["axes"]["batch"]["min"] = 2000; },
+               "$.axes.batch.max: max 1024 is below min 2000");
+}
+
+TEST_F(SuiteValidation, NotJson) {
+  auto file = test::write_text(dir_.path() / "broken.json", "{\"id\": ");
+  try {
+    load_suite(file);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(file.string() + ": not valid JSON: parse error at line 1", 0), 0u)
+        << e.what();
+  }
+}
+
+TEST_F(SuiteValidation, IdentityIgnoresFormattingButNotContent) {
+  Json json = test::stock_suite_json("l1_071_conv_transposed_2d");
+  auto compact = test::write_text(dir_.path() / "compact.json", json.dump());
+  auto pretty = test::write_text(dir_.path() / "pretty.json", json.dump(4));
+  Suite stock = load_suite(test::stock_suite_file("l1_071_conv_transposed_2d"));
+  EXPECT_EQ(load_suite(compact).identity, stock.identity);
+  EXPECT_EQ(load_suite(pretty).identity, stock.identity);
+  json["tolerance"]["fp32"]["atol"] = 1e-3;
+  auto changed = test::write_text(dir_.path() / "changed.json", json.dump(2));
+  EXPECT_NE(load_suite(changed).identity, stock.identity);
+}
+
+TEST_F(SuiteValidation, DuplicateIdsAndUnknownWorkload) {
+  Json json = test::stock_suite_json("l1_071_conv_transposed_2d");
+  auto first = test::write_text(dir_.path() / "a.json", json.dump());
+  auto second = test::write_text(dir_.path() / "b.json", json.dump());
+  try {
+    load_suites(dir_.path());
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), second.string() +
+                                         ": $.id: workload 'l1_071_conv_transposed_2d' is also defined in " +
+                                         first.string());
+  }
+  std::filesystem::remove(second);
+  try {
+    find_suite(dir_.path(), "l9_999_nothing");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "unknown workload 'l9_999_nothing' in " + dir_.path().string() +
+                                         " (known: l1_071_conv_transposed_2d)");
+  }
+  try {
+    load_suites(dir_.path() / "missing");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "suites folder '" + (dir_.path() / "missing").string() +
+                                         "' does not exist or is not a folder");
+  }
+}
+
+}  // namespace
+}  // namespace kg
