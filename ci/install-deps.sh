@@ -8,6 +8,7 @@ packages=(
   nlohmann-json3-dev libtinyxml2-dev libcli11-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev libboost-context-dev
   libxml2-utils python3 python3-venv python3-jsonschema
+  chromium fonts-dejavu-core
 )
 
 sudo_cmd=()

@@ -83,6 +83,13 @@ std::string BlockRunner::block_name() const {
 
 void BlockRunner::prepare_fibers(unsigned count) {
   while (fibers_.size() < count) fibers_.emplace_back(stack_bytes_);
+#if defined(KG_INTERPRET_SANITIZE)
+  // Frames of fibers abandoned by a failed block never ran their epilogues:
+  // their stale stack poison would be reported against the next block.
+  if (stacks_abandoned_)
+    for (Fiber& fiber : fibers_) ASAN_UNPOISON_MEMORY_REGION(fiber.stack.bottom(), fiber.stack.size());
+#endif
+  stacks_abandoned_ = true;  // until this block ends normally
   const dim3 block = task_->block;
   for (unsigned i = 0; i < count; ++i) {
     Fiber& fiber = fibers_[i];
@@ -122,12 +129,13 @@ void BlockRunner::run_block(const BlockTask& task, std::uint64_t block_linear) {
 
   // Shared memory starts as NaN bytes, so reading what no thread wrote (or a
   // cp.async destination before its wait) shows up in the result.
-  std::memset(dynamic_smem_.get(), 0xff, task.dynamic_smem_bytes);
 #if defined(KG_INTERPRET_SANITIZE)
+  // Bytes beyond the requested size are out of bounds for the sanitizer.
   ASAN_UNPOISON_MEMORY_REGION(dynamic_smem_.get(), kMaxDynamicSmemOptIn);
   ASAN_POISON_MEMORY_REGION(dynamic_smem_.get() + task.dynamic_smem_bytes,
                             kMaxDynamicSmemOptIn - task.dynamic_smem_bytes);
 #endif
+  std::memset(dynamic_smem_.get(), 0xff, task.dynamic_smem_bytes);
 
   std::mt19937_64 rng(split_mix(task.order.seed ^ split_mix(block_linear)));
   build_order(rng, false);
@@ -138,21 +146,39 @@ void BlockRunner::run_block(const BlockTask& task, std::uint64_t block_linear) {
   } active_scope(this);
 
   for (;;) {
-    bool ran = true;
-    while (ran) {
-      ran = false;
-      for (unsigned i : order_) {
-        Fiber& fiber = fibers_[i];
-        if (fiber.state != FiberState::ready) continue;
-        resume(fiber);
-        ran = true;
-        if (failure_) std::rethrow_exception(failure_);
-      }
+    // Sweep the order until no thread is ready: a sweep ends when a fiber
+    // finds no ready fiber after it; warp operations completed late in a
+    // sweep may have made earlier threads ready again.
+    for (;;) {
+      position_ = 0;
+      Fiber* first = next_ready();
+      if (first == nullptr) break;
+      resume(*first);
+      if (failure_) std::rethrow_exception(failure_);
     }
     if (live_ == 0) break;
     release_barrier();
     build_order(rng, true);
   }
+  stacks_abandoned_ = false;
+}
+
+// Switches pass, as data, the slot where the context they leave is to be
+// stored: the one who arrives stores it (arrived()). A fiber that suspends
+// hands over directly to the next ready fiber in the order, and only returns
+// to the scheduler at the end of a sweep: one switch per thread, not two.
+
+Fiber* BlockRunner::next_ready() {
+  while (position_ < order_.size()) {
+    Fiber& fiber = fibers_[order_[position_++]];
+    if (fiber.state == FiberState::ready) return &fiber;
+  }
+  return nullptr;
+}
+
+void BlockRunner::arrived(const FiberTransfer& transfer) {
+  auto* slot = static_cast<FiberContext*>(transfer.data);
+  *slot = transfer.fctx;
 }
 
 void BlockRunner::resume(Fiber& fiber) {
@@ -160,26 +186,57 @@ void BlockRunner::resume(Fiber& fiber) {
   threadIdx = fiber.index;
   SanitizerSwitch note;
   note.start(fiber.stack.bottom(), fiber.stack.size());
-  const FiberTransfer back = jump(fiber.context, &fiber);
+  const FiberTransfer back = jump(fiber.context, &scheduler_context_);
   note.finish();
-  fiber.context = back.fctx;
+  arrived(back);
   current_ = nullptr;
 }
 
 void BlockRunner::suspend(bool dying) {
+  Fiber* self = current_;
+  Fiber* next = failure_ ? nullptr : next_ready();
   SanitizerSwitch note;
-  note.start(scheduler_stack_bottom_, scheduler_stack_size_, dying);
-  const FiberTransfer back = jump(scheduler_context_, nullptr);
-  note.finish(&scheduler_stack_bottom_, &scheduler_stack_size_);
-  scheduler_context_ = back.fctx;
+  FiberTransfer back;
+  if (next != nullptr) {
+    current_ = next;
+    threadIdx = next->index;
+    note.start(next->stack.bottom(), next->stack.size(), dying);
+    back = jump(next->context, &self->context);
+  } else {
+    current_ = nullptr;
+    note.start(scheduler_stack_bottom_, scheduler_stack_size_, dying);
+    back = jump(scheduler_context_, &self->context);
+  }
+  note.finish();
+  arrived(back);
+  current_ = self;
+  threadIdx = self->index;
 }
 
 void BlockRunner::fiber_entry(FiberTransfer transfer) {
   BlockRunner& runner = *tls_runner;
-  runner.scheduler_context_ = transfer.fctx;
+  // Only the scheduler's stack needs telling apart for the sanitizers: learn
+  // its bounds when a fiber starts from it.
   SanitizerSwitch arrival;
-  arrival.finish(&runner.scheduler_stack_bottom_, &runner.scheduler_stack_size_);
-  Fiber& fiber = *static_cast<Fiber*>(transfer.data);
+  const void* from_bottom = nullptr;
+  std::size_t from_size = 0;
+  arrival.finish(&from_bottom, &from_size);
+  if (transfer.data == &runner.scheduler_context_) {
+    runner.scheduler_stack_bottom_ = from_bottom;
+    runner.scheduler_stack_size_ = from_size;
+  }
+  arrived(transfer);
+  Fiber& fiber = *runner.current_;
+#if defined(KG_INTERPRET_SANITIZE)
+  // The last fiber on this stack ended inside suspend(), whose frames never
+  // returned: clear their stale poison below this frame before running.
+  {
+    char* frame = static_cast<char*>(__builtin_frame_address(0));
+    char* bottom = static_cast<char*>(fiber.stack.bottom());
+    char* low = frame - bottom > 64 * 1024 ? frame - 64 * 1024 : bottom;
+    ASAN_UNPOISON_MEMORY_REGION(low, static_cast<std::size_t>(frame - low));
+  }
+#endif
   try {
     runner.task_->invocation.invoke(runner.task_->invocation.context);
     // A thread that returns while lanes of its warp wait for it deadlocks them.

@@ -94,6 +94,8 @@ class BlockRunner {
  private:
   BlockRunner();
   static void fiber_entry(FiberTransfer transfer);
+  Fiber* next_ready();  // the next ready fiber of the sweep, or null
+  static void arrived(const FiberTransfer& transfer);
   void resume(Fiber& fiber);
   void suspend(bool dying = false);
   void prepare_fibers(unsigned count);
@@ -110,6 +112,7 @@ class BlockRunner {
   unsigned thread_count_ = 0;
   unsigned live_ = 0;
   std::vector<unsigned> order_;
+  std::size_t position_ = 0;  // of the sweep in order_
   std::vector<std::vector<PendingWarpOp>> warps_;
   Fiber* current_ = nullptr;
   FiberContext scheduler_context_ = nullptr;
@@ -118,6 +121,7 @@ class BlockRunner {
   std::exception_ptr failure_;
   std::unique_ptr<unsigned char[]> dynamic_smem_;
   std::size_t stack_bytes_ = 0;
+  bool stacks_abandoned_ = false;  // the last block ended in an error
 };
 
 }  // namespace kg::interp

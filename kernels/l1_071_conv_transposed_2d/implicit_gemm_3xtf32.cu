@@ -1,4 +1,4 @@
-// ConvTranspose2d, stride 1, as an implicit GEMM on TF32 tensor cores with
+// ConvTranspose2d (stride > 1: parity classes) as an implicit GEMM on TF32 tensor cores with
 // error-compensated 3xTF32 (a_hi*b_hi + a_hi*b_lo + a_lo*b_hi): FP32-level
 // accuracy at three times the tensor work. Design: docs/kernels/l1_071.md.
 #include "l1_071_conv_transposed_2d/implicit_gemm.cuh"
@@ -9,7 +9,7 @@ KG_REGISTER_CANDIDATE({
     .workload = "l1_071_conv_transposed_2d",
     .id = "implicit_gemm_3xtf32",
     .precision = "fp32",
-    .summary = "stride-1 implicit GEMM on TF32 mma.sync with 3xTF32 error compensation "
+    .summary = "implicit GEMM (parity classes for stride > 1) on TF32 mma.sync with 3xTF32 error compensation "
                "(FP32 accuracy), cp.async double-buffered halo tiles",
     .unsupported_reason = kg::l1_071::unsupported_reason,
     .workspace_bytes = kg::l1_071::no_workspace,

@@ -1,4 +1,4 @@
-// ConvTranspose2d, stride 1, as an implicit GEMM on TF32 tensor cores
+// ConvTranspose2d (stride > 1: parity classes) as an implicit GEMM on TF32 tensor cores
 // (mma.sync m16n8k8): one TF32 product per multiply-add. Design:
 // docs/kernels/l1_071.md.
 #include "l1_071_conv_transposed_2d/implicit_gemm.cuh"
@@ -9,7 +9,8 @@ KG_REGISTER_CANDIDATE({
     .workload = "l1_071_conv_transposed_2d",
     .id = "implicit_gemm_tf32",
     .precision = "tf32",
-    .summary = "stride-1 implicit GEMM (flipped weight, implicit padding) on TF32 mma.sync, "
+    .summary = "implicit GEMM (flipped weight, implicit padding, parity classes for stride > 1) on "
+               "TF32 mma.sync, "
                "cp.async double-buffered halo tiles, weights resident in shared memory",
     .unsupported_reason = kg::l1_071::unsupported_reason,
     .workspace_bytes = kg::l1_071::no_workspace,

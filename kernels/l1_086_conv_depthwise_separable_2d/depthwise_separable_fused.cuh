@@ -30,15 +30,15 @@ namespace kg::l1_086 {
 
 enum class PointwisePrecision { tf32, split3xtf32 };
 
-inline constexpr int kThreads = 256;           // 8 warps
+inline constexpr int kThreads = 256;  // 8 warps
 inline constexpr int kWarps = kThreads / 32;
-inline constexpr int kTileRows = 4;            // output rows per tile
-inline constexpr int kTileCols = 32;           // output columns per tile (one per lane)
-inline constexpr int kTilesPerBlock = 8;       // amortises staging the pointwise weight
+inline constexpr int kTileRows = 4;                        // output rows per tile
+inline constexpr int kTileCols = 32;                       // output columns per tile (one per lane)
+inline constexpr int kTilesPerBlock = 8;                   // amortises staging the pointwise weight
 inline constexpr int kTilePixels = kTileRows * kTileCols;  // 128 = 16 mma n-tiles
-inline constexpr int kChunkChannels = 8;       // input channels per chunk = mma K
-inline constexpr int kCoPerBlock = 128;        // output channels per block
-inline constexpr int kStages = 4;              // input chunks in flight: 3 ahead
+inline constexpr int kChunkChannels = 8;                   // input channels per chunk = mma K
+inline constexpr int kCoPerBlock = 128;                    // output channels per block
+inline constexpr int kStages = 4;                          // input chunks in flight: 3 ahead
 // Row stride of the depthwise result in shared memory: 8 mod 32 makes the
 // B-fragment loads (lanes t*stride + g) hit 32 distinct banks.
 inline constexpr int kDepthwiseStride = kTilePixels + 8;
@@ -52,17 +52,17 @@ inline constexpr int kWeightFloatsPerChunk = (kCoPerBlock / 16) * 32 * 4;
 
 // Everything the kernel needs, by value (one launch argument).
 struct Problem {
-  const float* x;         // [batch, cin, height, width]
+  const float* x;          // [batch, cin, height, width]
   const float* depthwise;  // [cin, 1, k, k]
   const float* pointwise;  // [cout, cin, 1, 1]
-  float* y;               // [batch, cout, hout, wout]
+  float* y;                // [batch, cout, hout, wout]
   int batch, cin, cout, height, width;
   int kernel, stride, padding, dilation;
   int hout, wout;
-  int tiles_w, tiles_h;  // output tiles along the width and the height
-  int tiles;             // batch * tiles_h * tiles_w
+  int tiles_w, tiles_h;            // output tiles along the width and the height
+  int tiles;                       // batch * tiles_h * tiles_w
   int tile_in_rows, tile_in_cols;  // input rows/cols one tile reads (with halo)
-  int stage_cols;  // shared-memory row length of a stage: room for the 16-byte alignment shift
+  int stage_cols;     // shared-memory row length of a stage: room for the 16-byte alignment shift
   int vector_loads;   // 1: rows 16-byte aligned, cp.async moves 16 bytes
   int vector_stores;  // 1: output rows 16-byte aligned, float4 stores
   int weights_in_shared;  // 1: A fragments staged in shared memory
@@ -88,12 +88,15 @@ inline Geometry geometry(std::int64_t in_channels, std::int64_t height, std::int
   const std::size_t stage_floats =
       static_cast<std::size_t>(kChunkChannels) * g.tile_in_rows * g.stage_cols;
   const std::size_t parts = precision == PointwisePrecision::split3xtf32 ? 2 : 1;  // hi (+ lo)
-  const std::size_t depthwise_floats = static_cast<std::size_t>(kChunkChannels) * kDepthwiseStride * parts;
-  const std::size_t chunks = static_cast<std::size_t>((in_channels + kChunkChannels - 1) / kChunkChannels);
+  const std::size_t depthwise_floats =
+      static_cast<std::size_t>(kChunkChannels) * kDepthwiseStride * parts;
+  const std::size_t chunks =
+      static_cast<std::size_t>((in_channels + kChunkChannels - 1) / kChunkChannels);
   const std::size_t weight_floats = chunks * kWeightFloatsPerChunk * parts;
   g.weights_in_shared = weight_floats * sizeof(float) <= kMaxSharedWeightBytes;
   g.shared_bytes =
-      (kStages * stage_floats + depthwise_floats + (g.weights_in_shared ? weight_floats : 0)) * sizeof(float);
+      (kStages * stage_floats + depthwise_floats + (g.weights_in_shared ? weight_floats : 0)) *
+      sizeof(float);
   return g;
 }
 
@@ -110,8 +113,8 @@ __device__ __forceinline__ int depthwise_column(int p) {
 
 // Where tile `tile` (flat over batch, tile rows, tile columns) sits.
 struct TileOrigin {
-  int n, oh0, ow0;        // image, first output row and column
-  int in_row0, in_col0;   // first input row and column it reads (may be negative: padding)
+  int n, oh0, ow0;       // image, first output row and column
+  int in_row0, in_col0;  // first input row and column it reads (may be negative: padding)
 };
 
 __device__ __forceinline__ TileOrigin tile_origin(const Problem& pr, int tile) {
@@ -135,13 +138,15 @@ __device__ __forceinline__ int column_shift(const Problem& pr, int in_col0) {
 // 16-byte load per lane: float4 index (m_tile * chunks + chunk) * 32 + lane.
 // For 3xTF32 the remainders follow in `lo`.
 template <PointwisePrecision P>
-__device__ __forceinline__ void stage_weights(const Problem& pr, int co_block0, int chunks, float* hi,
-                                              float* lo) {
+__device__ __forceinline__ void stage_weights(const Problem& pr, int co_block0, int chunks,
+                                              float* hi, float* lo) {
   const int entries = chunks * kWeightFloatsPerChunk;
   for (int e = threadIdx.x; e < entries; e += kThreads) {
-    const int i = e % 4, lane = (e / 4) % 32, chunk = (e / 128) % chunks, m_tile = e / (128 * chunks);
+    const int i = e % 4, lane = (e / 4) % 32, chunk = (e / 128) % chunks,
+              m_tile = e / (128 * chunks);
     const int g = lane >> 2, t = lane & 3;
-    // A fragment (PTX m16n8k8 .row): a0 = A[g][t], a1 = A[g+8][t], a2 = A[g][t+4], a3 = A[g+8][t+4].
+    // A fragment (PTX m16n8k8 .row): a0 = A[g][t], a1 = A[g+8][t], a2 = A[g][t+4], a3 =
+    // A[g+8][t+4].
     const int co = co_block0 + 16 * m_tile + g + 8 * (i & 1);
     const int ci = chunk * kChunkChannels + t + 4 * (i >> 1);
     const float a = co < pr.cout && ci < pr.cin
@@ -178,10 +183,11 @@ __device__ __forceinline__ void load_chunk(const Problem& pr, float* stage, cons
       const int ih = in_row0 + row;
       const int iw = aligned_col0 + 4 * piece;
       const bool inside = c < pr.cin && ih >= 0 && ih < pr.height && iw >= 0 && iw < pr.width;
-      const float* src = inside ? image + (static_cast<std::int64_t>(c) * pr.height + ih) * pr.width + iw
-                                : pr.x;  // a valid address; nothing is read
+      const float* src =
+          inside ? image + (static_cast<std::int64_t>(c) * pr.height + ih) * pr.width + iw
+                 : pr.x;  // a valid address; nothing is read
       kg::cp_async<16>(stage + (channel_in_chunk * rows + row) * cols + 4 * piece, src,
-                      inside ? 16 : 0);
+                       inside ? 16 : 0);
     }
   } else {
     // Unaligned rows: 4-byte copies, column 0 of the stage is in_col0.
@@ -195,8 +201,8 @@ __device__ __forceinline__ void load_chunk(const Problem& pr, float* stage, cons
       const int ih = in_row0 + row;
       const int iw = in_col0 + col;
       const bool inside = c < pr.cin && ih >= 0 && ih < pr.height && iw >= 0 && iw < pr.width;
-      const float* src = inside ? image + (static_cast<std::int64_t>(c) * pr.height + ih) * pr.width + iw
-                                : pr.x;
+      const float* src =
+          inside ? image + (static_cast<std::int64_t>(c) * pr.height + ih) * pr.width + iw : pr.x;
       kg::cp_async<4>(stage + (channel_in_chunk * rows + row) * cols + col, src, inside ? 4 : 0);
     }
   }
@@ -252,8 +258,9 @@ __device__ __forceinline__ void depthwise_chunk(const Problem& pr, const float* 
       const float* w = pr.depthwise + static_cast<std::int64_t>(c) * k * k;
       for (int kh = 0; kh < k; ++kh)
         for (int kw = 0; kw < k; ++kw)
-          acc = fmaf(in[(r * pr.stride + kh * pr.dilation) * cols + col * pr.stride + kw * pr.dilation],
-                     __ldg(w + kh * k + kw), acc);
+          acc = fmaf(
+              in[(r * pr.stride + kh * pr.dilation) * cols + col * pr.stride + kw * pr.dilation],
+              __ldg(w + kh * k + kw), acc);
     }
     put_depthwise<P>(hi, lo, channel_in_chunk * kDepthwiseStride + depthwise_column(p), acc);
   }
@@ -270,9 +277,10 @@ using Accumulators = float[kWarpMTiles][kWarpNTiles][4];
 
 // acc[m][j] += W[co0 + 16m ..][chunk] x D[chunk][n-tile n0 + j].
 template <PointwisePrecision P, bool kDefaultShape>
-__device__ __forceinline__ void pointwise_chunk(const Problem& pr, int co0, int n0, int chunk, int chunks,
-                                                const float* w_hi, const float* w_lo, const float* hi,
-                                                const float* lo, Accumulators& acc) {
+__device__ __forceinline__ void pointwise_chunk(const Problem& pr, int co0, int n0, int chunk,
+                                                int chunks, const float* w_hi, const float* w_lo,
+                                                const float* hi, const float* lo,
+                                                Accumulators& acc) {
   const int lane = threadIdx.x & 31;
   const int g = lane >> 2, t = lane & 3;
   std::uint32_t a_hi[kWarpMTiles][4], a_lo[kWarpMTiles][4];  // a_lo: 3xTF32 only
@@ -290,7 +298,8 @@ __device__ __forceinline__ void pointwise_chunk(const Problem& pr, int co0, int 
       }
     }
   } else {
-    // A fragment (PTX m16n8k8 .row): a0 = A[g][t], a1 = A[g+8][t], a2 = A[g][t+4], a3 = A[g+8][t+4].
+    // A fragment (PTX m16n8k8 .row): a0 = A[g][t], a1 = A[g+8][t], a2 = A[g][t+4], a3 =
+    // A[g+8][t+4].
     for (int m = 0; m < kWarpMTiles; ++m)
       for (int i = 0; i < 4; ++i) {
         const int co = co0 + 16 * m + g + 8 * (i & 1);
@@ -356,16 +365,17 @@ __device__ __forceinline__ void store_tile(const Problem& pr, const TileOrigin& 
 // alone fit 128 registers, so two blocks share an SM without spills. The
 // general instantiation keeps every path and runs one block per SM.
 template <PointwisePrecision P, bool kDefaultShape>
-__global__ void __launch_bounds__(kThreads, kDefaultShape ? 2 : 1) depthwise_separable_fused(Problem pr) {
+__global__ void __launch_bounds__(kThreads, kDefaultShape ? 2 : 1)
+    depthwise_separable_fused(Problem pr) {
   KG_DYNAMIC_SMEM(float, shared);
   constexpr bool split = P == PointwisePrecision::split3xtf32;
   const int chunks = (pr.cin + kChunkChannels - 1) / kChunkChannels;
   const int stage_floats = kChunkChannels * pr.tile_in_rows * pr.stage_cols;
   float* stages = shared;
-  float* hi = stages + kStages * stage_floats;             // depthwise result, TF32
-  float* lo = hi + kChunkChannels * kDepthwiseStride;      // its remainder (3xTF32)
+  float* hi = stages + kStages * stage_floats;                         // depthwise result, TF32
+  float* lo = hi + kChunkChannels * kDepthwiseStride;                  // its remainder (3xTF32)
   float* w_hi = lo + (split ? kChunkChannels * kDepthwiseStride : 0);  // A fragments
-  float* w_lo = w_hi + chunks * kWeightFloatsPerChunk;     // their remainders (3xTF32)
+  float* w_lo = w_hi + chunks * kWeightFloatsPerChunk;                 // their remainders (3xTF32)
 
   const int warp = threadIdx.x >> 5;
   const int co_block0 = blockIdx.y * kCoPerBlock;
@@ -383,7 +393,8 @@ __global__ void __launch_bounds__(kThreads, kDefaultShape ? 2 : 1) depthwise_sep
   // step, empty or not, so the wait count below holds.
   for (int s = 0; s < kStages - 1; ++s) {
     if (s < steps)
-      load_chunk<kDefaultShape>(pr, stages + s * stage_floats, tile_origin(pr, first_tile + s / chunks), s % chunks);
+      load_chunk<kDefaultShape>(pr, stages + s * stage_floats,
+                                tile_origin(pr, first_tile + s / chunks), s % chunks);
     kg::cp_async_commit();
   }
   Accumulators acc;
@@ -398,13 +409,14 @@ __global__ void __launch_bounds__(kThreads, kDefaultShape ? 2 : 1) depthwise_sep
     // thread finished before the previous iteration's second barrier.
     const int ahead = step + kStages - 1;
     if (ahead < steps)
-      load_chunk<kDefaultShape>(pr, stages + (ahead % kStages) * stage_floats, tile_origin(pr, first_tile + ahead / chunks),
-                 ahead % chunks);
+      load_chunk<kDefaultShape>(pr, stages + (ahead % kStages) * stage_floats,
+                                tile_origin(pr, first_tile + ahead / chunks), ahead % chunks);
     kg::cp_async_commit();
     kg::cp_async_wait<kStages - 1>();  // this thread's copies of `step` are done
     __syncthreads();                   // and everyone's are visible
     depthwise_chunk<P, kDefaultShape>(pr, stages + (step % kStages) * stage_floats, chunk,
-                       column_shift(pr, o.in_col0), hi, lo);
+                                      column_shift(pr, o.in_col0), hi, lo);
+    __syncthreads();
     if (co0 < pr.cout) {
       pointwise_chunk<P, kDefaultShape>(pr, co0, n0, chunk, chunks, w_hi, w_lo, hi, lo, acc);
       if (chunk == chunks - 1) store_tile(pr, o, co0, n0, acc);
@@ -424,20 +436,22 @@ inline std::string unsupported_reason(const kg::Axes& axes, PointwisePrecision p
   };
   const std::int64_t kernel = get("kernel_size"), stride = get("stride"), padding = get("padding"),
                      dilation = get("dilation");
-  if (kernel < 1 || kernel > 15) return "kernel_size must be 1..15 (got " + std::to_string(kernel) + ")";
+  if (kernel < 1 || kernel > 15)
+    return "kernel_size must be 1..15 (got " + std::to_string(kernel) + ")";
   if (stride < 1) return "stride must be >= 1";
   if (dilation < 1) return "dilation must be >= 1";
   if (padding < 0) return "padding must be >= 0";
   if (get("out_channels") > 65535 * kCoPerBlock) return "out_channels too large for the grid";
-  const Geometry g =
-      geometry(get("in_channels"), get("height"), get("width"), kernel, stride, padding, dilation, precision);
+  const Geometry g = geometry(get("in_channels"), get("height"), get("width"), kernel, stride,
+                              padding, dilation, precision);
   if (g.hout < 1 || g.wout < 1) return "empty output";
   const std::int64_t tiles = get("batch") * ((g.hout + kTileRows - 1) / kTileRows) *
                              ((g.wout + kTileCols - 1) / kTileCols);
   if (tiles > (std::int64_t{1} << 31) - 1) return "more output tiles than a 32-bit index holds";
   if (g.shared_bytes > kMaxSharedBytes)
     return "input tile of kernel_size/stride/dilation needs " + std::to_string(g.shared_bytes) +
-           " bytes of shared memory, above the " + std::to_string(kMaxSharedBytes) + " this kernel uses";
+           " bytes of shared memory, above the " + std::to_string(kMaxSharedBytes) +
+           " this kernel uses";
   return {};
 }
 
@@ -474,9 +488,10 @@ void launch(const kg::LaunchArgs& args) {
   pr.vector_stores = pr.wout % 4 == 0 && reinterpret_cast<std::uintptr_t>(pr.y) % 16 == 0;
   const dim3 grid(static_cast<unsigned>((pr.tiles + kTilesPerBlock - 1) / kTilesPerBlock),
                   static_cast<unsigned>((pr.cout + kCoPerBlock - 1) / kCoPerBlock));
-  const bool default_shape = pr.kernel == 3 && pr.stride == 1 && pr.dilation == 1 && pr.vector_loads &&
-                             pr.weights_in_shared;
-  const auto kernel = default_shape ? depthwise_separable_fused<P, true> : depthwise_separable_fused<P, false>;
+  const bool default_shape = pr.kernel == 3 && pr.stride == 1 && pr.dilation == 1 &&
+                             pr.vector_loads && pr.weights_in_shared;
+  const auto kernel =
+      default_shape ? depthwise_separable_fused<P, true> : depthwise_separable_fused<P, false>;
   kg::set_max_dynamic_smem(kernel, g.shared_bytes);
   kg::launch(kernel, grid, dim3(kThreads), g.shared_bytes, args.stream, pr);
 }

@@ -30,7 +30,7 @@ file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR}/baselines)  # empty: the real candidate is `new`
 execute_process(
   COMMAND ${KERNELGATE} run --workload ${workload} --device ${DEVICE} --preset ci
-          --axes batch=1,in_channels=4,out_channels=8 --timeout 10 --candidates ${id_list}
+          --axes batch=1,in_channels=4,out_channels=8 --timeout 5 --candidates ${id_list}
           --baselines ${WORK_DIR}/baselines --report-dir ${WORK_DIR}/reports
           --results ${WORK_DIR}/results.json --json
   RESULT_VARIABLE exit_code

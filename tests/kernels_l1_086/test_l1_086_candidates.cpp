@@ -55,13 +55,14 @@ std::vector<AxesCase> random_legal_axes(int count) {
   };
   std::vector<AxesCase> cases;
   while (static_cast<int>(cases.size()) < count) {
-    kg::Axes overrides{{"batch", pick(1, 2)},        {"in_channels", pick(1, 20)},
+    kg::Axes overrides{{"batch", pick(1, 2)},         {"in_channels", pick(1, 20)},
                        {"out_channels", pick(1, 48)}, {"kernel_size", 2 * pick(0, 2) + 1},
                        {"height", pick(1, 14)},       {"width", pick(1, 44)},
                        {"stride", pick(1, 2)},        {"padding", pick(0, 2)},
                        {"dilation", pick(1, 2)}};
     try {
-      cases.push_back({"random" + std::to_string(cases.size()), suite().resolve_axes("", overrides)});
+      cases.push_back(
+          {"random" + std::to_string(cases.size()), suite().resolve_axes("", overrides)});
     } catch (const kg::Error&) {
       // The dilated kernel does not fit the padded input: not a legal shape, draw again.
     }
@@ -74,22 +75,21 @@ std::vector<AxesCase> axes_under_test() {
   for (auto& c : random_legal_axes(3)) cases.push_back(std::move(c));
   // width % 4 == 0: 16-byte cp.async rows, float4 output stores, two tiles along the width.
   cases.push_back({"aligned_rows", suite().resolve_axes("ci", {{"batch", 1},
-                                                                {"in_channels", 16},
-                                                                {"out_channels", 24},
-                                                                {"height", 6},
-                                                                {"width", 40}})});
+                                                               {"in_channels", 16},
+                                                               {"out_channels", 24},
+                                                               {"height", 6},
+                                                               {"width", 40}})});
   // Generic depthwise (k=5, stride 2, dilation 2), cin not a multiple of 8,
   // cout above one block of 128 and not a multiple of 16.
-  cases.push_back({"generic_two_cout_blocks",
-                   suite().resolve_axes("", {{"batch", 1},
-                                             {"in_channels", 11},
-                                             {"out_channels", 136},
-                                             {"kernel_size", 5},
-                                             {"height", 9},
-                                             {"width", 21},
-                                             {"stride", 2},
-                                             {"padding", 3},
-                                             {"dilation", 2}})});
+  cases.push_back({"generic_two_cout_blocks", suite().resolve_axes("", {{"batch", 1},
+                                                                        {"in_channels", 11},
+                                                                        {"out_channels", 136},
+                                                                        {"kernel_size", 5},
+                                                                        {"height", 9},
+                                                                        {"width", 21},
+                                                                        {"stride", 2},
+                                                                        {"padding", 3},
+                                                                        {"dilation", 2}})});
   return cases;
 }
 
@@ -144,8 +144,9 @@ TEST_P(L1086Candidates, PassesEveryCheckUnderTwoThreadOrders) {
           << "max_abs " << result.error->max_abs << " rel_l2 " << result.error->rel_l2;
       EXPECT_FALSE(result.error->sampled) << "small shapes are compared whole";
       EXPECT_GT(result.error->checked, 0);
-      if (c.precision == "fp32")  // FP32-faithful: KernelBench's current fp32 rule
+      if (c.precision == "fp32") {  // FP32-faithful: KernelBench's current fp32 rule
         EXPECT_TRUE(result.error->kernelbench_1e4) << "max_abs " << result.error->max_abs;
+      }
       EXPECT_EQ(result.thread_orders, std::vector<std::string>{order});
     }
   }

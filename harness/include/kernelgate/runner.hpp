@@ -28,14 +28,16 @@ namespace kg {
 // Timing protocols (docs/runner.md).
 struct TimingOptions {
   std::string protocol;  // "kernelbench" | "adaptive" | "none"; "" = the device's default
-  int warmups = -1;      // -1: the protocol's default (kernelbench: 3, adaptive: 1)
+  // -1: the protocol's default (kernelbench: 3; adaptive: 3 on GPU, 0 on the
+  // cpu device, where the checks' runs just before have warmed it up).
+  int warmups = -1;
   // kernelbench: exactly this many trials (default 100).
   int trials = 100;
   // adaptive: sample until the relative standard error of the mean is below
   // target_rse, or budget_s is spent, or max_samples are taken (at least min_samples).
   double target_rse = 0.01;
   double budget_s = -1;  // -1: the device's default (cpu: 1 s, cuda: 5 s)
-  int min_samples = 3;
+  int min_samples = -1;  // -1: the device's default (cpu: 2, cuda: 100, KernelBench's trial count)
   int max_samples = -1;  // -1: the device's default (cpu: 10, cuda: 10000)
 };
 

@@ -32,6 +32,12 @@ std::string format_number(double value) {
   return buffer;
 }
 
+std::string exact_number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  return buffer;
+}
+
 namespace {
 
 // A round step (1, 2 or 5 times a power of ten) giving about `target` ticks.
@@ -84,7 +90,7 @@ std::string latency_chart_svg(const std::vector<Row>& rows, double floor_ms, con
     svg << "<text class=\"bar-label\" x=\"" << label_width - 8 << "\" y=\"" << y + bar_height - 5
         << "\" text-anchor=\"end\">" << escape(row.implementation) << "</text>";
     svg << "<rect class=\"bar " << escape(row.trust) << "\" data-implementation=\"" << escape(row.implementation)
-        << "\" data-mean-ms=\"" << row.mean_ms << "\" x=\"" << label_width << "\" y=\"" << y << "\" width=\""
+        << "\" data-mean-ms=\"" << exact_number(row.mean_ms) << "\" x=\"" << label_width << "\" y=\"" << y << "\" width=\""
         << std::max(1.0, x_end - label_width) << "\" height=\"" << bar_height << "\"/>";
     if (row.std_ms > 0)
       svg << "<line class=\"error-bar\" x1=\"" << x_of(std::max(0.0, row.mean_ms - row.std_ms)) << "\" y1=\""
@@ -96,7 +102,7 @@ std::string latency_chart_svg(const std::vector<Row>& rows, double floor_ms, con
 
   if (floor_ms > 0) {
     const double x = x_of(floor_ms);
-    svg << "<line class=\"floor\" data-floor-ms=\"" << floor_ms << "\" x1=\"" << x << "\" y1=\"" << top - 6
+    svg << "<line class=\"floor\" data-floor-ms=\"" << exact_number(floor_ms) << "\" x1=\"" << x << "\" y1=\"" << top - 6
         << "\" x2=\"" << x << "\" y2=\"" << axis_y << "\"/>"
         // The label sits above the bars, on the side of the line with more room.
         << "<text class=\"floor-label\" x=\"" << (x > label_width + plot_width / 2 ? x - 4 : x + 4) << "\" y=\""

@@ -28,6 +28,8 @@ struct Row {
 std::string escape(std::string_view text);
 // A latency or ratio with four significant digits ("1.580", "0.2213", "12.40").
 std::string format_number(double value);
+// Every digit, for the data- attributes that tests and scripts read back.
+std::string exact_number(double value);
 
 // A horizontal bar chart (inline SVG) of the rows' mean latencies, with the
 // floor drawn as a vertical line when floor_ms > 0.

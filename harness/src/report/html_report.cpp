@@ -136,7 +136,7 @@ Section section_from_baseline(const BaselineFile& file, const Suite& suite, cons
 }
 
 const char* kStyle = R"(
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1d2330;line-height:1.45}
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:66rem;padding:0 1rem;color:#1d2330;line-height:1.45}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.25rem;margin-top:2.2rem;border-bottom:1px solid #d8dce4;padding-bottom:.2rem}
 h3{font-size:1.05rem;margin-top:1.4rem}.origin,.muted{color:#5a6475;font-size:.9rem}
 table{border-collapse:collapse;margin:.6rem 0;font-size:.9rem}th,td{padding:.28rem .6rem;border-bottom:1px solid #e4e7ed;text-align:left;vertical-align:top}
@@ -144,7 +144,7 @@ th{background:#f3f5f9}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .badge{display:inline-block;padding:0 .4rem;border-radius:.6rem;font-size:.75rem;font-weight:600}
 .stale{background:#fde2cf;color:#8a3b00}.fresh{background:#dcf2e3;color:#1d6b39}.reported{background:#e4e9f7;color:#2f4a8a}.measured{background:#e9f4ec;color:#1d6b39}
 .failed{background:#fbd9d9;color:#8c1d1d}
-code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem;word-break:break-all}
+code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem;word-break:break-all}td code{white-space:nowrap;word-break:normal}
 svg.chart{display:block;margin:.6rem 0 1rem;font-size:12px;font-family:inherit}
 svg .bar.measured{fill:#3a7d5c}svg .bar.reported{fill:#7f95c9}svg .grid{stroke:#eceef3}svg .axis{stroke:#5a6475}
 svg .error-bar{stroke:#1d2330;stroke-width:1.5}svg .floor{stroke:#c0392b;stroke-width:2;stroke-dasharray:6 4}
@@ -171,7 +171,7 @@ void write_rows_table(std::ostringstream& out, const Section& section) {
         << "\">"
         << "<td class=\"num\">" << row.rank << "</td>"
         << "<td><code>" << escape(row.implementation) << "</code></td>"
-        << "<td class=\"num mean\" data-value=\"" << row.mean_ms << "\">" << format_number(row.mean_ms) << " ± "
+        << "<td class=\"num mean\" data-value=\"" << html::exact_number(row.mean_ms) << "\">" << format_number(row.mean_ms) << " ± "
         << format_number(row.std_ms) << "</td>"
         << "<td class=\"num\">" << format_number(row.vs_first) << "×</td>"
         << "<td class=\"num\">" << (row.speedup_over_eager ? format_number(*row.speedup_over_eager) + "×" : "–")

@@ -74,7 +74,10 @@ std::string markdown_summary(const ordered_json& report) {
     for (const auto& row : ranking) {
       const std::string trust = string_of(row, "trust");
       const std::string outcome = string_of(row, "outcome");
-      std::string name = "`" + cell(string_of(row, "implementation")) + "`";
+      // Appended piecewise: GCC 12 warns falsely on "literal" + std::string temporaries.
+      std::string name = "`";
+      name += cell(string_of(row, "implementation"));
+      name += "`";
       if (outcome == "new") name += " (new)";
       if (outcome == "regressed") name += " ❌ regressed";
       md += "| " + std::to_string(row.at("rank").get<int>()) + " | " + name + " | " + cell(string_of(row, "precision")) +

@@ -20,7 +20,10 @@ namespace kg {
 void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
   // The temporary file sits beside the target so the rename stays on one
   // file system, which is what makes it atomic.
-  std::string pattern = (path.parent_path() / ("." + path.filename().string() + ".tmp.XXXXXX")).string();
+  std::string name = ".";  // built piecewise: GCC 12 warns falsely on "." + std::string
+  name += path.filename().string();
+  name += ".tmp.XXXXXX";
+  std::string pattern = (path.parent_path() / name).string();
   int fd = ::mkstemp(pattern.data());
   if (fd < 0) throw Error(path.string() + ": cannot create a temporary file beside it: " + std::strerror(errno));
   auto fail = [&](const char* what) {

@@ -228,7 +228,8 @@ class CandidateChecker {
       message << ", first at flat index " << stats.first_mismatch_index << ": got "
               << format_number(stats.first_mismatch_got) << ", want "
               << format_number(stats.first_mismatch_want);
-    message << "; max abs error " << format_number(stats.max_abs) << ", relative L2 "
+    message << "; max abs error" << (stats.non_finite ? " over the finite points " : " ")
+            << format_number(stats.max_abs) << ", relative L2 "
             << format_number(stats.rel_l2);
     if (tolerance_.rel_l2 > 0) message << " (bound " << tolerance_.rel_l2 << ")";
     return message.str();

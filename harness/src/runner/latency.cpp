@@ -50,7 +50,7 @@ LatencyStats measure_latency(Device& device, const std::function<void()>& enqueu
 
   const int warmups = options.warmups >= 0 ? options.warmups
                       : protocol == "kernelbench" ? 3
-                      : slow_device             ? 1
+                      : slow_device             ? 0
                                                 : 3;
   for (int i = 0; i < warmups; ++i) {
     enqueue();
@@ -70,8 +70,9 @@ LatencyStats measure_latency(Device& device, const std::function<void()>& enqueu
 
   const double budget_s = options.budget_s >= 0 ? options.budget_s : slow_device ? 1.0 : 5.0;
   const int max_samples = options.max_samples >= 0 ? options.max_samples : slow_device ? 10 : 10000;
-  // On GPU take at least the KernelBench trial count (DESIGN.md, "Latency").
-  const int min_samples = std::max(options.min_samples, slow_device ? 1 : 100);
+  // On GPU take at least the KernelBench trial count (DESIGN.md, "Latency");
+  // on the cpu device two samples give a spread within the 1 s budget.
+  const int min_samples = options.min_samples >= 0 ? options.min_samples : slow_device ? 2 : 100;
   const auto start = std::chrono::steady_clock::now();
   while (static_cast<int>(samples.size()) < std::max(1, max_samples)) {
     take_sample();

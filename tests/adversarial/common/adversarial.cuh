@@ -29,10 +29,11 @@ enum class Misbehaviour {
 struct Shape {
   std::int64_t batch, in_channels, out_channels, kernel, stride, padding, dilation;
   std::int64_t height, width, height_out, width_out;
-  std::int64_t total() const { return batch * out_channels * height_out * width_out; }
+  __host__ __device__ std::int64_t total() const { return batch * out_channels * height_out * width_out; }
 };
 
-__global__ void misbehaving_kernel(Shape s, Misbehaviour misbehaviour, const float* __restrict__ x,
+// static: each candidate file compiles its own copy (a header, in every translation unit).
+static __global__ void misbehaving_kernel(Shape s, Misbehaviour misbehaviour, const float* __restrict__ x,
                                    const float* __restrict__ depthwise,
                                    const float* __restrict__ pointwise, float* y, float* writable_x,
                                    float* wild) {

@@ -2,7 +2,7 @@
 // The runner must report it crashed (SIGABRT).
 #include <cstdlib>
 
-#include "common/adversarial.cuh"
+#include "../common/adversarial.cuh"  // relative: also builds via KERNELGATE_EXTRA_KERNEL_DIRS
 
 namespace {
 

@@ -1,7 +1,7 @@
 // Adversarial candidate: computes the right answer, but on the default stream
 // instead of the one the harness gave (so on a GPU it races with the harness's
 // timing and copies). The runner must report it contract_violation (launch_stream).
-#include "common/adversarial.cuh"
+#include "../common/adversarial.cuh"  // relative: also builds via KERNELGATE_EXTRA_KERNEL_DIRS
 
 namespace {
 

@@ -1,6 +1,6 @@
 // Adversarial candidate: never finishes.
 // The runner must report it timed_out.
-#include "common/adversarial.cuh"
+#include "../common/adversarial.cuh"  // relative: also builds via KERNELGATE_EXTRA_KERNEL_DIRS
 
 namespace {
 

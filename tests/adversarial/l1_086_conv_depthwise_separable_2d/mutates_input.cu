@@ -1,6 +1,6 @@
 // Adversarial candidate: writes into its input x.
 // The runner must report it contract_violation (inputs_unchanged).
-#include "common/adversarial.cuh"
+#include "../common/adversarial.cuh"  // relative: also builds via KERNELGATE_EXTRA_KERNEL_DIRS
 
 namespace {
 

@@ -3,7 +3,7 @@
 // report it contract_violation (fresh_inputs).
 #include <vector>
 
-#include "common/adversarial.cuh"
+#include "../common/adversarial.cuh"  // relative: also builds via KERNELGATE_EXTRA_KERNEL_DIRS
 
 namespace {
 

@@ -1,6 +1,6 @@
 // Adversarial candidate: writes through an unmapped address.
 // The runner must report it crashed (SIGSEGV on the cpu device, an illegal address on a GPU).
-#include "common/adversarial.cuh"
+#include "../common/adversarial.cuh"  // relative: also builds via KERNELGATE_EXTRA_KERNEL_DIRS
 
 namespace {
 

@@ -1,6 +1,6 @@
 // Adversarial candidate: writes only the first half of the output.
 // The runner must report it contract_violation (output_fully_written).
-#include "common/adversarial.cuh"
+#include "../common/adversarial.cuh"  // relative: also builds via KERNELGATE_EXTRA_KERNEL_DIRS
 
 namespace {
 

@@ -1,6 +1,6 @@
 // Adversarial candidate: writes NaN into one output element.
 // The runner must report it incorrect (NaN never passes).
-#include "common/adversarial.cuh"
+#include "../common/adversarial.cuh"  // relative: also builds via KERNELGATE_EXTRA_KERNEL_DIRS
 
 namespace {
 

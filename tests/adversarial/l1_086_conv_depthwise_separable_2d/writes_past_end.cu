@@ -1,6 +1,6 @@
 // Adversarial candidate: writes one element past the end of the output.
 // The runner must report it contract_violation (guard_bands).
-#include "common/adversarial.cuh"
+#include "../common/adversarial.cuh"  // relative: also builds via KERNELGATE_EXTRA_KERNEL_DIRS
 
 namespace {
 

@@ -1,6 +1,6 @@
 // Adversarial candidate: one output element is off by 1.0.
 // The runner must report it incorrect, naming the element.
-#include "common/adversarial.cuh"
+#include "../common/adversarial.cuh"  // relative: also builds via KERNELGATE_EXTRA_KERNEL_DIRS
 
 namespace {
 

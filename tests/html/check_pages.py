@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Renders the leaderboard with `kernelgate report --html`, loads every page in
+headless Chromium and checks the DOM the browser built against the JSON
+reports: every ranked implementation has a table row and a chart bar with the
+report's latency, pages with a floor draw it, the semantics and identity are
+there. Takes a screenshot of each workload page. Exits 1 naming what differs.
+"""
+import argparse
+import html.parser
+import json
+import math
+import pathlib
+import subprocess
+import sys
+
+
+class PageDom(html.parser.HTMLParser):
+    """The parts of a page the test looks at, from the browser's DOM dump."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables = {}        # hardware -> {implementation: mean shown (data-value)}
+        self.bars = []          # (implementation, mean_ms) in document order
+        self.floors = []        # floor values drawn
+        self.identity = ""
+        self.headings = []
+        self._table = None
+        self._row = None
+        self._in_identity = False
+        self._in_heading = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        classes = a.get("class", "").split()
+        if tag == "table" and "implementations" in classes:
+            self._table = self.tables.setdefault(a.get("data-hardware", ""), {})
+        elif tag == "tr" and self._table is not None and "data-implementation" in a:
+            self._row = a["data-implementation"]
+        elif tag == "td" and self._row is not None and "mean" in classes:
+            self._table[self._row] = float(a["data-value"])
+        elif tag == "rect" and "bar" in classes:
+            self.bars.append((a["data-implementation"], float(a["data-mean-ms"])))
+        elif tag == "line" and "floor" in classes:
+            self.floors.append(float(a["data-floor-ms"]))
+        elif tag == "code" and "identity" in classes:
+            self._in_identity = True
+        elif tag in ("h2", "h3"):
+            self._in_heading = True
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self._table = None
+        elif tag == "tr":
+            self._row = None
+        elif tag == "code":
+            self._in_identity = False
+        elif tag in ("h2", "h3"):
+            self._in_heading = False
+
+    def handle_data(self, data):
+        if self._in_identity:
+            self.identity += data.strip()
+        if self._in_heading and data.strip():
+            self.headings.append(data.strip())
+
+
+def chromium(args, browser, page, *extra):
+    command = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+               "--virtual-time-budget=2000", *extra, page.as_uri()]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
+def close(a, b):
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--kernelgate", required=True)
+    parser.add_argument("--chromium", default="")
+    parser.add_argument("--reports", required=True, type=pathlib.Path)
+    parser.add_argument("--baselines", required=True)
+    parser.add_argument("--out", required=True, type=pathlib.Path)
+    args = parser.parse_args()
+    if not args.chromium or not pathlib.Path(args.chromium).exists():
+        print("chromium not found: run ci/install-deps.sh", file=sys.stderr)
+        return 1
+
+    subprocess.run([args.kernelgate, "report", "--html", str(args.out), "--reports", str(args.reports),
+                    "--baselines", args.baselines], check=True)
+    reports = sorted(p for p in args.reports.glob("*.json") if p.name.count(".") == 2)
+    if not reports:
+        print(f"no JSON report in {args.reports}", file=sys.stderr)
+        return 1
+
+    problems = []
+    by_workload = {}
+    for path in reports:
+        report = json.loads(path.read_text())
+        by_workload.setdefault(report["workload"]["id"], []).append(report)
+
+    for workload, workload_reports in sorted(by_workload.items()):
+        page = args.out / f"{workload}.html"
+        result = chromium(args, args.chromium, page, "--dump-dom")
+        if result.returncode != 0 or "<html" not in result.stdout:
+            problems.append(f"{page.name}: the browser did not load it: {result.stderr[-400:]}")
+            continue
+        dom = PageDom()
+        dom.feed(result.stdout)
+        for report in workload_reports:
+            hardware = report["hardware"]
+            table = dom.tables.get(hardware)
+            if table is None:
+                problems.append(f"{page.name}: no implementations table for {hardware}")
+                continue
+            bars = dict(dom.bars)
+            for entry in report["ranking"]:
+                name, mean = entry["implementation"], entry["mean_ms"]
+                if name not in table or not close(table[name], mean):
+                    problems.append(f"{page.name} [{hardware}]: table shows {table.get(name)} ms for {name}, "
+                                    f"the report says {mean}")
+                if name not in bars or not close(bars[name], mean):
+                    problems.append(f"{page.name} [{hardware}]: chart bar {bars.get(name)} ms for {name}, "
+                                    f"the report says {mean}")
+            if report.get("floors") and not dom.floors:
+                problems.append(f"{page.name} [{hardware}]: the report has floors but no floor line is drawn")
+        # Stored H100 baselines ship with the repository: their sections have floors.
+        if not dom.floors:
+            problems.append(f"{page.name}: no floor line drawn for any hardware key")
+        if len(dom.identity) != 64:
+            problems.append(f"{page.name}: the workload identity is missing")
+        for heading in ("Semantics", "Tensors", "Axes", "Constraints"):
+            if heading not in dom.headings:
+                problems.append(f"{page.name}: no '{heading}' section")
+        shot = args.out / f"{workload}.png"
+        result = chromium(args, args.chromium, page, f"--screenshot={shot}", "--window-size=1100,1600")
+        if result.returncode != 0 or not shot.exists() or shot.stat().st_size < 10000:
+            problems.append(f"{page.name}: no screenshot: {result.stderr[-400:]}")
+
+    index = chromium(args, args.chromium, args.out / "index.html", "--dump-dom")
+    for workload in by_workload:
+        if f'href="{workload}.html"' not in index.stdout:
+            problems.append(f"index.html: no link to {workload}.html")
+
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print(f"{len(by_workload)} workload page(s) checked in the browser, {len(problems)} problem(s); "
+          f"screenshots in {args.out}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
