@@ -9,8 +9,10 @@
 #include <sstream>
 
 #include "command.hpp"
+#include "gate_options.hpp"
 #include "kernelgate/conclude.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/gpu_identity.hpp"
 #include "kernelgate/runner.hpp"
 
 namespace kg::cli {
@@ -33,6 +35,7 @@ struct RunCommandOptions {
   std::string results_file;
   bool quiet = false;
   bool json = false;
+  GatePolicyOverrides gate;
 };
 
 std::vector<std::string> split_list(const std::string& text) {
@@ -91,6 +94,18 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
     std::fprintf(stderr, "kernelgate: skipped: %s\n", e.what());
     return kSkipExitCode;
   }
+  // A GPU test of the h100 label on an H200 (or the reverse) is not this
+  // runner's to judge: skip, unless a GPU of that class is required.
+  if (const char* expected = std::getenv("KERNELGATE_EXPECT_HARDWARE_LABEL"); expected && *expected) {
+    const std::string label = hardware_label(device->hardware_key());
+    if (label != expected) {
+      const std::string why = "this test is for " + std::string(expected) + " GPUs, the device is " +
+                              device->name() + " (" + device->hardware_key() + ")";
+      if (gpu_required()) throw Error(why + " (KERNELGATE_REQUIRE_GPU=1)");
+      std::fprintf(stderr, "kernelgate: skipped: %s\n", why.c_str());
+      return kSkipExitCode;
+    }
+  }
 
   RunOptions run_options;
   run_options.preset = options.preset;
@@ -119,7 +134,8 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
     conclude.baselines_dir = options.baselines_dir.empty() ? default_baselines_dir()
                                                            : std::filesystem::path(options.baselines_dir);
     conclude.report_dir = options.report_dir;
-    conclude.policy = suite.gate;
+    conclude.policy = apply_overrides(suite.gate, options.gate);
+    conclude.gate_wall_clock = options.gate.gate_wall_clock;
     conclude.quiet = options.quiet;
     conclude.json_stdout = options.json;
     exit_code = std::max(exit_code, conclude_run(suite, run, conclude));
@@ -161,6 +177,7 @@ const CommandRegistrar run_registrar{{
           run->add_option("--suites", common.suites_dir, "load workloads from this folder");
           run->add_flag("--quiet,-q", options->quiet, "no progress lines and no table");
           run->add_flag("--json", options->json, "the JSON report on stdout (progress on stderr)");
+          add_gate_options(*run, options->gate);
           run->callback([options, &common, &exit_code] { exit_code = run_command(*options, common); });
 
           // The runner starts each candidate as `<this binary> __kg-candidate-child

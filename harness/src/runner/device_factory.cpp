@@ -1,23 +1,12 @@
 // open_device(): "auto" | "cpu" | "cuda" | "cuda:N". The cpu device exists in
 // the cpu build (interpret mode); the cuda device in the gpu build (KG_GPU),
 // implemented in harness/src/cuda.
-#include <charconv>
-
 #include "cpu_device.hpp"
 #include "kernelgate/device.hpp"
+#include "kernelgate/gpu_identity.hpp"
 
 namespace kg {
 namespace {
-
-int parse_cuda_ordinal(const std::string& spec) {
-  if (spec == "cuda") return 0;
-  const std::string digits = spec.substr(5);  // after "cuda:"
-  int ordinal = -1;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), ordinal);
-  if (digits.empty() || error != std::errc() || end != digits.data() + digits.size() || ordinal < 0)
-    throw Error("malformed device '" + spec + "' (expected cuda:N with N a GPU index)");
-  return ordinal;
-}
 
 std::unique_ptr<Device> open_cuda(int ordinal) {
 #if defined(KG_GPU) && KG_GPU
@@ -45,10 +34,11 @@ std::unique_ptr<Device> open_device(const std::string& spec) {
                   "includes (this binary is the gpu build)");
     return detail::make_cpu_device();
   }
-  if (spec == "cuda" || spec.rfind("cuda:", 0) == 0) return open_cuda(parse_cuda_ordinal(spec));
+  // "cuda" alone is the GPU CTest assigned (RESOURCE_GROUPS), else GPU 0.
+  if (spec == "cuda" || spec.rfind("cuda:", 0) == 0) return open_cuda(cuda_ordinal_from_spec(spec));
   if (spec == "auto") {
 #if defined(KG_GPU) && KG_GPU
-    if (cuda_device_count() > 0) return open_cuda_device(0);
+    if (cuda_device_count() > 0) return open_cuda_device(ctest_assigned_gpu().value_or(0));
 #endif
     if (cpu_device_supported()) return detail::make_cpu_device();
     throw NoDeviceError("no GPU found, and this gpu build has no cpu device");
