@@ -36,7 +36,10 @@ BackendDescriptor tensor(std::int64_t uid, const std::vector<std::int64_t>& dims
 
 std::string join(const std::vector<std::int64_t>& values) {
   std::string text;
-  for (std::size_t i = 0; i < values.size(); ++i) text += (i ? "x" : "") + std::to_string(values[i]);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i) text += 'x';  // appended piecewise: GCC 12 warns falsely on "x" + std::string
+    text += std::to_string(values[i]);
+  }
   return text;
 }
 
