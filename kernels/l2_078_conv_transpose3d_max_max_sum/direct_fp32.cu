@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "common/grid_stride.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 
@@ -91,8 +92,7 @@ void launch(const kg::LaunchArgs& args) {
   s.width_out = args.output_shape.at(4);
   const std::int64_t total = s.batch * s.depth_out * s.height_out * s.width_out;
   constexpr unsigned kThreads = 128;
-  const auto blocks = static_cast<unsigned>(
-      std::clamp<std::int64_t>((total + kThreads - 1) / kThreads, 1, std::int64_t{1} << 20));
+  const unsigned blocks = kg::kernels::grid_stride_blocks(total, kThreads);
   kg::launch(conv_transpose3d_max_max_sum_direct, dim3(blocks), dim3(kThreads), 0, args.stream, s,
              args.in("x"), args.in("weight"), args.in("bias"), args.output);
 }
