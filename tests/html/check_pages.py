@@ -64,7 +64,7 @@ class PageDom(html.parser.HTMLParser):
             self.headings.append(data.strip())
 
 
-def chromium(args, browser, page, *extra):
+def chromium(browser, page, *extra):
     command = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                "--virtual-time-budget=2000", *extra, page.as_uri()]
     return subprocess.run(command, capture_output=True, text=True, timeout=120)
@@ -101,7 +101,7 @@ def main():
 
     for workload, workload_reports in sorted(by_workload.items()):
         page = args.out / f"{workload}.html"
-        result = chromium(args, args.chromium, page, "--dump-dom")
+        result = chromium(args.chromium, page, "--dump-dom")
         if result.returncode != 0 or "<html" not in result.stdout:
             problems.append(f"{page.name}: the browser did not load it: {result.stderr[-400:]}")
             continue
@@ -133,11 +133,11 @@ def main():
             if heading not in dom.headings:
                 problems.append(f"{page.name}: no '{heading}' section")
         shot = args.out / f"{workload}.png"
-        result = chromium(args, args.chromium, page, f"--screenshot={shot}", "--window-size=1100,1600")
+        result = chromium(args.chromium, page, f"--screenshot={shot}", "--window-size=1100,1600")
         if result.returncode != 0 or not shot.exists() or shot.stat().st_size < 10000:
             problems.append(f"{page.name}: no screenshot: {result.stderr[-400:]}")
 
-    index = chromium(args, args.chromium, args.out / "index.html", "--dump-dom")
+    index = chromium(args.chromium, args.out / "index.html", "--dump-dom")
     for workload in by_workload:
         if f'href="{workload}.html"' not in index.stdout:
             problems.append(f"index.html: no link to {workload}.html")

@@ -156,9 +156,14 @@ std::string page_head(const std::string& title) {
          "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
 }
 
+// A run outcome the gate fails on; rows of stored records carry "reported" or
+// "stored" instead, which are not run outcomes.
 bool failing_outcome(const std::string& outcome) {
-  return outcome == "incorrect" || outcome == "contract_violation" || outcome == "crashed" ||
-         outcome == "timed_out" || outcome == "regressed" || outcome == "stale";
+  try {
+    return is_failure(outcome_from_string(outcome));
+  } catch (const Error&) {
+    return false;
+  }
 }
 
 void write_rows_table(std::ostringstream& out, const Section& section) {
@@ -285,6 +290,14 @@ std::string index_page(const std::vector<Suite>& suites, const std::map<std::str
   return out.str();
 }
 
+// Copies a JSON file the pages were made from into out_dir/data/ and returns
+// the relative link to it.
+std::string copy_linked_json(const fs::path& file, const fs::path& out_dir, const std::string& name) {
+  fs::create_directories(out_dir / "data");
+  fs::copy_file(file, out_dir / "data" / name, fs::copy_options::overwrite_existing);
+  return "data/" + name;
+}
+
 long today_days() {
   const std::time_t now = std::time(nullptr);
   return static_cast<long>(now / 86400);
@@ -314,9 +327,7 @@ std::vector<fs::path> write_html_report(const HtmlReportOptions& options) {
       const std::string workload = report.at("workload").at("id").get<std::string>();
       auto suite = by_id.find(workload);
       if (suite == by_id.end()) continue;  // a workload of another suites folder
-      const std::string link = "data/" + file.filename().string();
-      fs::create_directories(options.out_dir / "data");
-      fs::copy_file(file, options.out_dir / link, fs::copy_options::overwrite_existing);
+      const std::string link = copy_linked_json(file, options.out_dir, file.filename().string());
       try {
         sections[workload].push_back(section_from_report(report, *suite->second, link));
       } catch (const nlohmann::json::exception& e) {
@@ -335,9 +346,7 @@ std::vector<fs::path> write_html_report(const HtmlReportOptions& options) {
     for (const auto& file : files) {
       const BaselineFile baseline = load_baseline_file(file);
       if (reported_keys.count({suite.id, baseline.hardware})) continue;
-      const std::string link = "data/" + suite.id + "." + file.filename().string();
-      fs::create_directories(options.out_dir / "data");
-      fs::copy_file(file, options.out_dir / link, fs::copy_options::overwrite_existing);
+      const std::string link = copy_linked_json(file, options.out_dir, suite.id + "." + file.filename().string());
       sections[suite.id].push_back(section_from_baseline(baseline, suite, link, today_days()));
     }
   }
