@@ -15,6 +15,7 @@
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/reference.hpp"
+#include "kernelgate/strict_reference.hpp"
 #include "test_candidates.hpp"
 
 namespace kg::testing {
@@ -154,6 +155,23 @@ const CandidateRegistrar registrars[] = {
                               kg::launch(spin_forever_kernel, dim3(1), dim3(1), 0, args.stream);
                             })),
 };
+
+// The oracle also stands in for the workload's strict-FP32 GPU reference, so
+// the runner's whole-output check runs in the cpu build too (it only runs
+// where the float64 comparison is sampled). With
+// KG_TEST_BREAK_STRICT_REFERENCE=1 it is wrong at flat index 0, a point every
+// sampled comparison includes.
+KG_REGISTER_STRICT_REFERENCE({
+    .workload = kTestWorkload,
+    .summary = "test oracle",
+    .workspace_bytes = [](const Axes&) { return std::size_t{0}; },
+    .launch =
+        [](const LaunchArgs& args) {
+          oracle(args);
+          const char* broken = std::getenv("KG_TEST_BREAK_STRICT_REFERENCE");
+          if (broken && std::strcmp(broken, "1") == 0) args.output[0] += 1.0f;
+        },
+});
 
 }  // namespace
 }  // namespace kg::testing

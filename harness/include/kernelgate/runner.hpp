@@ -85,6 +85,10 @@ LatencyStats latency_statistics(std::vector<double> samples_ms, const std::strin
 ErrorStats compare_to_reference(const std::vector<float>& got, const std::vector<double>& want,
                                 const std::vector<std::int64_t>& want_index,
                                 const Tolerance& tolerance, bool sampled);
+// Compares the whole of got against a float reference of the same length
+// (the strict-FP32 GPU reference at full size): flat index i is point i.
+ErrorStats compare_whole_output(const std::vector<float>& got, const std::vector<float>& want,
+                                const Tolerance& tolerance);
 // True when the comparison is within tolerance: no mismatch, nothing
 // non-finite, relative L2 within bound.
 bool within_tolerance(const ErrorStats& stats, const Tolerance& tolerance);

@@ -1,10 +1,13 @@
 // What the child process does for one candidate (DESIGN.md, "Checks"): it
 // allocates every buffer with guard bands, runs the candidate on input set A,
 // then on a fresh set B, then again on B, checking the contract after every
-// run and the output against the float64 reference; then it times it.
+// run and the output against the float64 reference (and, where the float64
+// reference is only sampled, the whole output against the workload's
+// strict-FP32 GPU reference when it has one); then it times it.
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <sstream>
 
@@ -102,7 +105,11 @@ class CandidateChecker {
       return result;
     }
     result.checks.push_back(detail::make_check("contract", Outcome::passed));
-    result.checks.push_back(detail::make_check("equivalence", Outcome::passed));
+    result.checks.push_back(detail::make_check(
+        "equivalence", Outcome::passed,
+        strict_ ? "every output element also within tolerance of the strict-FP32 GPU reference (" +
+                      strict_->summary() + ")"
+                : std::string()));
 
     if (options_.timing.protocol == "none") {
       result.checks.push_back(detail::make_check("latency", Outcome::skipped, "timing disabled (--protocol none)"));
@@ -164,6 +171,8 @@ class CandidateChecker {
     whole_ = output_numel_ <= options_.full_reference_max_elements;
     want_a_ = reference_at(suite_, axes_, set_a_, indices_, whole_);
     want_b_ = reference_at(suite_, axes_, set_b_, indices_, whole_);
+    if (const StrictReference* strict = whole_ ? nullptr : find_strict_reference(suite_.id))
+      strict_ = std::make_unique<detail::StrictReferenceRun>(*strict, device_, args_);
   }
 
   void load(const Tensors& set) {
@@ -219,11 +228,15 @@ class CandidateChecker {
   }
 
   std::string describe(const ErrorStats& stats) const {
+    return describe(stats, tolerance_, candidate_.precision);
+  }
+  static std::string describe(const ErrorStats& stats, const Tolerance& tolerance,
+                              const std::string& precision) {
     std::ostringstream message;
     if (stats.non_finite) message << "non-finite values where the reference is finite; ";
     message << stats.mismatches << " of " << stats.checked << (stats.sampled ? " sampled" : "")
-            << " points outside atol " << tolerance_.atol << " + rtol " << tolerance_.rtol
-            << " (" << candidate_.precision << ")";
+            << " points outside atol " << tolerance.atol << " + rtol " << tolerance.rtol
+            << " (" << precision << ")";
     if (stats.first_mismatch_index >= 0)
       message << ", first at flat index " << stats.first_mismatch_index << ": got "
               << format_number(stats.first_mismatch_got) << ", want "
@@ -231,8 +244,31 @@ class CandidateChecker {
     message << "; max abs error" << (stats.non_finite ? " over the finite points " : " ")
             << format_number(stats.max_abs) << ", relative L2 "
             << format_number(stats.rel_l2);
-    if (tolerance_.rel_l2 > 0) message << " (bound " << tolerance_.rel_l2 << ")";
+    if (tolerance.rel_l2 > 0) message << " (bound " << tolerance.rel_l2 << ")";
     return message.str();
+  }
+
+  // At full size the float64 reference is only sampled; the strict-FP32 GPU
+  // reference covers every element. It must itself agree with the float64
+  // points (fp32 tolerance) first, so a broken reference can neither pass
+  // nor fail a candidate: it stops the run with an error naming itself.
+  void check_whole_output(const std::vector<float>& got, const std::vector<double>& want_sampled,
+                          const std::string& what, CandidateResult& result) {
+    if (!strict_) return;
+    const std::vector<float> strict = strict_->output();
+    const Tolerance& fp32 = suite_.tolerance("fp32");
+    const ErrorStats reference_stats =
+        compare_to_reference(at_indices(strict), want_sampled, indices_, fp32, true);
+    if (!within_tolerance(reference_stats, fp32))
+      throw Error("the strict-FP32 GPU reference of " + suite_.id + " (" + strict_->summary() +
+                  ") disagrees with the float64 reference on " + what + ": " +
+                  describe(reference_stats, fp32, "fp32"));
+    const ErrorStats stats = compare_whole_output(got, strict, tolerance_);
+    if (!within_tolerance(stats, tolerance_)) {
+      result.error = stats;
+      throw Finding{Outcome::incorrect, "equivalence", "",
+                    what + ", every element against the strict-FP32 GPU reference: " + describe(stats)};
+    }
   }
 
   void check_runs(CandidateResult& result) {
@@ -243,6 +279,7 @@ class CandidateChecker {
     result.error = stats_a;
     if (!within_tolerance(stats_a, tolerance_))
       throw Finding{Outcome::incorrect, "equivalence", "", "input set A: " + describe(stats_a)};
+    check_whole_output(got_a, want_a_, "input set A", result);
 
     // Set B: a candidate that caches or replays its previous result fails here.
     load(set_b_);
@@ -256,6 +293,7 @@ class CandidateChecker {
                   "on fresh inputs (set B) the candidate returned the answer for the previous inputs (set A)");
       throw Finding{Outcome::incorrect, "equivalence", "", "input set B: " + describe(stats_b)};
     }
+    check_whole_output(got_b, want_b_, "input set B", result);
     if (stats_b.max_abs > stats_a.max_abs) result.error = stats_b;
 
     // Set B again: repeated runs must agree within tolerance; report bitwise.
@@ -301,6 +339,7 @@ class CandidateChecker {
   std::vector<std::int64_t> indices_;
   bool whole_ = true;
   std::vector<double> want_a_, want_b_;
+  std::unique_ptr<detail::StrictReferenceRun> strict_;  // only where the float64 check is sampled
 };
 
 }  // namespace

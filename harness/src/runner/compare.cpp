@@ -1,6 +1,7 @@
-// Equivalence of a candidate's output against the float64 reference
-// (DESIGN.md, "Checks"): max abs/rel error, relative L2, mismatches against
-// the precision's tolerance, and which KernelBench rule the output would pass.
+// Equivalence of a candidate's output against the float64 reference, or of
+// the whole output against the strict-FP32 GPU reference (DESIGN.md,
+// "Checks"): max abs/rel error, relative L2, mismatches against the
+// precision's tolerance, and which KernelBench rule the output would pass.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -17,23 +18,21 @@ bool allclose_element(double got, double want, double tol) {
   return std::fabs(got - want) <= tol + tol * std::fabs(want);
 }
 
-}  // namespace
-
-ErrorStats compare_to_reference(const std::vector<float>& got, const std::vector<double>& want,
-                                const std::vector<std::int64_t>& want_index,
-                                const Tolerance& tolerance, bool sampled) {
-  if (got.size() != want.size() || want_index.size() != want.size())
-    throw Error("compare_to_reference: got, want and index differ in length");
+// The statistics over `count` points; got(i) and want(i) give the values and
+// index(i) the flat output index of point i (for the first mismatch).
+template <typename Got, typename Want, typename Index>
+ErrorStats accumulate(std::size_t count, Got got, Want want, Index index, const Tolerance& tolerance,
+                      bool sampled) {
   ErrorStats stats;
-  stats.checked = static_cast<std::int64_t>(want.size());
+  stats.checked = static_cast<std::int64_t>(count);
   stats.sampled = sampled;
   stats.kernelbench_1e2 = true;
   stats.kernelbench_1e4 = true;
   double diff_squares = 0;
   double want_squares = 0;
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    const double g = got[i];
-    const double w = want[i];
+  for (std::size_t i = 0; i < count; ++i) {
+    const double g = got(i);
+    const double w = want(i);
     stats.kernelbench_1e2 = stats.kernelbench_1e2 && allclose_element(g, w, 1e-2);
     stats.kernelbench_1e4 = stats.kernelbench_1e4 && allclose_element(g, w, 1e-4);
     bool mismatch;
@@ -53,7 +52,7 @@ ErrorStats compare_to_reference(const std::vector<float>& got, const std::vector
     }
     if (mismatch) {
       if (stats.mismatches == 0) {
-        stats.first_mismatch_index = want_index[i];
+        stats.first_mismatch_index = index(i);
         stats.first_mismatch_got = g;
         stats.first_mismatch_want = w;
       }
@@ -63,6 +62,26 @@ ErrorStats compare_to_reference(const std::vector<float>& got, const std::vector
   // An all-zero reference makes the ratio meaningless: report the plain norm.
   stats.rel_l2 = want_squares > 0 ? std::sqrt(diff_squares / want_squares) : std::sqrt(diff_squares);
   return stats;
+}
+
+}  // namespace
+
+ErrorStats compare_to_reference(const std::vector<float>& got, const std::vector<double>& want,
+                                const std::vector<std::int64_t>& want_index,
+                                const Tolerance& tolerance, bool sampled) {
+  if (got.size() != want.size() || want_index.size() != want.size())
+    throw Error("compare_to_reference: got, want and index differ in length");
+  return accumulate(
+      want.size(), [&](std::size_t i) { return got[i]; }, [&](std::size_t i) { return want[i]; },
+      [&](std::size_t i) { return want_index[i]; }, tolerance, sampled);
+}
+
+ErrorStats compare_whole_output(const std::vector<float>& got, const std::vector<float>& want,
+                                const Tolerance& tolerance) {
+  if (got.size() != want.size()) throw Error("compare_whole_output: got and want differ in length");
+  return accumulate(
+      want.size(), [&](std::size_t i) { return got[i]; }, [&](std::size_t i) { return want[i]; },
+      [](std::size_t i) { return static_cast<std::int64_t>(i); }, tolerance, false);
 }
 
 bool within_tolerance(const ErrorStats& stats, const Tolerance& tolerance) {

@@ -8,6 +8,7 @@
 #include "kernelgate/device.hpp"
 #include "kernelgate/result.hpp"
 #include "kernelgate/runner.hpp"
+#include "kernelgate/strict_reference.hpp"
 
 namespace kg::detail {
 
@@ -16,6 +17,26 @@ inline CheckResult make_check(std::string name, Outcome outcome, std::string mes
   return CheckResult{.name = std::move(name), .outcome = outcome, .message = std::move(message),
                      .rule = std::move(rule)};
 }
+
+// A workload's strict-FP32 GPU reference, run on the inputs a candidate was
+// given, into an output and a workspace of its own (strict_reference_run.cpp).
+class StrictReferenceRun {
+ public:
+  StrictReferenceRun(const StrictReference& reference, Device& device, const LaunchArgs& candidate_args);
+  ~StrictReferenceRun();
+  StrictReferenceRun(const StrictReferenceRun&) = delete;
+  StrictReferenceRun& operator=(const StrictReferenceRun&) = delete;
+
+  const std::string& summary() const { return reference_.summary; }
+  // The reference's whole output for the inputs now in the candidate's input buffers.
+  std::vector<float> output();
+
+ private:
+  const StrictReference& reference_;
+  Device& device_;
+  LaunchArgs args_;
+  DeviceBuffer output_, workspace_;
+};
 
 // Samples the work `enqueue` puts on the device's stream with the protocol of
 // `options` (defaults filled in from the device) and returns the statistics.
