@@ -9,11 +9,12 @@
 // class the taps are k = p + 2u reading input i = m + 1 - u (u < 3 - p), a
 // stride-1 conv, i.e. an implicit GEMM: rows = conv outputs of the class,
 // columns = output channels, K = taps x in_channels. A CTA owns 2x2x2 pooled
-// blocks (8 blocks x 27 outputs per class = 216 GEMM rows) of one image and
-// all output channels; rows are ordered row = q * 8 + block, so a thread's
-// accumulator rows (g and g + 8 of every m16 tile) all belong to block g and
-// the max runs in registers. Bias is added after the max, the channel sum runs
-// in a fixed order: no float atomics, deterministic.
+// blocks of one image, or of two images (the "paired" shape, 16 blocks), and
+// all output channels. Each block has 27 conv outputs per class (q = 0..26).
+// Rows are ordered so that a thread's accumulator rows (g and g + 8 of every
+// m16 tile) belong to block g (of image 0 and image 1 when paired), so the max
+// runs in registers. Bias is added after the max, the channel sum runs in a
+// fixed order: no float atomics, deterministic.
 #include <cstddef>
 #include <cmath>
 #include <cstdint>
@@ -30,29 +31,63 @@ inline constexpr int kStride = 2;
 inline constexpr int kPadding = 2;
 inline constexpr int kTaps = kKernel * kKernel * kKernel;  // 125 = sum over classes
 
-inline constexpr int kWarps = 7;  // 14 m16 tiles of 16 rows (216 used), 2 per warp
-inline constexpr int kThreads = kWarps * 32;
-inline constexpr int kBlocksPerDim = 2;  // pooled blocks per CTA per dimension
-inline constexpr int kBlocks = 8;        // 2 x 2 x 2 pooled blocks per CTA
-inline constexpr int kRowsPerBlock = 27;  // 3 x 3 x 3 conv outputs per class and block
-inline constexpr int kCoGroup = 64;      // output channels per pass (8 n8 tiles)
+inline constexpr int kBlocksPerDim = 2;    // pooled blocks per CTA per dimension
+inline constexpr int kBlocksPerImage = 8;  // 2 x 2 x 2 pooled blocks per image and CTA
+inline constexpr int kRowsPerBlock = 27;   // 3 x 3 x 3 conv outputs per class and block
+inline constexpr int kCoGroup = 64;        // output channels per pass (8 n8 tiles)
 inline constexpr int kNTiles = kCoGroup / 8;
 inline constexpr int kCiStep = 8;  // K per mma: 8 input channels of one tap
 
 // Input tile in shared memory: 8 x 8 x 8 input positions (3 x 2 blocks + halo
-// of 2) per input channel. Pitches padded so the A-fragment loads are free of
-// bank conflicts: the 8 blocks of a fragment column land in 8 distinct banks
-// mod 8 (strides 1, 10, 84 -> 3 * (bw + 2 bh + 4 bd) mod 8 is a permutation)
-// and the 4 channel lanes 8 banks apart (680 = 8 mod 32).
+// of 2) per input channel and image. Pitches padded so the A-fragment loads
+// are free of bank conflicts: the 8 blocks of a fragment column land in 8
+// distinct banks mod 8 (strides 1, 10, 84 -> 3 * (bw + 2 bh + 4 bd) mod 8 is a
+// permutation) and the 4 channel lanes 8 banks apart (channel pitch 680 or
+// 1368, both = 8 * odd mod 32). One image's tile uses 672 floats; the second
+// image of a paired CTA starts 680 floats after the first (8 mod 32: its loads
+// are a different instruction, conflict-free by the same argument).
 inline constexpr int kTileSide = 3 * kBlocksPerDim + 2;
 inline constexpr int kPitchH = 10;
 inline constexpr int kPitchD = 84;
-inline constexpr int kPitchCi = 680;
+inline constexpr int kPitchImage = 680;
+inline constexpr int channel_pitch(int images) { return images == 2 ? 1368 : kPitchImage; }
 // Weight stage: [in_channels][64 output channels], row pitch 72 (= 8 mod 32)
 // so the B-fragment loads hit 32 distinct banks.
 inline constexpr int kWeightPitch = kCoGroup + 8;
+// Weight stages in flight: three (two loads ahead) where shared memory allows
+// it; the single-image TF32 shape keeps two so that two CTAs fit on an SM.
+inline constexpr int weight_stages(int planes, int images) {
+  return planes == 1 && images == 2 ? 3 : 2;
+}
+// Whether a precision has the paired shape at all. 3xTF32 stays on the
+// single-image shape: its hi/lo fragments for 4 m16 tiles do not fit in 255
+// registers next to 128 accumulators, and two hi/lo weight planes leave no
+// room for a third stage (docs/kernels/l2_078.md).
+inline constexpr bool has_paired_shape(int planes) { return planes == 1; }
 
 inline constexpr std::size_t kMaxDynamicSmem = 227 * 1024;  // sm_90 opt-in limit per block
+
+// The two CTA shapes. Single image: 8 blocks x 27 rows = 216 rows per class,
+// 14 m16 tiles (row = q * 8 + block, an m16 tile holds q = 2i and 2i + 1; the
+// last row pair is padding), 7 warps x 2 tiles. Paired: 16 blocks x 27 rows =
+// 432 rows, 27 m16 tiles (row = q * 16 + image * 8 + block, an m16 tile is
+// one q, no padding), 8 warps with 4, 4, 4, 3, 3, 3, 3, 3 tiles: warps w and
+// w + 4 share an SM sub-partition, so each sub-partition gets 7 or 6 tiles.
+template <int kPlanes, int kImages>
+struct CtaShape {
+  static_assert(kImages == 1 || kImages == 2, "a CTA covers one image or a pair");
+  static constexpr int kBlocks = kBlocksPerImage * kImages;
+  static constexpr int kWarps = kImages == 2 ? 8 : 7;
+  static constexpr int kThreads = kWarps * 32;
+  static constexpr int kMaxTiles = kImages == 2 ? 4 : 2;  // m16 tiles of the widest warp
+  static constexpr int kMinTiles = kImages == 2 ? 3 : 2;
+  static constexpr int kChannelPitch = channel_pitch(kImages);
+  static constexpr int kStages = weight_stages(kPlanes, kImages);
+  static constexpr int kCtasPerSm = kImages == 1 && kPlanes == 1 ? 2 : 1;
+  // Offset from a thread's row g to its row g + 8 when both are the same q
+  // (paired shape); 0 means the rows differ in q and each has its own offset.
+  static constexpr int kHalfRowDelta = kImages == 2 ? kPitchImage : 0;
+};
 
 struct Geometry {
   int batch, in_channels, out_channels, depth, height, width;
@@ -81,11 +116,21 @@ inline std::size_t packed_weight_bytes(int in_channels, int out_channels, int pl
   return static_cast<std::size_t>(out_channels / kCoGroup) * kTaps *
          stage_floats(in_channels, planes) * sizeof(float);
 }
-inline std::size_t dynamic_smem_bytes(int in_channels, int planes) {
-  const std::size_t tile = static_cast<std::size_t>(in_channels) * kPitchCi;
-  const std::size_t stages = 2 * static_cast<std::size_t>(planes) * in_channels * kWeightPitch;
-  const std::size_t maxima = kBlocks * kCoGroup;  // int keys of the block maxima
+inline std::size_t dynamic_smem_bytes(int in_channels, int planes, int images) {
+  const std::size_t tile = static_cast<std::size_t>(in_channels) * channel_pitch(images);
+  const std::size_t stages = static_cast<std::size_t>(weight_stages(planes, images)) * planes *
+                             in_channels * kWeightPitch;
+  const std::size_t maxima = static_cast<std::size_t>(kBlocksPerImage) * images * kCoGroup;
   return (tile + stages + maxima) * sizeof(float);
+}
+
+// The paired shape where the precision has it, there is a second image, and
+// its input tile and weight stages fit; otherwise the single-image shape.
+inline int images_per_cta(int planes, int batch, int in_channels) {
+  return has_paired_shape(planes) && batch >= 2 &&
+                 dynamic_smem_bytes(in_channels, planes, 2) <= kMaxDynamicSmem
+             ? 2
+             : 1;
 }
 
 // Empty when the fused kernel handles these axes; otherwise why not.
@@ -101,7 +146,8 @@ inline std::string unsupported_reason(const Axes& axes, int planes) {
     return "in_channels must be a positive multiple of 8 (the mma K step)";
   if (cout < kCoGroup || cout % kCoGroup != 0)
     return "out_channels must be a positive multiple of 64 (the CTA's channel group)";
-  if (dynamic_smem_bytes(static_cast<int>(cin), planes) > kMaxDynamicSmem)
+  // The single-image shape is the fallback: it needs the least shared memory.
+  if (dynamic_smem_bytes(static_cast<int>(cin), planes, 1) > kMaxDynamicSmem)
     return "in_channels too large: the input tile and weight stages exceed 227 KiB of shared memory";
   for (const char* axis : {"depth", "height", "width"})
     if (get(axis) < 4) return std::string(axis) + " must be at least 4 (conv output at least 6)";
@@ -161,18 +207,95 @@ __global__ void pack_weights(const float* __restrict__ weight, float* __restrict
   packed[index] = plane == 0 ? hi : __uint_as_float(kg::cvt_rna_tf32(value - hi));
 }
 
-// One CTA: image n, pooled blocks [2 tj, 2 tj + 2) per dimension, all output
-// channels (in groups of 64). kPlanes = 1: TF32; 2: 3xTF32.
-template <int kPlanes>
-__global__ void __launch_bounds__(kThreads, kPlanes == 1 ? 2 : 1)
+// The mma of one weight stage (one tap, all input channels) for a warp with
+// kTiles m16 tiles (the widest warp has kMaxTiles; the accumulators of the
+// others stay untouched). a_base: the input tile at channel lane t, shifted
+// back by the tap; b_base: the stage at row t, column g.
+template <int kPlanes, int kTiles, int kMaxTiles, int kChannelPitch, int kHalfRowDelta>
+__device__ __forceinline__ void mma_stage(float (&acc)[kMaxTiles][kNTiles][4],
+                                          const float* a_base,
+                                          const int (&row_offset)[kMaxTiles][2],
+                                          const float* b_base, int cin) {
+  // Two K steps per iteration: more independent loads in flight.
+#pragma unroll 2
+  for (int ci0 = 0; ci0 < cin; ci0 += kCiStep) {
+    const float* a_lo_ci = a_base + ci0 * kChannelPitch;
+    const float* a_hi_ci = a_lo_ci + 4 * kChannelPitch;
+    float a_raw[kTiles][4];
+#pragma unroll
+    for (int i = 0; i < kTiles; ++i) {
+      // Paired shape: row g + 8 is the same q in the second image, a fixed
+      // offset (an immediate in the load) from row g.
+      const int lower = row_offset[i][0];
+      const int upper = kHalfRowDelta != 0 ? lower + kHalfRowDelta : row_offset[i][1];
+      a_raw[i][0] = a_lo_ci[lower];
+      a_raw[i][1] = a_lo_ci[upper];
+      a_raw[i][2] = a_hi_ci[lower];
+      a_raw[i][3] = a_hi_ci[upper];
+    }
+    const float* b_row0 = b_base + ci0 * kWeightPitch;
+    const float* b_row1 = b_row0 + 4 * kWeightPitch;
+    if constexpr (kPlanes == 1) {
+      std::uint32_t a[kTiles][4];
+#pragma unroll
+      for (int i = 0; i < kTiles; ++i)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) a[i][r] = __float_as_uint(a_raw[i][r]);
+#pragma unroll
+      for (int nt = 0; nt < kNTiles; ++nt) {
+        const std::uint32_t b[2] = {__float_as_uint(b_row0[nt * 8]),
+                                    __float_as_uint(b_row1[nt * 8])};
+#pragma unroll
+        for (int i = 0; i < kTiles; ++i) kg::mma_m16n8k8_tf32(acc[i][nt], a[i], b, acc[i][nt]);
+      }
+    } else {
+      std::uint32_t a_hi[kTiles][4], a_lo[kTiles][4];
+#pragma unroll
+      for (int i = 0; i < kTiles; ++i)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+          a_hi[i][r] = kg::cvt_rna_tf32(a_raw[i][r]);
+          a_lo[i][r] = kg::cvt_rna_tf32(a_raw[i][r] - __uint_as_float(a_hi[i][r]));
+        }
+      const int lo_plane = cin * kWeightPitch;
+#pragma unroll
+      for (int nt = 0; nt < kNTiles; ++nt) {
+        const std::uint32_t b_hi[2] = {__float_as_uint(b_row0[nt * 8]),
+                                       __float_as_uint(b_row1[nt * 8])};
+        const std::uint32_t b_lo[2] = {__float_as_uint(b_row0[lo_plane + nt * 8]),
+                                       __float_as_uint(b_row1[lo_plane + nt * 8])};
+#pragma unroll
+        for (int i = 0; i < kTiles; ++i) {
+          // Small terms first: they would be lost after the big one.
+          kg::mma_m16n8k8_tf32(acc[i][nt], a_lo[i], b_hi, acc[i][nt]);
+          kg::mma_m16n8k8_tf32(acc[i][nt], a_hi[i], b_lo, acc[i][nt]);
+          kg::mma_m16n8k8_tf32(acc[i][nt], a_hi[i], b_hi, acc[i][nt]);
+        }
+      }
+    }
+  }
+}
+
+// One CTA: images [kImages * pair, kImages * pair + kImages), pooled blocks
+// [2 tj, 2 tj + 2) per dimension, all output channels (in groups of 64).
+// kPlanes = 1: TF32; 2: 3xTF32. kImages = 1 or 2: the CTA shape (CtaShape).
+template <int kPlanes, int kImages>
+__global__ void __launch_bounds__(CtaShape<kPlanes, kImages>::kThreads,
+                                  CtaShape<kPlanes, kImages>::kCtasPerSm)
     fused_conv_pool_sum(const float* __restrict__ x, const float* __restrict__ packed,
                         const float* __restrict__ bias, float* __restrict__ y, Geometry geo) {
+  using Shape = CtaShape<kPlanes, kImages>;
+  constexpr int kThreads = Shape::kThreads;
+  constexpr int kStages = Shape::kStages;
+  constexpr int kChannelPitch = Shape::kChannelPitch;
+  constexpr int kMaxTiles = Shape::kMaxTiles;
   KG_DYNAMIC_SMEM(float, smem);
   const int cin = geo.in_channels;
-  float* tile = smem;                                          // [cin][kPitchCi]
-  float* stages = tile + static_cast<std::size_t>(cin) * kPitchCi;  // [2][planes][cin][72]
+  float* tile = smem;  // [cin][kImages][kPitchImage], channel pitch kChannelPitch
+  // Weight stages: [kStages][planes][cin][72].
+  float* stages = tile + static_cast<std::size_t>(cin) * kChannelPitch;
   const int stage_pitch = kPlanes * cin * kWeightPitch;
-  int* maxima = reinterpret_cast<int*>(stages + 2 * stage_pitch);  // [8 blocks][64]
+  int* maxima = reinterpret_cast<int*>(stages + kStages * stage_pitch);  // [kBlocks][64]
 
   const int tid = static_cast<int>(threadIdx.x);
   const int warp = tid >> 5, lane = tid & 31;
@@ -185,33 +308,41 @@ __global__ void __launch_bounds__(kThreads, kPlanes == 1 ? 2 : 1)
   const int tjh = rest % geo.tiles_h;
   rest /= geo.tiles_h;
   const int tjd = rest % geo.tiles_d;
-  const int n = rest / geo.tiles_d;
+  const int n0 = (rest / geo.tiles_d) * kImages;
   const int j0d = tjd * kBlocksPerDim, j0h = tjh * kBlocksPerDim, j0w = tjw * kBlocksPerDim;
   // Input position of tile index 0: conv output 6j + 2q + p reads input
   // 3j + q + 1 - u, so the tile starts at 3 j0 - 1 and index 3 b + q + 2 - u.
   const int i0d = 3 * j0d - 1, i0h = 3 * j0h - 1, i0w = 3 * j0w - 1;
 
-  for (int i = tid; i < kBlocks * kCoGroup; i += kThreads) maxima[i] = ordered_key(-INFINITY);
+  for (int i = tid; i < Shape::kBlocks * kCoGroup; i += kThreads)
+    maxima[i] = ordered_key(-INFINITY);
 
-  // Input tile, zero outside the input (those taps contribute nothing).
+  // Input tile, zero outside the input and for a missing second image (those
+  // rows are computed on zeros and never written).
   const int hw = geo.height * geo.width;
-  const float* x_image = x + static_cast<std::size_t>(n) * cin * geo.depth * hw;
   const int tile_elems = cin * kTileSide * kTileSide * kTileSide;
   auto tile_offset = [](int e) {
     const int ci = e >> 9, ld = (e >> 6) & 7, lh = (e >> 3) & 7, lw = e & 7;
-    return ci * kPitchCi + ld * kPitchD + lh * kPitchH + lw;
+    return ci * kChannelPitch + ld * kPitchD + lh * kPitchH + lw;
   };
-  for (int e = tid; e < tile_elems; e += kThreads) {
-    const int ci = e >> 9, id = i0d + ((e >> 6) & 7), ih = i0h + ((e >> 3) & 7), iw = i0w + (e & 7);
-    const bool inside = id >= 0 && id < geo.depth && ih >= 0 && ih < geo.height && iw >= 0 &&
-                        iw < geo.width;
-    const float* src =
-        inside ? x_image + (static_cast<std::size_t>(ci) * geo.depth + id) * hw + ih * geo.width + iw
-               : x_image;
-    kg::cp_async<4>(tile + tile_offset(e), src, inside ? 4 : 0);
+  for (int image = 0; image < kImages; ++image) {
+    const bool image_exists = n0 + image < geo.batch;
+    const float* x_image =
+        x + static_cast<std::size_t>(image_exists ? n0 + image : 0) * cin * geo.depth * hw;
+    for (int e = tid; e < tile_elems; e += kThreads) {
+      const int ci = e >> 9, id = i0d + ((e >> 6) & 7), ih = i0h + ((e >> 3) & 7),
+                iw = i0w + (e & 7);
+      const bool inside = image_exists && id >= 0 && id < geo.depth && ih >= 0 &&
+                          ih < geo.height && iw >= 0 && iw < geo.width;
+      const float* src = inside ? x_image + (static_cast<std::size_t>(ci) * geo.depth + id) * hw +
+                                      ih * geo.width + iw
+                                : x_image;
+      kg::cp_async<4>(tile + image * kPitchImage + tile_offset(e), src, inside ? 4 : 0);
+    }
   }
 
-  // Weight stream: stage s of this CTA's pass is packed[s * stage_floats].
+  // Weight stream: stage s of this CTA's pass is packed[s * stage_floats],
+  // held in buffer s mod kStages; kStages - 1 stages are loaded ahead.
   const int stage_floats_ = kPlanes * cin * kCoGroup;
   const int groups = geo.out_channels / kCoGroup;
   const int total_steps = groups * kTaps;
@@ -223,118 +354,112 @@ __global__ void __launch_bounds__(kThreads, kPlanes == 1 ? 2 : 1)
       kg::cp_async<16>(dst + row * kWeightPitch + col, src + chunk * 4);
     }
   };
-  load_stage(0, 0);
-  kg::cp_async_commit();
-  kg::cp_async_wait_all();
+  // One commit group per stage; the first also carries the input tile.
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < total_steps) load_stage(s, s);
+    kg::cp_async_commit();
+  }
+  kg::cp_async_wait<kStages - 2>();  // the input tile and stage 0
   if constexpr (kPlanes == 1) {
     // Round the input to TF32 once here instead of at every fragment load.
-    for (int e = tid; e < tile_elems; e += kThreads) {
-      float* p = tile + tile_offset(e);
-      *p = __uint_as_float(kg::cvt_rna_tf32(*p));
-    }
+    for (int image = 0; image < kImages; ++image)
+      for (int e = tid; e < tile_elems; e += kThreads) {
+        float* p = tile + image * kPitchImage + tile_offset(e);
+        *p = __uint_as_float(kg::cvt_rna_tf32(*p));
+      }
   }
   __syncthreads();
 
-  // Rows of this thread: m16 tiles 2 warp + i, rows g (q = 2 mt) and g + 8
-  // (q = 2 mt + 1), block g. Offsets of tap u = 0 in the tile; q = 27 is padding.
+  // Rows of this thread, in its warp's m16 tiles first_tile + i: row g and
+  // row g + 8, both of block g. Single image: q = 2 (first_tile + i) and
+  // q + 1 (q = 27 is padding). Paired: q = first_tile + i, in image 0 and 1.
+  // Offsets of tap u = 0 in the tile.
+  const int tiles = kImages == 2 ? (warp < 3 ? 4 : 3) : 2;
+  const int first_tile = kImages == 2 ? (warp < 3 ? 4 * warp : 3 * warp + 3) : 2 * warp;
   const int bd = (g >> 2) & 1, bh = (g >> 1) & 1, bw = g & 1;
-  int row_offset[2][2];
-  bool row_valid[2][2];
-  for (int i = 0; i < 2; ++i)
+  int row_offset[kMaxTiles][2];
+  bool row_valid[kMaxTiles][2];
+#pragma unroll
+  for (int i = 0; i < kMaxTiles; ++i)
+#pragma unroll
     for (int half = 0; half < 2; ++half) {
-      const int q = 2 * (2 * warp + i) + half;
-      row_valid[i][half] = q < kRowsPerBlock;
-      const int qq = q < kRowsPerBlock ? q : 0;
+      const int q = kImages == 2 ? first_tile + i : 2 * (first_tile + i) + half;
+      const int image = kImages == 2 ? half : 0;
+      row_valid[i][half] = i < tiles && q < kRowsPerBlock;
+      const int qq = row_valid[i][half] ? q : 0;
       const int qd = qq / 9, qh = (qq / 3) % 3, qw = qq % 3;
-      row_offset[i][half] = (3 * bd + qd + 2) * kPitchD + (3 * bh + qh + 2) * kPitchH + (3 * bw + qw + 2);
+      row_offset[i][half] = image * kPitchImage + (3 * bd + qd + 2) * kPitchD +
+                            (3 * bh + qh + 2) * kPitchH + (3 * bw + qw + 2);
     }
 
-  float acc[2][kNTiles][4];
-  float block_max[kNTiles][2];
-  float channel_sum = 0.f;  // threads 0..7: the output of block tid
+  float acc[kMaxTiles][kNTiles][4];
+  float block_max[kImages][kNTiles][2];
+  float channel_sum = 0.f;  // threads 0..kBlocks-1: the output of block tid
   int step = 0;
+  int read_buffer = 0, write_buffer = kStages - 1;
   for (int group = 0; group < groups; ++group) {
-    for (int nt = 0; nt < kNTiles; ++nt) block_max[nt][0] = block_max[nt][1] = -INFINITY;
+#pragma unroll
+    for (int image = 0; image < kImages; ++image)
+#pragma unroll
+      for (int nt = 0; nt < kNTiles; ++nt)
+        block_max[image][nt][0] = block_max[image][nt][1] = -INFINITY;
     for (int cls = 0; cls < 8; ++cls) {
       const int nd = 3 - ((cls >> 2) & 1), nh = 3 - ((cls >> 1) & 1), nw = 3 - (cls & 1);
-      for (int i = 0; i < 2; ++i)
+#pragma unroll
+      for (int i = 0; i < kMaxTiles; ++i)
+#pragma unroll
         for (int nt = 0; nt < kNTiles; ++nt)
+#pragma unroll
           for (int r = 0; r < 4; ++r) acc[i][nt][r] = 0.f;
       for (int ud = 0; ud < nd; ++ud)
         for (int uh = 0; uh < nh; ++uh)
           for (int uw = 0; uw < nw; ++uw, ++step) {
-            if (step + 1 < total_steps) load_stage(step + 1, (step + 1) & 1);
+            if (step + kStages - 1 < total_steps) load_stage(step + kStages - 1, write_buffer);
             kg::cp_async_commit();
             const int tap_offset = ud * kPitchD + uh * kPitchH + uw;
-            const float* w_stage = stages + (step & 1) * stage_pitch;
-            // Two K steps per iteration: more independent loads in flight.
-#pragma unroll 2
-            for (int ci0 = 0; ci0 < cin; ci0 += kCiStep) {
-              const float* a_lo_ci = tile + (ci0 + t) * kPitchCi - tap_offset;
-              const float* a_hi_ci = a_lo_ci + 4 * kPitchCi;
-              float a_raw[2][4];
-              for (int i = 0; i < 2; ++i) {
-                a_raw[i][0] = a_lo_ci[row_offset[i][0]];
-                a_raw[i][1] = a_lo_ci[row_offset[i][1]];
-                a_raw[i][2] = a_hi_ci[row_offset[i][0]];
-                a_raw[i][3] = a_hi_ci[row_offset[i][1]];
-              }
-              const float* b_row0 = w_stage + (ci0 + t) * kWeightPitch + g;
-              const float* b_row1 = b_row0 + 4 * kWeightPitch;
-              if constexpr (kPlanes == 1) {
-                std::uint32_t a[2][4];
-                for (int i = 0; i < 2; ++i)
-                  for (int r = 0; r < 4; ++r) a[i][r] = __float_as_uint(a_raw[i][r]);
-                for (int nt = 0; nt < kNTiles; ++nt) {
-                  const std::uint32_t b[2] = {__float_as_uint(b_row0[nt * 8]),
-                                              __float_as_uint(b_row1[nt * 8])};
-                  for (int i = 0; i < 2; ++i) kg::mma_m16n8k8_tf32(acc[i][nt], a[i], b, acc[i][nt]);
-                }
-              } else {
-                std::uint32_t a_hi[2][4], a_lo[2][4];
-                for (int i = 0; i < 2; ++i)
-                  for (int r = 0; r < 4; ++r) {
-                    a_hi[i][r] = kg::cvt_rna_tf32(a_raw[i][r]);
-                    a_lo[i][r] = kg::cvt_rna_tf32(a_raw[i][r] - __uint_as_float(a_hi[i][r]));
-                  }
-                const int lo_plane = cin * kWeightPitch;
-                for (int nt = 0; nt < kNTiles; ++nt) {
-                  const std::uint32_t b_hi[2] = {__float_as_uint(b_row0[nt * 8]),
-                                                 __float_as_uint(b_row1[nt * 8])};
-                  const std::uint32_t b_lo[2] = {__float_as_uint(b_row0[lo_plane + nt * 8]),
-                                                 __float_as_uint(b_row1[lo_plane + nt * 8])};
-                  for (int i = 0; i < 2; ++i) {
-                    // Small terms first: they would be lost after the big one.
-                    kg::mma_m16n8k8_tf32(acc[i][nt], a_lo[i], b_hi, acc[i][nt]);
-                    kg::mma_m16n8k8_tf32(acc[i][nt], a_hi[i], b_lo, acc[i][nt]);
-                    kg::mma_m16n8k8_tf32(acc[i][nt], a_hi[i], b_hi, acc[i][nt]);
-                  }
-                }
-              }
+            const float* a_base = tile + t * kChannelPitch - tap_offset;
+            const float* b_base = stages + read_buffer * stage_pitch + t * kWeightPitch + g;
+            // Warp-uniform choice of the warp's tile count (paired shape).
+            if constexpr (Shape::kMinTiles == kMaxTiles) {
+              mma_stage<kPlanes, kMaxTiles, kMaxTiles, kChannelPitch, Shape::kHalfRowDelta>(
+                  acc, a_base, row_offset, b_base, cin);
+            } else if (tiles == kMaxTiles) {
+              mma_stage<kPlanes, kMaxTiles, kMaxTiles, kChannelPitch, Shape::kHalfRowDelta>(
+                  acc, a_base, row_offset, b_base, cin);
+            } else {
+              mma_stage<kPlanes, Shape::kMinTiles, kMaxTiles, kChannelPitch, Shape::kHalfRowDelta>(
+                  acc, a_base, row_offset, b_base, cin);
             }
-            kg::cp_async_wait_all();
+            kg::cp_async_wait<kStages - 2>();  // this thread's part of the next stage landed
             __syncthreads();  // the next stage is visible; this one may be overwritten
+            read_buffer = read_buffer + 1 == kStages ? 0 : read_buffer + 1;
+            write_buffer = write_buffer + 1 == kStages ? 0 : write_buffer + 1;
           }
-      // Max of this class's outputs into the per-thread block maximum.
-      for (int i = 0; i < 2; ++i)
-        for (int nt = 0; nt < kNTiles; ++nt) {
-          if (row_valid[i][0]) {
-            block_max[nt][0] = fmaxf(block_max[nt][0], acc[i][nt][0]);
-            block_max[nt][1] = fmaxf(block_max[nt][1], acc[i][nt][1]);
-          }
-          if (row_valid[i][1]) {
-            block_max[nt][0] = fmaxf(block_max[nt][0], acc[i][nt][2]);
-            block_max[nt][1] = fmaxf(block_max[nt][1], acc[i][nt][3]);
+      // Max of this class's outputs into the per-thread block maxima.
+#pragma unroll
+      for (int i = 0; i < kMaxTiles; ++i)
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          if (!row_valid[i][half]) continue;
+          const int image = kImages == 2 ? half : 0;
+#pragma unroll
+          for (int nt = 0; nt < kNTiles; ++nt) {
+            block_max[image][nt][0] = fmaxf(block_max[image][nt][0], acc[i][nt][2 * half]);
+            block_max[image][nt][1] = fmaxf(block_max[image][nt][1], acc[i][nt][2 * half + 1]);
           }
         }
     }
-    // Across warps (and rows g, g + 8 already merged): exact integer max.
-    for (int nt = 0; nt < kNTiles; ++nt) {
-      atomicMax(&maxima[g * kCoGroup + nt * 8 + 2 * t], ordered_key(block_max[nt][0]));
-      atomicMax(&maxima[g * kCoGroup + nt * 8 + 2 * t + 1], ordered_key(block_max[nt][1]));
-    }
+    // Across warps: exact integer max.
+#pragma unroll
+    for (int image = 0; image < kImages; ++image)
+#pragma unroll
+      for (int nt = 0; nt < kNTiles; ++nt) {
+        int* column = &maxima[(image * kBlocksPerImage + g) * kCoGroup + nt * 8 + 2 * t];
+        atomicMax(column, ordered_key(block_max[image][nt][0]));
+        atomicMax(column + 1, ordered_key(block_max[image][nt][1]));
+      }
     __syncthreads();
-    if (tid < kBlocks) {
+    if (tid < Shape::kBlocks) {
       // Fixed channel order: deterministic. Bias commutes with the max.
       const float* group_bias = bias + group * kCoGroup;
       for (int c = 0; c < kCoGroup; ++c) {
@@ -344,15 +469,28 @@ __global__ void __launch_bounds__(kThreads, kPlanes == 1 ? 2 : 1)
     }
     __syncthreads();
   }
-  if (tid < kBlocks) {
-    const int jd = j0d + ((tid >> 2) & 1), jh = j0h + ((tid >> 1) & 1), jw = j0w + (tid & 1);
-    if (jd < geo.pooled_d && jh < geo.pooled_h && jw < geo.pooled_w)
+  if (tid < Shape::kBlocks) {
+    const int n = n0 + tid / kBlocksPerImage, block = tid % kBlocksPerImage;
+    const int jd = j0d + ((block >> 2) & 1), jh = j0h + ((block >> 1) & 1), jw = j0w + (block & 1);
+    if (n < geo.batch && jd < geo.pooled_d && jh < geo.pooled_h && jw < geo.pooled_w)
       y[((static_cast<std::size_t>(n) * geo.pooled_d + jd) * geo.pooled_h + jh) * geo.pooled_w + jw] =
           channel_sum;
   }
 }
 
-// Packs the weights into the workspace, then runs the fused kernel.
+template <int kPlanes, int kImages>
+void launch_main_kernel(const LaunchArgs& args, const Geometry& geo, const float* packed) {
+  using Shape = CtaShape<kPlanes, kImages>;
+  const std::size_t smem = dynamic_smem_bytes(geo.in_channels, kPlanes, kImages);
+  kg::set_max_dynamic_smem(fused_conv_pool_sum<kPlanes, kImages>, smem);
+  const unsigned image_groups = static_cast<unsigned>((geo.batch + kImages - 1) / kImages);
+  const unsigned ctas = image_groups * geo.tiles_d * geo.tiles_h * geo.tiles_w;
+  kg::launch(fused_conv_pool_sum<kPlanes, kImages>, dim3(ctas), dim3(Shape::kThreads), smem,
+             args.stream, args.in("x"), packed, args.in("bias"), args.output, geo);
+}
+
+// Packs the weights into the workspace, then runs the fused kernel in the
+// CTA shape images_per_cta chooses.
 template <int kPlanes>
 void launch_fused(const LaunchArgs& args) {
   const Geometry geo = geometry_of(
@@ -367,11 +505,13 @@ void launch_fused(const LaunchArgs& args) {
              dim3(static_cast<unsigned>((packed_floats + kPackThreads - 1) / kPackThreads)),
              dim3(kPackThreads), 0, args.stream, args.in("weight"), packed, geo.in_channels,
              geo.out_channels, packed_floats);
-  const std::size_t smem = dynamic_smem_bytes(geo.in_channels, kPlanes);
-  kg::set_max_dynamic_smem(fused_conv_pool_sum<kPlanes>, smem);
-  const unsigned ctas = static_cast<unsigned>(geo.batch) * geo.tiles_d * geo.tiles_h * geo.tiles_w;
-  kg::launch(fused_conv_pool_sum<kPlanes>, dim3(ctas), dim3(kThreads), smem, args.stream,
-             args.in("x"), static_cast<const float*>(packed), args.in("bias"), args.output, geo);
+  if constexpr (has_paired_shape(kPlanes)) {
+    if (images_per_cta(kPlanes, geo.batch, geo.in_channels) == 2) {
+      launch_main_kernel<kPlanes, 2>(args, geo, packed);
+      return;
+    }
+  }
+  launch_main_kernel<kPlanes, 1>(args, geo, packed);
 }
 
 }  // namespace kg::l2_078

@@ -34,17 +34,22 @@ const Candidate& candidate(const std::string& id) {
 
 // Legal axes the fused kernels support, drawn with a fixed seed (raw
 // mt19937 output, which is the same on every standard library), kept small
-// for interpret mode (every fiber and every mma runs on the CPU): 1-2 images,
+// for interpret mode (every fiber and every mma runs on the CPU): 1-3 images,
 // 8 or 16 input channels, 64 output channels, inputs 4..8 per side (conv
 // output 7..15: 1 or 2 pooled blocks, so both full and partial CTA tiles).
+// One image runs fused_tf32's single-image CTA shape, two or more its paired
+// shape, an odd count a pair whose second image is missing; seed 8 draws all
+// three (checked by DrawsCoverBothCtaShapes).
+constexpr std::uint32_t kAxesSeed = 8;
+
 std::vector<Axes> random_axes(const Suite& suite, int count) {
-  std::mt19937 generator(4);
+  std::mt19937 generator(kAxesSeed);
   auto pick = [&](std::int64_t low, std::int64_t high) {
     return low + static_cast<std::int64_t>(generator() % static_cast<std::uint32_t>(high - low + 1));
   };
   std::vector<Axes> drawn;
   for (int i = 0; i < count; ++i)
-    drawn.push_back(suite.resolve_axes("", {{"batch", pick(1, 2)},
+    drawn.push_back(suite.resolve_axes("", {{"batch", pick(1, 3)},
                                             {"in_channels", 8 * pick(1, 2)},
                                             {"out_channels", 64},
                                             {"depth", pick(4, 8)},
@@ -107,6 +112,30 @@ TEST(FusedCandidates, Tf32PassesAtTheCiPreset) {
 TEST(FusedCandidates, ThreeXTf32PassesAtTheCiPreset) {
   const Suite suite = workload_suite();
   expect_passes(suite, "fused_3xtf32", suite.resolve_axes("ci"));
+}
+
+// The draws must keep exercising what the kernels distinguish: the
+// single-image and the paired CTA shape, a pair with a missing image, and
+// partial as well as full 2x2x2 tiles.
+TEST(FusedCandidates, DrawsCoverBothCtaShapes) {
+  const Suite suite = workload_suite();
+  bool single = false, odd_pair = false, even_pair = false, partial = false, full = false;
+  for (const Axes& axes : random_axes(suite, 3)) {
+    const std::int64_t batch = axes.at("batch");
+    single = single || batch == 1;
+    odd_pair = odd_pair || (batch > 1 && batch % 2 == 1);
+    even_pair = even_pair || (batch > 1 && batch % 2 == 0);
+    for (const char* side : {"depth", "height", "width"}) {
+      const std::int64_t pooled = (2 * axes.at(side) - 1) / 6;  // (n - 1) * 2 - 4 + 5, over 6
+      partial = partial || pooled % 2 == 1;
+      full = full || pooled % 2 == 0;
+    }
+  }
+  EXPECT_TRUE(single);
+  EXPECT_TRUE(odd_pair);
+  EXPECT_TRUE(even_pair);
+  EXPECT_TRUE(partial);
+  EXPECT_TRUE(full);
 }
 
 // One test per drawn axes value, so CTest can run them in parallel.
