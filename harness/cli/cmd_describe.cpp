@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "kernelgate/error.hpp"
 #include "kernelgate/hardware.hpp"
 #include "kernelgate/reference.hpp"
 #include "kernelgate/suite.hpp"
@@ -64,7 +65,14 @@ void describe(const Suite& suite, const Axes& axes, const std::string& preset) {
     std::printf("module     %s\n", suite.origin["module"].get<std::string>().c_str());
   std::printf("file       %s\n", suite.file.string().c_str());
   std::printf("identity   %s\n", suite.identity.c_str());
-  std::printf("reference  %s (float64, host)\n", suite.reference.c_str());
+  bool reference_registered = true;
+  try {
+    find_reference(suite.reference);
+  } catch (const Error&) {
+    reference_registered = false;  // a new suite before its reference is written
+  }
+  std::printf("reference  %s (%s)\n", suite.reference.c_str(),
+              reference_registered ? "float64, host" : "NOT REGISTERED in this build: runs will fail");
   std::printf("axes       %s\n", preset.empty() ? "default" : ("preset " + preset).c_str());
 
   std::printf("\naxes:\n  %-16s %8s", "name", "value");

@@ -98,6 +98,7 @@ RunResult run_workload(const Suite& suite, Device& device, const RunOptions& opt
   run.device = device.name();
   run.hardware = device.hardware_key();
   run.environment = device.environment();
+  if (!run.environment.contains("git_revision")) run.environment["git_revision"] = detail::current_git_revision();
   run.seed = options.seed;
   run.started_at = utc_now_iso8601();
 

@@ -38,6 +38,9 @@ class StrictReferenceRun {
   DeviceBuffer output_, workspace_;
 };
 
+// CI's GITHUB_SHA, else the HEAD of the source tree, else empty (git_revision.cpp).
+std::string current_git_revision();
+
 // Samples the work `enqueue` puts on the device's stream with the protocol of
 // `options` (defaults filled in from the device) and returns the statistics.
 LatencyStats measure_latency(Device& device, const std::function<void()>& enqueue,

@@ -1,0 +1,43 @@
+// kernelgate device: which device a run would use, its hardware key (which
+// baselines it reads and writes) and its CTest label, so a runner can be
+// checked, and ci/device-check.sh can pick the tests of its GPU class.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "command.hpp"
+#include "kernelgate/device.hpp"
+#include "kernelgate/gpu_identity.hpp"
+
+namespace kg::cli {
+namespace {
+
+struct DeviceOptions {
+  std::string device = "auto";
+  bool label_only = false;
+};
+
+const CommandRegistrar registrar{{"device", [](CLI::App& app, CommonOptions&, int&) {
+  auto options = std::make_shared<DeviceOptions>();
+  CLI::App* command = app.add_subcommand(
+      "device", "Show the device a run would use: name, hardware key, CTest label, environment");
+  command->add_option("--device", options->device, "auto (default), cpu, cuda or cuda:N");
+  command->add_flag("--label", options->label_only,
+                    "Print only the CTest label (cpu, h100, h200, or gpu for any other GPU)");
+  command->callback([options] {
+    // A missing GPU is an error here (open_device names the reason): this
+    // command exists to say what the runner has.
+    const std::unique_ptr<Device> device = open_device(options->device);
+    const std::string key = device->hardware_key();
+    const std::string label = key == "cpu" ? "cpu" : hardware_label(key);
+    if (options->label_only) {
+      std::printf("%s\n", label.c_str());
+      return;
+    }
+    std::printf("device        %s\nhardware key  %s\nctest label   %s\n%s\n", device->name().c_str(),
+                key.c_str(), label.c_str(), device->environment().dump(2).c_str());
+  });
+}}};
+
+}  // namespace
+}  // namespace kg::cli
