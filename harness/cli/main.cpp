@@ -21,7 +21,9 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version exit 0; every malformed command line exits 2, as
+    // any other bad input does (CLI11's own codes are not stable across versions).
+    return app.exit(e) == 0 ? 0 : 2;
   } catch (const kg::Error& e) {
     std::fprintf(stderr, "kernelgate: error: %s\n", e.what());
     return 2;

@@ -15,8 +15,10 @@ namespace kg {
 
 // Hardware key of the baselines from the name the driver reports:
 //   "NVIDIA H100 80GB HBM3", "NVIDIA H100 SXM5 80GB", "H100 SXM" -> h100-sxm
-//   "NVIDIA H100 PCIe", "NVIDIA H100 NVL"                         -> h100-pcie
-//   "NVIDIA H200", "NVIDIA H200 NVL", "NVIDIA H200 141GB HBM3e"   -> h200
+//   "NVIDIA H100 PCIe"                                            -> h100-pcie
+//   "NVIDIA H200", "NVIDIA H200 141GB HBM3e"                      -> h200
+// NVL boards have other memory and power limits: they get derived keys
+// ("NVIDIA H100 NVL" -> h100-nvl), never the SXM, PCIe or H200 baselines.
 // Any other GPU gets a key derived from its name: lower case, "NVIDIA "
 // dropped, runs of other characters turned into one '-' ("NVIDIA A100-SXM4-40GB"
 // -> "a100-sxm4-40gb"). Throws kg::Error for an empty name.
