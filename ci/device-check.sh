@@ -6,6 +6,7 @@
 # PyTorch eager and torch.compile, and leaves in OUTDIR:
 #   build.log              the build, with ptxas register/spill lines (-Xptxas -v)
 #   ctest.log, ctest.junit.xml
+#   workloads.log          on a GPU of neither class, the workloads run directly
 #   reports/               <workload>.<hardware>.{json,junit.xml,md} of `kernelgate run`
 #   torch_baselines.json   when torch is present
 #   summary.md             every workload's summary in one file
@@ -93,14 +94,24 @@ if [ $build_ok -eq 0 ]; then
   case "$gpu_label" in
     h100) other_class='\.h200$' ;;
     h200) other_class='\.h100$' ;;
-    gpu)  other_class='\.(h100|h200)$'
-          echo "this GPU is neither an H100 nor an H200: the workload tests are for those classes and are left out" ;;
+    gpu)  other_class='\.(h100|h200)$' ;;
     *)    other_class='^$' ;;
   esac
   echo "GPU class: ${gpu_label:-none}"
   step ctest ctest --preset gpu -E "$other_class" --resource-spec-file "$resource_spec" --timeout 420 \
     --output-junit "$outdir/ctest.junit.xml" > "$outdir/ctest.log" 2>&1
   tail -25 "$outdir/ctest.log"
+  if [ "$gpu_label" = gpu ]; then
+    # Neither an H100 nor an H200 (an NVL board, another GPU): no workload test
+    # is for this class, so the workloads run directly, with the same reports.
+    echo "this GPU is neither an H100 nor an H200: running the workloads directly"
+    for suite_file in suites/*/*.json; do
+      workload=$(basename "$suite_file" .json)
+      step "$workload" "$build_dir/bin/kernelgate" run --workload "$workload" --device cuda \
+        --baselines baselines --report-dir "$report_dir" >> "$outdir/workloads.log" 2>&1
+    done
+    tail -40 "$outdir/workloads.log"
+  fi
   mkdir -p "$outdir/reports"
   [ -d "$report_dir" ] && cp -r "$report_dir/." "$outdir/reports/"
 else

@@ -202,6 +202,8 @@ ConvolutionPlan::ConvolutionPlan(const Handle& handle, const ConvolutionShape& s
       keep_alive_.push_back(std::move(convolution));
       keep_alive_.push_back(std::move(operation));
       keep_alive_.push_back(std::move(graph));
+      keep_alive_.push_back(std::move(engine));
+      keep_alive_.push_back(std::move(config));  // the plan was built from it
       return;
     }
   }

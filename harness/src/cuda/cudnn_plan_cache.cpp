@@ -23,9 +23,12 @@ int current_device() {
   return device;
 }
 
-// Caller holds cache_mutex().
+// Caller holds cache_mutex(). The caches are never destroyed (PyTorch keeps
+// its cuDNN handles the same way): at exit the CUDA runtime may already be
+// torn down, and cudnnDestroy after that can fail or crash, which would turn a
+// child that already wrote its result into a `crashed` candidate.
 const Handle& handle_of(int device) {
-  static std::map<int, std::unique_ptr<Handle>> handles;
+  static auto& handles = *new std::map<int, std::unique_ptr<Handle>>;
   std::unique_ptr<Handle>& handle = handles[device];
   if (!handle) handle = std::make_unique<Handle>();
   return *handle;
@@ -40,7 +43,7 @@ const Handle& shared_handle() {
 
 const ConvolutionPlan& cached_plan(const ConvolutionShape& shape, MathMode math) {
   std::lock_guard lock(cache_mutex());
-  static std::map<std::tuple<int, std::string, MathMode>, std::unique_ptr<ConvolutionPlan>> plans;
+  static auto& plans = *new std::map<std::tuple<int, std::string, MathMode>, std::unique_ptr<ConvolutionPlan>>;
   const int device = current_device();
   std::unique_ptr<ConvolutionPlan>& plan = plans[{device, shape.key(), math}];
   if (!plan) plan = std::make_unique<ConvolutionPlan>(handle_of(device), shape, math);

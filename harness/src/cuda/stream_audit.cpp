@@ -41,7 +41,9 @@ void CUPTIAPI on_buffer_completed(CUcontext context, uint32_t stream_id, uint8_t
 }  // namespace
 
 StreamAudit& StreamAudit::instance() {
-  static StreamAudit audit;
+  // Never destroyed: CUPTI may still deliver a buffer while the process exits
+  // (a candidate that faulted inside the audit never reached end()).
+  static StreamAudit& audit = *new StreamAudit;
   return audit;
 }
 
