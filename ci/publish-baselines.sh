@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Runs the full-size suite on this GPU runner and merges the measured records
-# into baselines/: ci/publish-baselines.sh h100|h200 SUMMARY.md
+# into baselines/: ci/publish-baselines.sh h100|h200 [SUMMARY.md]
+# (the summary, the pull request's description, defaults to
+# build/gpu/publish-summary.md).
 # The gate's verdicts do not stop the publish: publishing is how stale records
 # are refreshed. A candidate that is incorrect or breaks the contract is never
 # published (kernelgate publish only takes passing records).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-label=${1:?usage: ci/publish-baselines.sh h100|h200 SUMMARY.md}
-summary=${2:?usage: ci/publish-baselines.sh h100|h200 SUMMARY.md}
+label=${1:?usage: ci/publish-baselines.sh h100|h200 [SUMMARY.md]}
+case "$label" in h100|h200) ;; *) echo "unknown GPU label '$label' (h100 or h200)" >&2; exit 2 ;; esac
+summary=${2:-build/gpu/publish-summary.md}
 
 ci/install-deps.sh
 cmake --preset gpu
@@ -18,4 +21,5 @@ ci/make-resource-spec.sh "$spec"
 KERNELGATE_REQUIRE_GPU=1 ctest --preset "$label" --resource-spec-file "$spec" || true
 
 build/gpu/bin/kernelgate publish --reports build/gpu/reports --baselines baselines
+mkdir -p "$(dirname "$summary")"
 build/gpu/bin/kernelgate summarize build/gpu/reports > "$summary"

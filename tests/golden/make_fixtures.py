@@ -7,8 +7,8 @@ torch on the CPU, and stores inputs, parameters and torch's output as .npy
 plus fixtures/manifest.json. The GoogleTest golden test reads them; torch is
 only needed here, never to build or test.
 
-    python3 -m venv venv && venv/bin/pip install torch numpy
-    venv/bin/python tests/golden/make_fixtures.py --kernelgate build/cpu/bin/kernelgate
+    python3 -m venv build/golden-venv && build/golden-venv/bin/pip install torch numpy
+    build/golden-venv/bin/python tests/golden/make_fixtures.py --kernelgate build/cpu/bin/kernelgate
 """
 import argparse
 import json

@@ -7,6 +7,7 @@
 #include "fixtures.hpp"
 #include "kernelgate/baseline.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/suite.hpp"
 
 namespace kg {
 namespace {
@@ -65,8 +66,11 @@ TEST(Baseline, IsoDates) {
   EXPECT_FALSE(iso_date_days("yesterday").has_value());
 }
 
-// The baseline files shipped in baselines/ all load and carry the KernelBench
-// figures as reported records.
+// Every baseline file in baselines/ loads, sits where its workload and
+// hardware say, and keeps its ranking in step with its records. Files come
+// and go (a publish adds h200.json, a new workload adds its folder), so the
+// test counts nothing; the KernelBench figures must still ship as reported
+// torch_eager records for every KernelBench workload that has baselines.
 TEST(Baseline, ShippedFilesLoad) {
   const auto root = std::filesystem::path(KERNELGATE_SOURCE_ROOT) / "baselines";
   int files = 0;
@@ -76,12 +80,25 @@ TEST(Baseline, ShippedFilesLoad) {
     BaselineFile file = load_baseline_file(entry.path());
     EXPECT_EQ(file.workload, entry.path().parent_path().filename().string());
     EXPECT_EQ(file.hardware, entry.path().stem().string());
-    const BaselineRecord* eager = file.find("torch_eager", Trust::reported);
-    ASSERT_NE(eager, nullptr) << entry.path();
-    EXPECT_EQ(eager->latency.n, 100);
-    EXPECT_EQ(file.ranking.size(), file.records.size());
+    EXPECT_EQ(file.ranking.size(), file.records.size()) << entry.path();
+    for (const BaselineRecord& record : file.records)
+      if (record.trust == Trust::reported) {
+        EXPECT_GT(record.latency.n, 0) << entry.path() << " " << record.implementation;
+        EXPECT_FALSE(record.source.empty()) << entry.path() << " " << record.implementation;
+      }
   }
-  EXPECT_EQ(files, 6);
+  EXPECT_GT(files, 0);
+
+  for (const Suite& suite : load_suites(default_suites_dir())) {
+    const auto folder = root / suite.id;
+    if (suite.origin.value("benchmark", "") != "KernelBench" || !std::filesystem::exists(folder)) continue;
+    bool eager_reported = false;
+    for (const auto& entry : std::filesystem::directory_iterator(folder))
+      if (entry.path().extension() == ".json" &&
+          load_baseline_file(entry.path()).find("torch_eager", Trust::reported) != nullptr)
+        eager_reported = true;
+    EXPECT_TRUE(eager_reported) << suite.id << ": no reported torch_eager record in " << folder;
+  }
 }
 
 }  // namespace

@@ -303,8 +303,17 @@ std::unique_ptr<Device> open_cuda_device(int ordinal) {
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
     cudaGetLastError();
+    // The two usual causes on a runner, said plainly: the runtime's own text
+    // for a missing driver speaks of an "insufficient" version.
+    std::string hint;
+    if (status == cudaErrorInsufficientDriver)
+      hint = " (no NVIDIA driver is loaded, or it is older than this build's CUDA " +
+             std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10) +
+             " runtime needs; check nvidia-smi)";
+    else if (status == cudaErrorNoDevice)
+      hint = " (the driver sees no GPU; check nvidia-smi and CUDA_VISIBLE_DEVICES)";
     throw NoDeviceError(std::string("no usable CUDA GPU: ") + cudaGetErrorName(status) + ": " +
-                        cudaGetErrorString(status));
+                        cudaGetErrorString(status) + hint);
   }
   if (ordinal < 0 || ordinal >= count)
     throw NoDeviceError("cuda:" + std::to_string(ordinal) + " does not exist: " + std::to_string(count) +

@@ -22,6 +22,11 @@ std::string utc_now_iso8601() {
 
 std::vector<const Candidate*> select_candidates(const Suite& suite, const RunOptions& options) {
   std::vector<const Candidate*> all = candidates_for(suite.id);
+  // A run that judges nothing must not pass: a new workload without its
+  // candidates, or candidates registered under a misspelt workload id.
+  if (all.empty())
+    throw Error("workload " + suite.id + " has no candidate in this build (each is a kernels/" + suite.id +
+                "/<id>.cu registered with .workload = \"" + suite.id + "\"; docs/adding-a-candidate.md)");
   if (options.candidate_ids.empty()) return all;
   std::vector<const Candidate*> selected;
   for (const auto& id : options.candidate_ids) {
