@@ -57,16 +57,10 @@ command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=index,name,driver_ve
 "${CUDACXX:-nvcc}" --version | tail -2
 echo "cores: $(nproc)"
 
-# One GPU slot per visible GPU, ids = CUDA ordinals, as docs/gpu-runner.md's
-# resource spec for multi-GPU runners.
-gpu_count=$(nvidia-smi -L 2> /dev/null | grep -c '^GPU' || true)
-[ "${gpu_count:-0}" -ge 1 ] || gpu_count=1
+# One GPU slot per visible GPU (at least one, so a missing GPU is reported by
+# the tests themselves), written by the same script the gate uses.
 resource_spec=$outdir/resource-spec.json
-{
-  printf '{"version": {"major": 1, "minor": 0}, "local": [{"gpus": ['
-  for ((i = 0; i < gpu_count; i++)); do printf '%s{"id": "%d", "slots": 1}' "$([ $i -gt 0 ] && echo ', ')" "$i"; done
-  printf ']}]}\n'
-} > "$resource_spec"
+ci/make-resource-spec.sh "$resource_spec"
 
 build() {
   cmake --preset gpu && cmake --build --preset gpu -j "$(nproc)"

@@ -29,7 +29,7 @@ const CommandRegistrar registrar{{"device", [](CLI::App& app, CommonOptions&, in
     // command exists to say what the runner has.
     const std::unique_ptr<Device> device = open_device(options->device);
     const std::string key = device->hardware_key();
-    const std::string label = key == "cpu" ? "cpu" : hardware_label(key);
+    const std::string label = hardware_label(key);
     if (options->label_only) {
       std::printf("%s\n", label.c_str());
       return;

@@ -43,6 +43,7 @@ TEST(HardwareKey, LabelsGroupTheKeysAsCTestDoes) {
   EXPECT_EQ(hardware_label("h200"), "h200");
   EXPECT_EQ(hardware_label("h200-nvl"), "gpu");
   EXPECT_EQ(hardware_label("a100-sxm4-40gb"), "gpu");
+  EXPECT_EQ(hardware_label("cpu"), "cpu");
 }
 
 TEST(CTestResourceGroups, ParsesTheAllocatedGpuId) {
