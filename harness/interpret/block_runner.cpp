@@ -99,6 +99,10 @@ void BlockRunner::prepare_fibers(unsigned count) {
     fiber.site = WaitSite{};
     fiber.copies.clear();
     fiber.committed_groups = 0;
+    fiber.wgmma_results.clear();
+    fiber.wgmma_operands.clear();
+    fiber.wgmma_groups = 0;
+    fiber.wgmma_fenced = false;
     fiber.context = make_fiber_context(fiber.stack, &BlockRunner::fiber_entry);
   }
   const unsigned warp_count = (count + 31) / 32;
@@ -241,6 +245,9 @@ void BlockRunner::fiber_entry(FiberTransfer transfer) {
     runner.task_->invocation.invoke(runner.task_->invocation.context);
     // A thread that returns while lanes of its warp wait for it deadlocks them.
     runner.check_no_warp_waits_for(fiber, nullptr);
+    if (!fiber.wgmma_results.empty())
+      throw Error("thread " + std::to_string(fiber.linear) + " of " + runner.block_name() +
+                  " returned with a wgmma not waited for (a wgmma_wait<0> is missing)");
   } catch (...) {
     runner.record_failure(std::current_exception());
   }

@@ -39,6 +39,25 @@ struct PendingCopy {
   std::uint64_t group;
 };
 
+// One wgmma accumulator fragment whose result is not yet waited for: the
+// result (poison stands in the registers meanwhile), and the group of the
+// last wgmma that wrote it.
+struct PendingWgmmaResult {
+  float* d;
+  float values[32];
+  std::uint64_t group;
+};
+
+// An A fragment a pending wgmma reads, with the value it had at the issue: it
+// must be unchanged when the group completes (PTX: the registers stay
+// untouched until the wait).
+struct PendingWgmmaOperand {
+  const std::uint32_t* a;
+  std::uint32_t issued[4];
+  std::uint64_t group;
+  std::source_location where;
+};
+
 struct Fiber {
   explicit Fiber(std::size_t stack_bytes) : stack(stack_bytes) {}
   FiberStack stack;
@@ -54,6 +73,12 @@ struct Fiber {
   // cp.async: copies issued but not yet waited for; groups committed so far.
   std::vector<PendingCopy> copies;
   std::uint64_t committed_groups = 0;
+  // wgmma: pending results and operands, groups committed so far, and whether
+  // a wgmma.fence came since the last wait (or the start).
+  std::vector<PendingWgmmaResult> wgmma_results;
+  std::vector<PendingWgmmaOperand> wgmma_operands;
+  std::uint64_t wgmma_groups = 0;
+  bool wgmma_fenced = false;
 };
 
 // A warp-collective operation some lanes of `mask` have reached.
@@ -90,6 +115,8 @@ class BlockRunner {
                        const std::source_location& where);
   unsigned live_lanes_of_current_warp() const;
   void* dynamic_smem() const { return dynamic_smem_.get(); }
+  std::size_t dynamic_smem_bytes() const { return task_->dynamic_smem_bytes; }
+  unsigned thread_count() const { return thread_count_; }
 
  private:
   BlockRunner();

@@ -7,6 +7,7 @@
 #include "block_runner.hpp"
 #include "kernelgate/error.hpp"
 #include "kernelgate/ptx.hpp"
+#include "tf32_operand.hpp"
 
 namespace kg::interp {
 
@@ -18,11 +19,6 @@ struct MmaPayload {
   const float* c;
   float* d;
 };
-
-// The tensor cores read only the 19 high bits of a tf32 operand.
-inline double tf32_operand(std::uint32_t bits) {
-  return static_cast<double>(std::bit_cast<float>(bits & 0xffffe000u));
-}
 
 // D = A * B + C for one warp, from the lanes' fragments (PTX ISA, "Matrix
 // Fragments for mma.m16n8k8" with .tf32). Products of two tf32 values have at

@@ -1,8 +1,10 @@
 #pragma once
 // Fused ConvTranspose3d(k=5, s=2, p=2) -> MaxPool3d(2) -> MaxPool3d(3) -> sum over
-// channels, on TF32 tensor cores (mma.sync m16n8k8). Shared by the candidates
-// fused_tf32.cu (one TF32 product) and fused_3xtf32.cu (hi/lo split, three
-// products). The design, its numbers and the reasoning: docs/kernels/l2_078.md.
+// channels, on TF32 tensor cores (mma.sync m16n8k8, or wgmma m64n64k8 in the
+// paired shape of fused_tf32_wgmma). Shared by the candidates fused_tf32.cu
+// (one TF32 product), fused_tf32_wgmma.cu (the same on wgmma) and
+// fused_3xtf32.cu (hi/lo split, three products). The design, its numbers and
+// the reasoning: docs/kernels/l2_078.md.
 //
 // In short: the two pools are one max over 6x6x6 blocks of conv outputs. With
 // stride 2 the conv output o = 2m + p splits into 8 parity classes; within one
@@ -56,9 +58,15 @@ inline constexpr int channel_pitch(int images) { return images == 2 ? 1368 : kPi
 inline constexpr int kWeightPitch = kCoGroup + 8;
 // Weight stages in flight: three (two loads ahead) where shared memory allows
 // it; the single-image TF32 shape keeps two so that two CTAs fit on an SM.
-inline constexpr int weight_stages(int planes, int images) {
-  return planes == 1 && images == 2 ? 3 : 2;
+// wgmma reads a stage asynchronously, up to one stage after its issue: four
+// buffers keep two loads ahead of a stage that may still be read.
+inline constexpr int weight_stages(int planes, int images, bool wgmma) {
+  return wgmma ? 4 : planes == 1 && images == 2 ? 3 : 2;
 }
+// Floats per input channel of a weight stage in shared memory: mma.sync reads
+// rows [ci][64 channels] padded to 72; wgmma reads the stage as a K-major
+// operand without padding (see pack_weights).
+inline constexpr int weight_row_floats(bool wgmma) { return wgmma ? kCoGroup : kWeightPitch; }
 // Whether a precision has the paired shape at all. 3xTF32 stays on the
 // single-image shape: its hi/lo fragments for 4 m16 tiles do not fit in 255
 // registers next to 128 accumulators, and two hi/lo weight planes leave no
@@ -73,16 +81,26 @@ inline constexpr std::size_t kMaxDynamicSmem = 227 * 1024;  // sm_90 opt-in limi
 // 432 rows, 27 m16 tiles (row = q * 16 + image * 8 + block, an m16 tile is
 // one q, no padding), 8 warps with 4, 4, 4, 3, 3, 3, 3, 3 tiles: warps w and
 // w + 4 share an SM sub-partition, so each sub-partition gets 7 or 6 tiles.
-template <int kPlanes, int kImages>
+//
+// With wgmma (paired only) the 28 m16 tiles of 7 m64 tiles (the 28th, q = 27,
+// is padding) are dealt so that m64 tile j = q 4j..4j+3, warp w % 4 of its
+// warpgroup holding q = 4j + w % 4: warpgroup 0 takes j = 0, 2, 4, 6 and
+// warpgroup 1 j = 1, 3, 5, i.e. again 4 and 3 m16 tiles per warp, and 7 per
+// sub-partition.
+template <int kPlanes, int kImages, bool kWgmma = false>
 struct CtaShape {
   static_assert(kImages == 1 || kImages == 2, "a CTA covers one image or a pair");
+  static_assert(!kWgmma || (kPlanes == 1 && kImages == 2),
+                "wgmma is implemented for the paired TF32 shape only");
   static constexpr int kBlocks = kBlocksPerImage * kImages;
   static constexpr int kWarps = kImages == 2 ? 8 : 7;
   static constexpr int kThreads = kWarps * 32;
   static constexpr int kMaxTiles = kImages == 2 ? 4 : 2;  // m16 tiles of the widest warp
   static constexpr int kMinTiles = kImages == 2 ? 3 : 2;
   static constexpr int kChannelPitch = channel_pitch(kImages);
-  static constexpr int kStages = weight_stages(kPlanes, kImages);
+  static constexpr int kStages = weight_stages(kPlanes, kImages, kWgmma);
+  static constexpr int kPrefetch = kWgmma ? 2 : kStages - 1;  // stages loaded ahead
+  static constexpr int kWeightRow = weight_row_floats(kWgmma);
   static constexpr int kCtasPerSm = kImages == 1 && kPlanes == 1 ? 2 : 1;
   // Offset from a thread's row g to its row g + 8 when both are the same q
   // (paired shape); 0 means the rows differ in q and each has its own offset.
@@ -108,7 +126,8 @@ inline Geometry geometry_of(int batch, int in_channels, int out_channels, int de
   return g;
 }
 
-// Packed weights: planes = 1 (tf32) or 2 (tf32 hi, tf32 lo).
+// Packed weights: planes = 1 (tf32) or 2 (tf32 hi, tf32 lo); the same size in
+// either layout.
 inline std::size_t stage_floats(int in_channels, int planes) {
   return static_cast<std::size_t>(planes) * in_channels * kCoGroup;
 }
@@ -116,19 +135,20 @@ inline std::size_t packed_weight_bytes(int in_channels, int out_channels, int pl
   return static_cast<std::size_t>(out_channels / kCoGroup) * kTaps *
          stage_floats(in_channels, planes) * sizeof(float);
 }
-inline std::size_t dynamic_smem_bytes(int in_channels, int planes, int images) {
+inline std::size_t dynamic_smem_bytes(int in_channels, int planes, int images,
+                                      bool wgmma = false) {
   const std::size_t tile = static_cast<std::size_t>(in_channels) * channel_pitch(images);
-  const std::size_t stages = static_cast<std::size_t>(weight_stages(planes, images)) * planes *
-                             in_channels * kWeightPitch;
+  const std::size_t stages = static_cast<std::size_t>(weight_stages(planes, images, wgmma)) *
+                             planes * in_channels * weight_row_floats(wgmma);
   const std::size_t maxima = static_cast<std::size_t>(kBlocksPerImage) * images * kCoGroup;
   return (tile + stages + maxima) * sizeof(float);
 }
 
 // The paired shape where the precision has it, there is a second image, and
 // its input tile and weight stages fit; otherwise the single-image shape.
-inline int images_per_cta(int planes, int batch, int in_channels) {
+inline int images_per_cta(int planes, int batch, int in_channels, bool wgmma = false) {
   return has_paired_shape(planes) && batch >= 2 &&
-                 dynamic_smem_bytes(in_channels, planes, 2) <= kMaxDynamicSmem
+                 dynamic_smem_bytes(in_channels, planes, 2, wgmma) <= kMaxDynamicSmem
              ? 2
              : 1;
 }
@@ -172,7 +192,11 @@ __device__ __forceinline__ float key_value(int key) {
 // Rewrites the weight [Cin][Cout][5][5][5] as a stream of stages, one per
 // (64-channel group, class, tap) in the order the main kernel consumes them:
 // stage[plane][ci][co], already rounded to TF32 (plane 1: the TF32 remainder).
-template <int kPlanes>
+// kKMajor (wgmma): stage[ci / 4][co][ci % 4] instead, the K-major operand
+// layout without swizzle: the 8 channels co 8i..8i+7 x 4 input channels form
+// one 128-byte core matrix; the next 4 input channels are 64 x 16 = 1024
+// bytes on, the next 8 output channels 128 bytes on.
+template <int kPlanes, bool kKMajor = false>
 __global__ void pack_weights(const float* __restrict__ weight, float* __restrict__ packed,
                              int in_channels, int out_channels, long long total) {
   const long long index = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -204,7 +228,10 @@ __global__ void pack_weights(const float* __restrict__ weight, float* __restrict
       weight[(((static_cast<long long>(ci) * out_channels + co) * kKernel + kd) * kKernel + kh) *
                  kKernel + kw];
   const float hi = __uint_as_float(kg::cvt_rna_tf32(value));
-  packed[index] = plane == 0 ? hi : __uint_as_float(kg::cvt_rna_tf32(value - hi));
+  const long long row_major = static_cast<long long>(ci) * kCoGroup + co_local;
+  const long long k_major = (ci / 4) * 4 * kCoGroup + co_local * 4 + ci % 4;
+  packed[index - row_major + (kKMajor ? k_major : row_major)] =
+      plane == 0 ? hi : __uint_as_float(kg::cvt_rna_tf32(value - hi));
 }
 
 // The mma of one weight stage (one tap, all input channels) for a warp with
@@ -276,15 +303,72 @@ __device__ __forceinline__ void mma_stage(float (&acc)[kMaxTiles][kNTiles][4],
   }
 }
 
+// The wgmma of one weight stage for a warp with kTiles m16 tiles (uniform in
+// its warpgroup: 4 in warpgroup 0, 3 in warpgroup 1). Per K step of 8 input
+// channels the warp loads its A fragments (the loads of mma_stage) into one of
+// two register buffers; then each of its m16 tiles is the warp's quarter of
+// one m64n64k8 wgmma of the warpgroup, with the stage as the B operand. A
+// buffer is written again two K steps later, after the wgmma_wait<1> that
+// completes its last reader. With an odd number of K steps per stage the
+// first step would meet the previous stage's last one on buffer 0, so it
+// waits for everything (this also keeps the stage-ring argument of the main
+// loop true for a single K step). kSteps = in_channels / 8 is a template
+// argument: with a run-time count ptxas cannot tell which group last read a
+// buffer, and serializes every wgmma.
+template <int kTiles, int kMaxTiles, int kSteps>
+__device__ __forceinline__ void wgmma_stage(float (&acc)[kMaxTiles][kNTiles][4],
+                                            std::uint32_t (&a_frag)[2][kMaxTiles][4],
+                                            const float* a_base,
+                                            const int (&row_offset)[kMaxTiles][2],
+                                            std::uint64_t b_desc, bool first_of_class) {
+  constexpr int kChannelPitch = CtaShape<1, 2, true>::kChannelPitch;
+  // One K step = 2 core-matrix columns of 64 x 16 bytes, in the descriptor's
+  // 16-byte units.
+  constexpr std::uint64_t kDescPerStep = 2 * kCoGroup * 16 / 16;
+  auto k_step = [&](std::uint32_t (&frag)[kMaxTiles][4], int ks) {
+    const float* a_lo_ci = a_base + ks * kCiStep * kChannelPitch;
+    const float* a_hi_ci = a_lo_ci + 4 * kChannelPitch;
+#pragma unroll
+    for (int i = 0; i < kTiles; ++i) {
+      const int lower = row_offset[i][0];  // row g + 8: the same q in the second image
+      frag[i][0] = __float_as_uint(a_lo_ci[lower]);
+      frag[i][1] = __float_as_uint(a_lo_ci[lower + kPitchImage]);
+      frag[i][2] = __float_as_uint(a_hi_ci[lower]);
+      frag[i][3] = __float_as_uint(a_hi_ci[lower + kPitchImage]);
+    }
+    const std::uint64_t desc = b_desc + ks * kDescPerStep;
+    const bool accumulate = !(first_of_class && ks == 0);
+    kg::wgmma_fence();
+#pragma unroll
+    for (int i = 0; i < kTiles; ++i) kg::wgmma_m64n64k8_tf32(acc[i], frag[i], desc, accumulate);
+    kg::wgmma_commit();
+  };
+  // Two K steps per stage reuse each buffer only across the stage loop, which
+  // ptxas cannot follow either (it would serialize every wgmma): there, too,
+  // the first step waits for everything.
+  constexpr bool kDrainFirst = kSteps % 2 == 1 || kSteps == 2;
+#pragma unroll
+  for (int ks = 0; ks < kSteps; ++ks) {
+    if (ks == 0 && kDrainFirst)
+      kg::wgmma_wait<0>();
+    else
+      kg::wgmma_wait<1>();
+    k_step(a_frag[ks % 2], ks);
+  }
+}
+
 // One CTA: images [kImages * pair, kImages * pair + kImages), pooled blocks
 // [2 tj, 2 tj + 2) per dimension, all output channels (in groups of 64).
 // kPlanes = 1: TF32; 2: 3xTF32. kImages = 1 or 2: the CTA shape (CtaShape).
-template <int kPlanes, int kImages>
-__global__ void __launch_bounds__(CtaShape<kPlanes, kImages>::kThreads,
-                                  CtaShape<kPlanes, kImages>::kCtasPerSm)
+// kWgmmaSteps > 0: the paired TF32 shape on wgmma instead of mma.sync, for
+// in_channels = 8 kWgmmaSteps.
+template <int kPlanes, int kImages, int kWgmmaSteps = 0>
+__global__ void __launch_bounds__(CtaShape<kPlanes, kImages, (kWgmmaSteps > 0)>::kThreads,
+                                  CtaShape<kPlanes, kImages, (kWgmmaSteps > 0)>::kCtasPerSm)
     fused_conv_pool_sum(const float* __restrict__ x, const float* __restrict__ packed,
                         const float* __restrict__ bias, float* __restrict__ y, Geometry geo) {
-  using Shape = CtaShape<kPlanes, kImages>;
+  constexpr bool kWgmma = kWgmmaSteps > 0;
+  using Shape = CtaShape<kPlanes, kImages, kWgmma>;
   constexpr int kThreads = Shape::kThreads;
   constexpr int kStages = Shape::kStages;
   constexpr int kChannelPitch = Shape::kChannelPitch;
@@ -292,9 +376,10 @@ __global__ void __launch_bounds__(CtaShape<kPlanes, kImages>::kThreads,
   KG_DYNAMIC_SMEM(float, smem);
   const int cin = geo.in_channels;
   float* tile = smem;  // [cin][kImages][kPitchImage], channel pitch kChannelPitch
-  // Weight stages: [kStages][planes][cin][72].
+  // Weight stages: [kStages][planes][cin][72], or with wgmma [kStages] of the
+  // K-major [cin / 4][64][4] (pack_weights).
   float* stages = tile + static_cast<std::size_t>(cin) * kChannelPitch;
-  const int stage_pitch = kPlanes * cin * kWeightPitch;
+  const int stage_pitch = kPlanes * cin * Shape::kWeightRow;
   int* maxima = reinterpret_cast<int*>(stages + kStages * stage_pitch);  // [kBlocks][64]
 
   const int tid = static_cast<int>(threadIdx.x);
@@ -351,15 +436,15 @@ __global__ void __launch_bounds__(CtaShape<kPlanes, kImages>::kThreads,
     float* dst = stages + buffer * stage_pitch;
     for (int chunk = tid; chunk < stage_floats_ / 4; chunk += kThreads) {
       const int row = chunk >> 4, col = (chunk & 15) * 4;  // row = plane * cin + ci
-      kg::cp_async<16>(dst + row * kWeightPitch + col, src + chunk * 4);
+      kg::cp_async<16>(dst + (kWgmma ? chunk * 4 : row * kWeightPitch + col), src + chunk * 4);
     }
   };
   // One commit group per stage; the first also carries the input tile.
-  for (int s = 0; s < kStages - 1; ++s) {
+  for (int s = 0; s < Shape::kPrefetch; ++s) {
     if (s < total_steps) load_stage(s, s);
     kg::cp_async_commit();
   }
-  kg::cp_async_wait<kStages - 2>();  // the input tile and stage 0
+  kg::cp_async_wait<Shape::kPrefetch - 1>();  // the input tile and stage 0
   if constexpr (kPlanes == 1) {
     // Round the input to TF32 once here instead of at every fragment load.
     for (int image = 0; image < kImages; ++image)
@@ -368,13 +453,15 @@ __global__ void __launch_bounds__(CtaShape<kPlanes, kImages>::kThreads,
         *p = __uint_as_float(kg::cvt_rna_tf32(*p));
       }
   }
+  if constexpr (kWgmma) kg::fence_proxy_async_shared();  // stage 0 for the async proxy
   __syncthreads();
 
   // Rows of this thread, in its warp's m16 tiles first_tile + i: row g and
   // row g + 8, both of block g. Single image: q = 2 (first_tile + i) and
-  // q + 1 (q = 27 is padding). Paired: q = first_tile + i, in image 0 and 1.
-  // Offsets of tap u = 0 in the tile.
-  const int tiles = kImages == 2 ? (warp < 3 ? 4 : 3) : 2;
+  // q + 1 (q = 27 is padding). Paired: q = first_tile + i, in image 0 and 1;
+  // with wgmma q = 4 (2 i + warpgroup) + warp % 4 (CtaShape; q = 27 is
+  // padding). Offsets of tap u = 0 in the tile.
+  const int tiles = kImages == 2 ? (warp < (kWgmma ? 4 : 3) ? 4 : 3) : 2;
   const int first_tile = kImages == 2 ? (warp < 3 ? 4 * warp : 3 * warp + 3) : 2 * warp;
   const int bd = (g >> 2) & 1, bh = (g >> 1) & 1, bw = g & 1;
   int row_offset[kMaxTiles][2];
@@ -383,7 +470,9 @@ __global__ void __launch_bounds__(CtaShape<kPlanes, kImages>::kThreads,
   for (int i = 0; i < kMaxTiles; ++i)
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
-      const int q = kImages == 2 ? first_tile + i : 2 * (first_tile + i) + half;
+      const int q = kWgmma            ? 4 * (2 * i + (warp >> 2)) + (warp & 3)
+                    : kImages == 2 ? first_tile + i
+                                   : 2 * (first_tile + i) + half;
       const int image = kImages == 2 ? half : 0;
       row_valid[i][half] = i < tiles && q < kRowsPerBlock;
       const int qq = row_valid[i][half] ? q : 0;
@@ -393,10 +482,16 @@ __global__ void __launch_bounds__(CtaShape<kPlanes, kImages>::kThreads,
     }
 
   float acc[kMaxTiles][kNTiles][4];
+  // wgmma's A fragments: they must outlive the wgmma that reads them.
+  [[maybe_unused]] std::uint32_t a_frag[2][kMaxTiles][4];
   float block_max[kImages][kNTiles][2];
   float channel_sum = 0.f;  // threads 0..kBlocks-1: the output of block tid
   int step = 0;
-  int read_buffer = 0, write_buffer = kStages - 1;
+  int read_buffer = 0, write_buffer = Shape::kPrefetch;
+  // The B descriptor of buffer 0 (1024 bytes to the next 4 input channels,
+  // 128 to the next 8 output channels); buffer b is stage_pitch * 4 b bytes on.
+  [[maybe_unused]] std::uint64_t stages_desc = 0;
+  if constexpr (kWgmma) stages_desc = kg::smem_matrix_descriptor(stages, 4 * kCoGroup * 4, 128);
   for (int group = 0; group < groups; ++group) {
 #pragma unroll
     for (int image = 0; image < kImages; ++image)
@@ -405,22 +500,35 @@ __global__ void __launch_bounds__(CtaShape<kPlanes, kImages>::kThreads,
         block_max[image][nt][0] = block_max[image][nt][1] = -INFINITY;
     for (int cls = 0; cls < 8; ++cls) {
       const int nd = 3 - ((cls >> 2) & 1), nh = 3 - ((cls >> 1) & 1), nw = 3 - (cls & 1);
+      if constexpr (!kWgmma) {  // wgmma starts each class with D = A B instead
 #pragma unroll
-      for (int i = 0; i < kMaxTiles; ++i)
+        for (int i = 0; i < kMaxTiles; ++i)
 #pragma unroll
-        for (int nt = 0; nt < kNTiles; ++nt)
+          for (int nt = 0; nt < kNTiles; ++nt)
 #pragma unroll
-          for (int r = 0; r < 4; ++r) acc[i][nt][r] = 0.f;
+            for (int r = 0; r < 4; ++r) acc[i][nt][r] = 0.f;
+      }
       for (int ud = 0; ud < nd; ++ud)
         for (int uh = 0; uh < nh; ++uh)
           for (int uw = 0; uw < nw; ++uw, ++step) {
-            if (step + kStages - 1 < total_steps) load_stage(step + kStages - 1, write_buffer);
+            if (step + Shape::kPrefetch < total_steps)
+              load_stage(step + Shape::kPrefetch, write_buffer);
             kg::cp_async_commit();
             const int tap_offset = ud * kPitchD + uh * kPitchH + uw;
             const float* a_base = tile + t * kChannelPitch - tap_offset;
             const float* b_base = stages + read_buffer * stage_pitch + t * kWeightPitch + g;
             // Warp-uniform choice of the warp's tile count (paired shape).
-            if constexpr (Shape::kMinTiles == kMaxTiles) {
+            if constexpr (kWgmma) {
+              const std::uint64_t b_desc =
+                  stages_desc + static_cast<std::uint64_t>(read_buffer * stage_pitch * 4 / 16);
+              const bool first_of_class = ud == 0 && uh == 0 && uw == 0;
+              if (tiles == kMaxTiles)
+                wgmma_stage<kMaxTiles, kMaxTiles, kWgmmaSteps>(acc, a_frag, a_base, row_offset,
+                                                               b_desc, first_of_class);
+              else
+                wgmma_stage<Shape::kMinTiles, kMaxTiles, kWgmmaSteps>(
+                    acc, a_frag, a_base, row_offset, b_desc, first_of_class);
+            } else if constexpr (Shape::kMinTiles == kMaxTiles) {
               mma_stage<kPlanes, kMaxTiles, kMaxTiles, kChannelPitch, Shape::kHalfRowDelta>(
                   acc, a_base, row_offset, b_base, cin);
             } else if (tiles == kMaxTiles) {
@@ -430,11 +538,16 @@ __global__ void __launch_bounds__(CtaShape<kPlanes, kImages>::kThreads,
               mma_stage<kPlanes, Shape::kMinTiles, kMaxTiles, kChannelPitch, Shape::kHalfRowDelta>(
                   acc, a_base, row_offset, b_base, cin);
             }
-            kg::cp_async_wait<kStages - 2>();  // this thread's part of the next stage landed
-            __syncthreads();  // the next stage is visible; this one may be overwritten
+            kg::cp_async_wait<Shape::kPrefetch - 1>();  // this thread's part of the next stage landed
+            if constexpr (kWgmma) kg::fence_proxy_async_shared();  // ...also for the async proxy
+            // The next stage is visible. mma.sync: this one may be overwritten.
+            // wgmma: every thread has completed the stage two back (wgmma_stage),
+            // whose buffer the next iteration refills.
+            __syncthreads();
             read_buffer = read_buffer + 1 == kStages ? 0 : read_buffer + 1;
             write_buffer = write_buffer + 1 == kStages ? 0 : write_buffer + 1;
           }
+      if constexpr (kWgmma) kg::wgmma_wait<0>();  // the class's accumulators are final
       // Max of this class's outputs into the per-thread block maxima.
 #pragma unroll
       for (int i = 0; i < kMaxTiles; ++i)
@@ -478,20 +591,37 @@ __global__ void __launch_bounds__(CtaShape<kPlanes, kImages>::kThreads,
   }
 }
 
-template <int kPlanes, int kImages>
+template <int kPlanes, int kImages, int kWgmmaSteps = 0>
 void launch_main_kernel(const LaunchArgs& args, const Geometry& geo, const float* packed) {
-  using Shape = CtaShape<kPlanes, kImages>;
-  const std::size_t smem = dynamic_smem_bytes(geo.in_channels, kPlanes, kImages);
-  kg::set_max_dynamic_smem(fused_conv_pool_sum<kPlanes, kImages>, smem);
+  constexpr bool kWgmma = kWgmmaSteps > 0;
+  using Shape = CtaShape<kPlanes, kImages, kWgmma>;
+  const std::size_t smem = dynamic_smem_bytes(geo.in_channels, kPlanes, kImages, kWgmma);
+  constexpr auto kernel = fused_conv_pool_sum<kPlanes, kImages, kWgmmaSteps>;
+  kg::set_max_dynamic_smem(kernel, smem);
   const unsigned image_groups = static_cast<unsigned>((geo.batch + kImages - 1) / kImages);
   const unsigned ctas = image_groups * geo.tiles_d * geo.tiles_h * geo.tiles_w;
-  kg::launch(fused_conv_pool_sum<kPlanes, kImages>, dim3(ctas), dim3(Shape::kThreads), smem,
-             args.stream, args.in("x"), packed, args.in("bias"), args.output, geo);
+  kg::launch(kernel, dim3(ctas), dim3(Shape::kThreads), smem, args.stream, args.in("x"), packed,
+             args.in("bias"), args.output, geo);
 }
 
-// Packs the weights into the workspace, then runs the fused kernel in the
-// CTA shape images_per_cta chooses.
+// The wgmma kernel for in_channels = 8, 16, 24 or 32 (all the paired shape
+// holds). A template, so that only the candidate that calls it compiles it.
 template <int kPlanes>
+void launch_wgmma_kernel(const LaunchArgs& args, const Geometry& geo, const float* packed) {
+  switch (geo.in_channels / kCiStep) {
+    case 1: return launch_main_kernel<kPlanes, 2, 1>(args, geo, packed);
+    case 2: return launch_main_kernel<kPlanes, 2, 2>(args, geo, packed);
+    case 3: return launch_main_kernel<kPlanes, 2, 3>(args, geo, packed);
+    case 4: return launch_main_kernel<kPlanes, 2, 4>(args, geo, packed);
+  }
+  throw Error("the paired wgmma kernel holds at most 32 input channels, not " +
+              std::to_string(geo.in_channels));
+}
+
+// Packs the weights into the workspace (K-major for the wgmma kernel), then
+// runs the fused kernel in the CTA shape images_per_cta chooses. kWgmma:
+// the paired shape on wgmma; the single-image shape stays on mma.sync.
+template <int kPlanes, bool kWgmma = false>
 void launch_fused(const LaunchArgs& args) {
   const Geometry geo = geometry_of(
       static_cast<int>(args.axis("batch")), static_cast<int>(args.axis("in_channels")),
@@ -501,16 +631,22 @@ void launch_fused(const LaunchArgs& args) {
   const long long packed_floats = static_cast<long long>(
       packed_weight_bytes(geo.in_channels, geo.out_channels, kPlanes) / sizeof(float));
   constexpr int kPackThreads = 256;
-  kg::launch(pack_weights<kPlanes>,
-             dim3(static_cast<unsigned>((packed_floats + kPackThreads - 1) / kPackThreads)),
-             dim3(kPackThreads), 0, args.stream, args.in("weight"), packed, geo.in_channels,
-             geo.out_channels, packed_floats);
+  const dim3 pack_grid(static_cast<unsigned>((packed_floats + kPackThreads - 1) / kPackThreads));
+  auto pack = [&](auto kernel) {
+    kg::launch(kernel, pack_grid, dim3(kPackThreads), 0, args.stream, args.in("weight"), packed,
+               geo.in_channels, geo.out_channels, packed_floats);
+  };
   if constexpr (has_paired_shape(kPlanes)) {
-    if (images_per_cta(kPlanes, geo.batch, geo.in_channels) == 2) {
-      launch_main_kernel<kPlanes, 2>(args, geo, packed);
+    if (images_per_cta(kPlanes, geo.batch, geo.in_channels, kWgmma) == 2) {
+      pack(pack_weights<kPlanes, kWgmma>);
+      if constexpr (kWgmma)
+        launch_wgmma_kernel<kPlanes>(args, geo, packed);
+      else
+        launch_main_kernel<kPlanes, 2>(args, geo, packed);
       return;
     }
   }
+  pack(pack_weights<kPlanes, false>);
   launch_main_kernel<kPlanes, 1>(args, geo, packed);
 }
 

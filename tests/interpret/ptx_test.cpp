@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "exact_gemm_inputs.hpp"
 #include "kernels/test_kernels.hpp"
 #include "test_support.hpp"
 
@@ -48,32 +49,7 @@ TEST(InterpretPtx, CvtRnaTf32MatchesHandComputedBitPatterns) {
   EXPECT_TRUE(std::isnan(from_bits(out[cases.size() + 1]))) << "NaN must not become Inf";
 }
 
-// Small integers times powers of two: every product and every partial sum is
-// exact in float, so any correct mma gives these bits whatever its order.
-struct MmaInputs {
-  std::vector<float> a = std::vector<float>(16 * 8), b = std::vector<float>(8 * 8),
-                     c = std::vector<float>(16 * 8);
-  MmaInputs() {
-    for (int i = 0; i < 16; ++i)
-      for (int k = 0; k < 8; ++k)
-        a[i * 8 + k] = std::ldexp(static_cast<float>((i * 3 + k * 5) % 7 - 3), (i + 2 * k) % 4 - 2);
-    for (int k = 0; k < 8; ++k)
-      for (int n = 0; n < 8; ++n)
-        b[k * 8 + n] = std::ldexp(static_cast<float>((k * 7 + n * 2) % 9 - 4), (3 * k + n) % 3 - 1);
-    for (int i = 0; i < 16; ++i)
-      for (int n = 0; n < 8; ++n) c[i * 8 + n] = static_cast<float>((i * 11 + n * 13) % 17 - 8);
-  }
-  std::vector<float> product() const {
-    std::vector<float> d(16 * 8);
-    for (int i = 0; i < 16; ++i)
-      for (int n = 0; n < 8; ++n) {
-        double sum = c[i * 8 + n];
-        for (int k = 0; k < 8; ++k) sum += static_cast<double>(a[i * 8 + k]) * b[k * 8 + n];
-        d[i * 8 + n] = static_cast<float>(sum);
-      }
-    return d;
-  }
-};
+ExactGemmInputs mma_inputs() { return ExactGemmInputs(16, 8, 8); }
 
 void expect_same_bits(const std::vector<float>& got, const std::vector<float>& want) {
   ASSERT_EQ(got.size(), want.size());
@@ -83,7 +59,7 @@ void expect_same_bits(const std::vector<float>& got, const std::vector<float>& w
 }
 
 TEST(InterpretPtx, MmaIsBitExactOnExactInputs) {
-  const MmaInputs inputs;
+  const ExactGemmInputs inputs = mma_inputs();
   const std::vector<float> want = inputs.product();
   // The test would be void if the product were symmetric under a transposition.
   ASSERT_NE(want[1 * 8 + 2], want[2 * 8 + 1]);
@@ -96,8 +72,8 @@ TEST(InterpretPtx, MmaIsBitExactOnExactInputs) {
 }
 
 TEST(InterpretPtx, MmaIgnoresTheLow13BitsOfItsOperands) {
-  const MmaInputs inputs;
-  MmaInputs noisy = inputs;
+  const ExactGemmInputs inputs = mma_inputs();
+  ExactGemmInputs noisy = inputs;
   for (float& x : noisy.a)
     if (x != 0.0f) x = from_bits(std::bit_cast<std::uint32_t>(x) | 0x1fffu);
   for (float& x : noisy.b)

@@ -1,4 +1,4 @@
-// Both fused candidates of l2_078 through the runner's in-process check
+// The fused candidates of l2_078 through the runner's in-process check
 // (check_candidate): float64 reference on input sets A and B, the whole
 // contract (no mutation, guard bands, every output written, no caching,
 // repeatability), under the forward and the reverse thread order.
@@ -99,14 +99,21 @@ void expect_passes(const Suite& suite, const std::string& id, const Axes& axes) 
   }
 }
 
-TEST(FusedCandidates, BothAreRegisteredWithTheirPrecision) {
+TEST(FusedCandidates, AllAreRegisteredWithTheirPrecision) {
   EXPECT_EQ(candidate("fused_tf32").precision, "tf32");
+  EXPECT_EQ(candidate("fused_tf32_wgmma").precision, "tf32");
   EXPECT_EQ(candidate("fused_3xtf32").precision, "fp32");
 }
 
 TEST(FusedCandidates, Tf32PassesAtTheCiPreset) {
   const Suite suite = workload_suite();
   expect_passes(suite, "fused_tf32", suite.resolve_axes("ci"));
+}
+
+// The ci preset has two images: the paired shape, i.e. the wgmma kernel.
+TEST(FusedCandidates, Tf32WgmmaPassesAtTheCiPreset) {
+  const Suite suite = workload_suite();
+  expect_passes(suite, "fused_tf32_wgmma", suite.resolve_axes("ci"));
 }
 
 TEST(FusedCandidates, ThreeXTf32PassesAtTheCiPreset) {
@@ -141,11 +148,13 @@ TEST(FusedCandidates, DrawsCoverBothCtaShapes) {
 // One test per drawn axes value, so CTest can run them in parallel.
 class FusedAtRandomAxes : public ::testing::TestWithParam<int> {};
 
-TEST_P(FusedAtRandomAxes, BothCandidatesPass) {
+TEST_P(FusedAtRandomAxes, EveryCandidatePasses) {
   const Suite suite = workload_suite();
   const Axes axes = random_axes(suite, 3).at(static_cast<std::size_t>(GetParam()));
   expect_passes(suite, "fused_tf32", axes);
   expect_passes(suite, "fused_3xtf32", axes);
+  // At one image fused_tf32_wgmma runs fused_tf32's single-image kernel.
+  if (axes.at("batch") >= 2) expect_passes(suite, "fused_tf32_wgmma", axes);
 }
 
 INSTANTIATE_TEST_SUITE_P(SeededDraws, FusedAtRandomAxes, ::testing::Values(0, 1, 2));

@@ -61,7 +61,8 @@ TEST_P(FusedSupports, NeedsNoMoreWorkspaceThanThePackedWeights) {
   EXPECT_EQ(fused().workspace_bytes(axes), planes * floats_per_plane * sizeof(float));
 }
 
-INSTANTIATE_TEST_SUITE_P(L2_078, FusedSupports, ::testing::Values("fused_tf32", "fused_3xtf32"));
+INSTANTIATE_TEST_SUITE_P(L2_078, FusedSupports, ::testing::Values("fused_tf32", "fused_tf32_wgmma",
+                                                                 "fused_3xtf32"));
 
 }  // namespace
 }  // namespace kg

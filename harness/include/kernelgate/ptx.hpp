@@ -21,6 +21,38 @@
 //       kg::cp_async_commit(), kg::cp_async_wait<N>(), kg::cp_async_wait_all().
 //       In interpret mode the copies happen at the wait that covers them, so
 //       reading the destination before that wait reads poison.
+//   kg::fence_proxy_async_shared()   fence.proxy.async.shared::cta: makes this
+//       thread's generic-proxy writes to shared memory (stores, cp.async after
+//       its wait) visible to the async proxy that wgmma reads through. Each
+//       writer fences, then a barrier, then the wgmma.
+//   wgmma (sm_90a; docs/interpret-mode.md, "wgmma"):
+//   kg::smem_matrix_descriptor(smem, lbo_bytes, sbo_bytes)   the 64-bit
+//       descriptor of a K-major operand in dynamic shared memory without
+//       swizzle: core matrices of 8 rows x 16 bytes (4 tf32), each row's 16
+//       bytes contiguous and the 8 rows 16 bytes apart (128 contiguous bytes);
+//       lbo_bytes from one core matrix to the next along K, sbo_bytes to the
+//       next along M or N. Element (row r, k) of the operand is at
+//       smem + (r / 8) sbo + (r % 8) 16 + (k / 4) lbo + (k % 4) 4 bytes. All
+//       three must be multiples of 16. Adding j to the descriptor moves its
+//       start by 16 j bytes.
+//   kg::wgmma_m64n64k8_tf32(d, a, b_desc, accumulate)   wgmma.mma_async
+//       .sync.aligned.m64n64k8.f32.tf32.tf32 with A from registers:
+//       warpgroup-collective (the 4 warps 4w..4w+3 of the block each call it),
+//       D (64x64) = A (64x8) * B (8x64) + (accumulate ? D : 0). Warp w % 4
+//       holds rows 16 (w % 4) .. +15 of A and D, in the mma.m16n8k8 layouts:
+//         a0=A[g][t] a1=A[g+8][t] a2=A[g][t+4] a3=A[g+8][t+4]
+//         d[j][0]=D[g][8j+2t] d[j][1]=D[g][8j+2t+1] d[j][2]=D[g+8][8j+2t]
+//         d[j][3]=D[g+8][8j+2t+1]   (j = 0..7: the n8 blocks)
+//       B[k][n] is element (n, k) of the K-major descriptor b_desc. It runs
+//       asynchronously: d must not be read, nor a written, until a
+//       wgmma_wait that covers it; a later wgmma may accumulate into the same
+//       d without waiting.
+//   kg::wgmma_fence()    wgmma.fence: before the first wgmma, and between any
+//       other access to a or d registers and the next wgmma.
+//   kg::wgmma_commit()   wgmma.commit_group: the wgmmas issued since the last
+//       commit form a group.
+//   kg::wgmma_wait<N>()  wgmma.wait_group N: all but the N most recent groups
+//       are complete (their d written, their operands released).
 #include <cstdint>
 
 #if defined(KG_INTERPRET)
@@ -45,6 +77,14 @@ void cp_async(void* smem_dst, const void* gmem_src, int bytes, int src_bytes,
               const std::source_location& where);
 void cp_async_commit();
 void cp_async_wait(int pending_groups);
+// wgmma (harness/interpret/wgmma_host.cpp).
+std::uint64_t smem_matrix_descriptor(const void* smem, std::uint32_t lbo_bytes,
+                                     std::uint32_t sbo_bytes, const std::source_location& where);
+void wgmma_m64n64k8_tf32(float (&d)[8][4], const std::uint32_t (&a)[4], std::uint64_t b_desc,
+                         bool accumulate, const std::source_location& where);
+void wgmma_fence();
+void wgmma_commit();
+void wgmma_wait(int pending_groups, const std::source_location& where);
 }  // namespace interp
 #endif
 
@@ -131,6 +171,78 @@ KG_PTX_FUNCTION void cp_async_wait() {
 KG_PTX_FUNCTION void cp_async_wait_all() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
 #endif
 
+// ---- fence.proxy.async and wgmma (sm_90a) ----
+#if defined(KG_INTERPRET)
+// Interpret mode has one view of shared memory: the fence orders nothing.
+inline void fence_proxy_async_shared() {}
+inline std::uint64_t smem_matrix_descriptor(
+    const void* smem, std::uint32_t lbo_bytes, std::uint32_t sbo_bytes,
+    std::source_location where = std::source_location::current()) {
+  return interp::smem_matrix_descriptor(smem, lbo_bytes, sbo_bytes, where);
+}
+inline void wgmma_m64n64k8_tf32(float (&d)[8][4], const std::uint32_t (&a)[4],
+                                std::uint64_t b_desc, bool accumulate,
+                                std::source_location where = std::source_location::current()) {
+  interp::wgmma_m64n64k8_tf32(d, a, b_desc, accumulate, where);
+}
+inline void wgmma_fence() { interp::wgmma_fence(); }
+inline void wgmma_commit() { interp::wgmma_commit(); }
+template <int N>
+inline void wgmma_wait(std::source_location where = std::source_location::current()) {
+  static_assert(N >= 0, "wgmma.wait_group takes a non-negative group count");
+  interp::wgmma_wait(N, where);
+}
+#else
+// wgmma exists only in sm_90a code. Other targets (the PTX of a plain sm_90
+// build, say) get a trap in its place: the build succeeds, and a candidate
+// that uses wgmma fails loudly where it cannot run.
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define KG_WGMMA_ASM(...) __trap()
+#else
+#define KG_WGMMA_ASM(...) asm volatile(__VA_ARGS__)
+#endif
+KG_PTX_FUNCTION void fence_proxy_async_shared() {
+  KG_WGMMA_ASM("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+KG_PTX_FUNCTION std::uint64_t smem_matrix_descriptor(const void* smem, std::uint32_t lbo_bytes,
+                                                     std::uint32_t sbo_bytes) {
+  // Bits 0-13: start address >> 4; 16-29: leading byte offset >> 4; 32-45:
+  // stride byte offset >> 4; base offset (49-51) and swizzle (62-63) zero.
+  const auto address = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem));
+  return static_cast<std::uint64_t>((address >> 4) & 0x3fffu) |
+         static_cast<std::uint64_t>((lbo_bytes >> 4) & 0x3fffu) << 16 |
+         static_cast<std::uint64_t>((sbo_bytes >> 4) & 0x3fffu) << 32;
+}
+KG_PTX_FUNCTION void wgmma_m64n64k8_tf32(float (&d)[8][4], const std::uint32_t (&a)[4],
+                                         std::uint64_t b_desc, bool accumulate) {
+  KG_WGMMA_ASM(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %36, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
+      "{%32, %33, %34, %35}, %37, p, 1, 1;\n}\n"
+      : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]),
+        "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]), "+f"(d[2][0]), "+f"(d[2][1]),
+        "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]),
+        "+f"(d[3][3]), "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]),
+        "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]), "+f"(d[6][0]),
+        "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]),
+        "+f"(d[7][2]), "+f"(d[7][3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(static_cast<int>(accumulate)),
+        "l"(b_desc));
+}
+KG_PTX_FUNCTION void wgmma_fence() { KG_WGMMA_ASM("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+KG_PTX_FUNCTION void wgmma_commit() {
+  KG_WGMMA_ASM("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+template <int N>
+KG_PTX_FUNCTION void wgmma_wait() {
+  static_assert(N >= 0, "wgmma.wait_group takes a non-negative group count");
+  KG_WGMMA_ASM("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+#endif
+
 }  // namespace kg
 
 #undef KG_PTX_FUNCTION
+#undef KG_WGMMA_ASM

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "exact_gemm_inputs.hpp"
 #include "kernels/test_kernels.hpp"
 
 namespace kg::test {
@@ -136,24 +137,10 @@ TEST(GpuInterpretKernels, CvtRnaTf32) {
 
 TEST(GpuInterpretKernels, MmaOnExactInputs) {
   KG_REQUIRE_GPU();
-  std::vector<float> a(128), b(64), c(128);
-  for (int i = 0; i < 16; ++i)
-    for (int k = 0; k < 8; ++k)
-      a[i * 8 + k] = std::ldexp(static_cast<float>((i * 3 + k * 5) % 7 - 3), (i + 2 * k) % 4 - 2);
-  for (int k = 0; k < 8; ++k)
-    for (int n = 0; n < 8; ++n)
-      b[k * 8 + n] = std::ldexp(static_cast<float>((k * 7 + n * 2) % 9 - 4), (3 * k + n) % 3 - 1);
-  for (int i = 0; i < 128; ++i) c[i] = static_cast<float>((i / 8 * 11 + i % 8 * 13) % 17 - 8);
-  std::vector<float> want(128);
-  for (int i = 0; i < 16; ++i)
-    for (int n = 0; n < 8; ++n) {
-      double sum = c[i * 8 + n];
-      for (int k = 0; k < 8; ++k) sum += static_cast<double>(a[i * 8 + k]) * b[k * 8 + n];
-      want[i * 8 + n] = static_cast<float>(sum);
-    }
-  DeviceVector<float> d_a(a), d_b(b), d_c(c), d_d(std::vector<float>(128));
+  const ExactGemmInputs inputs(16, 8, 8);
+  DeviceVector<float> d_a(inputs.a), d_b(inputs.b), d_c(inputs.c), d_d(std::vector<float>(128));
   mma_16x8x8(d_a.get(), d_b.get(), d_c.get(), d_d.get(), true, nullptr);
-  EXPECT_EQ(d_d.read(), want);
+  EXPECT_EQ(d_d.read(), inputs.product());
 }
 
 TEST(GpuInterpretKernels, CpAsyncZeroFill) {
@@ -182,6 +169,19 @@ TEST(GpuInterpretKernels, TiledGemm) {
   DeviceVector<float> d_a(a), d_b(b), d_c(std::vector<float>(m * n, -7.0f));
   tiled_gemm_tf32(d_a.get(), d_b.get(), d_c.get(), m, n, k, nullptr);
   EXPECT_EQ(d_c.read(), want);
+}
+
+// Also pins what interpret mode assumes of wgmma: the A and D fragment
+// layouts and the meaning of the descriptor's two byte offsets.
+TEST(GpuInterpretKernels, WgmmaOnExactInputs) {
+  KG_REQUIRE_GPU();
+  const ExactGemmInputs inputs(64, 16, 64);
+  DeviceVector<float> d_a(inputs.a), d_b(inputs.b), d_c(inputs.c);
+  for (bool accumulate : {true, false}) {
+    DeviceVector<float> d_d(std::vector<float>(64 * 64, -1.0f));
+    wgmma_64x64x16(d_a.get(), d_b.get(), d_c.get(), d_d.get(), accumulate, nullptr);
+    EXPECT_EQ(d_d.read(), inputs.product(accumulate)) << (accumulate ? "accumulate" : "D = A B");
+  }
 }
 
 TEST(GpuInterpretKernels, AtomicsAndIndices) {

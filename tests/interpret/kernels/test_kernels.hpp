@@ -68,6 +68,28 @@ void cp_async_groups(const float* src, int tail_bytes, float* before, float* aft
 void tiled_gemm_tf32(const float* a, const float* b, float* c, int m, int n, int k,
                      cudaStream_t stream);
 
+// ---- wgmma (wgmma_kernels.cu) ----
+// One warpgroup: D (64x64) = A (64x16) * B (16x64) + (accumulate ? C : 0),
+// row-major, as two chained wgmma m64n64k8 (K steps 0-7 and 8-15) in one
+// group. A and B pass through cvt_rna_tf32; B is staged K-major in shared
+// memory with the two K halves of each core-matrix column adjacent
+// (leading byte offset 128, stride byte offset 256).
+void wgmma_64x64x16(const float* a, const float* b, const float* c, float* d, bool accumulate,
+                    cudaStream_t stream);
+// Misuse of the wgmma rules, which interpret mode must catch (not for a GPU:
+// what these do there is undefined).
+enum class WgmmaMisuse : int {
+  read_before_wait,  // out[0..32): warp 0 lane 0's D read before the wait (NaN)
+  partial_wait,      // two groups; out[0..32) first D and out[32..64) second
+                     // after wgmma_wait<1> (the second still NaN)
+  no_fence,          // a wgmma without a wgmma_fence before it: kg::Error
+  a_changed,         // the A fragment written before the wait: kg::Error
+  no_wait,           // the thread returns with the wgmma pending: kg::Error
+  outside_smem,      // a descriptor of global memory: kg::Error
+  odd_block,         // a block of 96 threads: kg::Error
+};
+void wgmma_misuse(WgmmaMisuse misuse, float* out, cudaStream_t stream);
+
 // ---- atomics (atomic_kernels.cu) ----
 // counters[0] += 1 (int), counters[1] max of thread ids, float_sum[0] += 0.5 per thread,
 // over `blocks` blocks of `threads`.

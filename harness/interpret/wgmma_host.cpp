@@ -1,0 +1,190 @@
+// Host bodies of the wgmma wrappers of kernelgate/ptx.hpp: the shared-memory
+// matrix descriptor, wgmma.mma_async m64n64k8 tf32 (A from registers, B from a
+// descriptor), fence, commit_group and wait_group.
+//
+// The asynchrony is made visible rather than hidden: a wgmma computes at its
+// issue, but its result reaches the accumulator registers only at the
+// wgmma_wait that covers its group; until then they hold NaN. A later wgmma
+// on the same accumulator chains on the pending result, as the hardware
+// does. At completion the A fragment must still hold what it held at the
+// issue, and a wgmma needs a wgmma_fence since the last wait.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "block_runner.hpp"
+#include "kernelgate/error.hpp"
+#include "kernelgate/ptx.hpp"
+#include "tf32_operand.hpp"
+
+namespace kg::interp {
+
+namespace {
+
+constexpr int kRows = 16;  // per warp: its quarter of the 64 rows
+constexpr int kN = 64;
+constexpr int kK = 8;
+
+struct WgmmaPayload {
+  const std::uint32_t* a;  // this lane's A fragment
+  const float* c;          // this lane's accumulator input; null when not accumulating
+  std::uint64_t b_desc;
+  bool accumulate;
+  float result[32];  // out: this lane's D fragment
+};
+
+struct Descriptor {
+  std::size_t start, lbo, sbo;
+};
+
+Descriptor decode(std::uint64_t desc) {
+  const unsigned base_offset = (desc >> 49) & 7u;
+  const unsigned swizzle = static_cast<unsigned>(desc >> 62);
+  if (swizzle != 0 || base_offset != 0)
+    throw Error("the B descriptor asks for swizzle mode " + std::to_string(swizzle) +
+                " and base offset " + std::to_string(base_offset) +
+                ": interpret mode has only the layout without swizzle "
+                "(kg::smem_matrix_descriptor)");
+  return Descriptor{static_cast<std::size_t>(desc & 0x3fffu) << 4,
+                    static_cast<std::size_t>((desc >> 16) & 0x3fffu) << 4,
+                    static_cast<std::size_t>((desc >> 32) & 0x3fffu) << 4};
+}
+
+// D rows of one warp = its A rows (16 x 8) * B (8 x 64) + C, in double from
+// exact products, rounded to float once (as the mma.sync host body).
+void combine_wgmma(void* const* payloads, unsigned) {
+  const auto& first = *static_cast<const WgmmaPayload*>(payloads[0]);
+  for (int lane = 1; lane < 32; ++lane) {
+    const auto& p = *static_cast<const WgmmaPayload*>(payloads[lane]);
+    if (p.b_desc != first.b_desc || p.accumulate != first.accumulate)
+      throw Error("the lanes of a warp pass different B descriptors or accumulate flags");
+  }
+  BlockRunner& runner = *BlockRunner::active();
+  const auto* smem = static_cast<const unsigned char*>(runner.dynamic_smem());
+  const std::size_t smem_bytes = runner.dynamic_smem_bytes();
+  const Descriptor desc = decode(first.b_desc);
+
+  double b[kK][kN];
+  for (int k = 0; k < kK; ++k)
+    for (int n = 0; n < kN; ++n) {
+      const std::size_t offset =
+          desc.start + (n / 8) * desc.sbo + (n % 8) * 16 + (k / 4) * desc.lbo + (k % 4) * 4;
+      if (offset + 4 > smem_bytes)
+        throw Error("B element (k " + std::to_string(k) + ", n " + std::to_string(n) +
+                    ") lies at shared offset " + std::to_string(offset) + ", outside the " +
+                    std::to_string(smem_bytes) + " bytes of dynamic shared memory");
+      std::uint32_t bits;
+      std::memcpy(&bits, smem + offset, sizeof bits);
+      b[k][n] = tf32_operand(bits);
+    }
+
+  double a[kRows][kK];
+  double acc[kRows][kN];
+  for (int lane = 0; lane < 32; ++lane) {
+    const auto& p = *static_cast<const WgmmaPayload*>(payloads[lane]);
+    const int g = lane >> 2, t = lane & 3;
+    a[g][t] = tf32_operand(p.a[0]);
+    a[g + 8][t] = tf32_operand(p.a[1]);
+    a[g][t + 4] = tf32_operand(p.a[2]);
+    a[g + 8][t + 4] = tf32_operand(p.a[3]);
+    for (int j = 0; j < kN / 8; ++j)
+      for (int r = 0; r < 4; ++r)
+        acc[g + 8 * (r >> 1)][8 * j + 2 * t + (r & 1)] = p.accumulate ? p.c[4 * j + r] : 0.0;
+  }
+  for (int row = 0; row < kRows; ++row)
+    for (int k = 0; k < kK; ++k)
+      for (int n = 0; n < kN; ++n) acc[row][n] += a[row][k] * b[k][n];
+  for (int lane = 0; lane < 32; ++lane) {
+    auto& p = *static_cast<WgmmaPayload*>(payloads[lane]);
+    const int g = lane >> 2, t = lane & 3;
+    for (int j = 0; j < kN / 8; ++j)
+      for (int r = 0; r < 4; ++r)
+        p.result[4 * j + r] = static_cast<float>(acc[g + 8 * (r >> 1)][8 * j + 2 * t + (r & 1)]);
+  }
+}
+
+std::string where_text(const char* operation, const std::source_location& where) {
+  return describe(make_site(operation, where));
+}
+
+}  // namespace
+
+std::uint64_t smem_matrix_descriptor(const void* smem, std::uint32_t lbo_bytes,
+                                     std::uint32_t sbo_bytes, const std::source_location& where) {
+  BlockRunner::current_fiber("kg::smem_matrix_descriptor");
+  const BlockRunner& runner = *BlockRunner::active();
+  const auto* base = static_cast<const unsigned char*>(runner.dynamic_smem());
+  const auto* p = static_cast<const unsigned char*>(smem);
+  const std::string site = where_text("kg::smem_matrix_descriptor", where);
+  if (p < base || p >= base + runner.dynamic_smem_bytes())
+    throw Error(site + ": the operand is not in the block's dynamic shared memory");
+  const auto offset = static_cast<std::uint64_t>(p - base);
+  if (offset % 16 != 0 || lbo_bytes % 16 != 0 || sbo_bytes % 16 != 0)
+    throw Error(site + ": start (offset " + std::to_string(offset) + "), leading byte offset " +
+                std::to_string(lbo_bytes) + " and stride byte offset " +
+                std::to_string(sbo_bytes) + " must be multiples of 16 bytes");
+  if ((lbo_bytes >> 4) > 0x3fffu || (sbo_bytes >> 4) > 0x3fffu)
+    throw Error(site + ": a byte offset does not fit the descriptor's 14-bit field");
+  // Interpret mode's shared addresses count from the dynamic shared memory.
+  return offset >> 4 | static_cast<std::uint64_t>(lbo_bytes >> 4) << 16 |
+         static_cast<std::uint64_t>(sbo_bytes >> 4) << 32;
+}
+
+void wgmma_m64n64k8_tf32(float (&d)[8][4], const std::uint32_t (&a)[4], std::uint64_t b_desc,
+                         bool accumulate, const std::source_location& where) {
+  Fiber& fiber = BlockRunner::current_fiber("kg::wgmma_m64n64k8_tf32");
+  const char* operation = "wgmma.mma_async.m64n64k8.tf32";
+  const unsigned threads = BlockRunner::active()->thread_count();
+  if (threads % 128 != 0)
+    throw Error(where_text(operation, where) + ": the block has " + std::to_string(threads) +
+                " threads, not whole warpgroups of 128");
+  if (!fiber.wgmma_fenced)
+    throw Error(where_text(operation, where) +
+                ": no kg::wgmma_fence since the start of the thread or its last wgmma_wait");
+  float* flat = &d[0][0];
+  auto pending = std::find_if(fiber.wgmma_results.begin(), fiber.wgmma_results.end(),
+                              [&](const PendingWgmmaResult& r) { return r.d == flat; });
+  const bool chained = pending != fiber.wgmma_results.end();
+  WgmmaPayload payload{a, chained ? pending->values : flat, b_desc, accumulate, {}};
+  warp_collective(combine_wgmma, operation, 0xffffffffu, &payload, where);
+  const std::uint64_t group = fiber.wgmma_groups;  // the group the next commit closes
+  if (chained) {
+    std::memcpy(pending->values, payload.result, sizeof payload.result);
+    pending->group = group;
+  } else {
+    PendingWgmmaResult result{flat, {}, group};
+    std::memcpy(result.values, payload.result, sizeof payload.result);
+    fiber.wgmma_results.push_back(result);
+  }
+  std::fill(flat, flat + 32, std::numeric_limits<float>::quiet_NaN());
+  PendingWgmmaOperand operand{a, {a[0], a[1], a[2], a[3]}, group, where};
+  fiber.wgmma_operands.push_back(operand);
+}
+
+void wgmma_fence() { BlockRunner::current_fiber("kg::wgmma_fence").wgmma_fenced = true; }
+
+void wgmma_commit() { ++BlockRunner::current_fiber("kg::wgmma_commit").wgmma_groups; }
+
+void wgmma_wait(int pending_groups, const std::source_location& where) {
+  Fiber& fiber = BlockRunner::current_fiber("kg::wgmma_wait");
+  const auto allowed = static_cast<std::uint64_t>(pending_groups);
+  auto complete = [&](std::uint64_t group) { return group + allowed < fiber.wgmma_groups; };
+  for (const PendingWgmmaOperand& operand : fiber.wgmma_operands)
+    if (complete(operand.group) && !std::equal(operand.issued, operand.issued + 4, operand.a))
+      throw Error(where_text("wgmma.mma_async.m64n64k8.tf32", operand.where) +
+                  ": its A fragment changed before the " +
+                  where_text("wgmma_wait", where) + " that completes it");
+  std::erase_if(fiber.wgmma_operands,
+                [&](const PendingWgmmaOperand& operand) { return complete(operand.group); });
+  std::erase_if(fiber.wgmma_results, [&](const PendingWgmmaResult& result) {
+    if (!complete(result.group)) return false;
+    std::memcpy(result.d, result.values, sizeof result.values);
+    return true;
+  });
+  fiber.wgmma_fenced = false;  // the thread may now touch the registers
+}
+
+}  // namespace kg::interp

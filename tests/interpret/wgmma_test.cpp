@@ -1,0 +1,73 @@
+// The wgmma wrappers: the product, the descriptor's layout, and the rules of
+// the asynchrony (docs/interpret-mode.md, "wgmma").
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "exact_gemm_inputs.hpp"
+#include "kernels/test_kernels.hpp"
+#include "test_support.hpp"
+
+namespace kg::test {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(InterpretWgmma, ChainedProductIsExactForEveryWarpAndOrder) {
+  const ExactGemmInputs inputs(64, 16, 64);
+  for (bool accumulate : {true, false}) {
+    const std::vector<float> want = inputs.product(accumulate);
+    for (const char* order : kAllOrders) {
+      ScopedEnvironment scoped("KG_INTERPRET_ORDER", order);
+      std::vector<float> d(64 * 64, -1.0f);
+      wgmma_64x64x16(inputs.a.data(), inputs.b.data(), inputs.c.data(), d.data(), accumulate,
+                     nullptr);
+      EXPECT_EQ(d, want) << order << (accumulate ? ", accumulate" : ", D = A B");
+    }
+  }
+}
+
+TEST(InterpretWgmma, TheTestWouldSeeSwappedOffsetsOrATransposedB) {
+  // The kernel's B layout puts the K neighbour of a core matrix 128 bytes on
+  // and the N neighbour 256 bytes on; with the two offsets swapped, or B read
+  // as [n][k], the product would differ, so the exact test pins both.
+  const ExactGemmInputs inputs(64, 16, 64);
+  const std::vector<float> want = inputs.product(true);
+  ExactGemmInputs transposed = inputs;
+  for (int k = 0; k < 16; ++k)
+    for (int n = 0; n < 16; ++n) transposed.b[k * 64 + n] = inputs.b[n * 64 + k];
+  EXPECT_NE(transposed.product(true), want);
+  ExactGemmInputs k_halves_swapped = inputs;
+  for (int k = 0; k < 16; ++k)
+    for (int n = 0; n < 64; ++n)
+      k_halves_swapped.b[k * 64 + n] = inputs.b[((k / 8) * 8 + (k % 8 + 4) % 8) * 64 + n];
+  EXPECT_NE(k_halves_swapped.product(true), want);
+}
+
+TEST(InterpretWgmma, AccumulatorHoldsNanUntilTheWaitThatCoversIt) {
+  std::vector<float> out(64, 0.0f);
+  wgmma_misuse(WgmmaMisuse::read_before_wait, out.data(), nullptr);
+  for (int i = 0; i < 32; ++i) EXPECT_TRUE(std::isnan(out[i])) << i;
+  // The B operand is all ones and A is 1.0: each D element is 8.
+  wgmma_misuse(WgmmaMisuse::partial_wait, out.data(), nullptr);
+  for (int i = 0; i < 32; ++i) EXPECT_EQ(out[i], 8.0f) << "first group, complete after wait<1>";
+  for (int i = 32; i < 64; ++i) EXPECT_TRUE(std::isnan(out[i])) << "second group still pending";
+}
+
+TEST(InterpretWgmma, BrokenRulesAreErrorsThatNameTheProblem) {
+  std::vector<float> out(64);
+  auto message = [&](WgmmaMisuse misuse) {
+    return error_of([&] { wgmma_misuse(misuse, out.data(), nullptr); });
+  };
+  EXPECT_THAT(message(WgmmaMisuse::no_fence), HasSubstr("no kg::wgmma_fence"));
+  EXPECT_THAT(message(WgmmaMisuse::a_changed), HasSubstr("A fragment changed"));
+  EXPECT_THAT(message(WgmmaMisuse::no_wait), HasSubstr("wgmma not waited for"));
+  EXPECT_THAT(message(WgmmaMisuse::outside_smem), HasSubstr("not in the block's dynamic shared memory"));
+  EXPECT_THAT(message(WgmmaMisuse::odd_block), HasSubstr("not whole warpgroups of 128"));
+}
+
+}  // namespace
+}  // namespace kg::test
