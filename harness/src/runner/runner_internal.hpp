@@ -38,8 +38,12 @@ class StrictReferenceRun {
   DeviceBuffer output_, workspace_;
 };
 
-// CI's GITHUB_SHA, else the HEAD of the source tree, else empty (git_revision.cpp).
+// CI's GITHUB_SHA, else the source tree's git_revision_of_tree, else empty
+// (git_revision.cpp).
 std::string current_git_revision();
+// The HEAD of the git work tree at `directory`, with "-dirty" appended when
+// the tree has changes HEAD does not hold; empty outside a work tree.
+std::string git_revision_of_tree(const std::string& directory);
 
 // Samples the work `enqueue` puts on the device's stream with the protocol of
 // `options` (defaults filled in from the device) and returns the statistics.
