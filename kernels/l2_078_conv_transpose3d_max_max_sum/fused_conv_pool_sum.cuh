@@ -1,10 +1,11 @@
 #pragma once
 // Fused ConvTranspose3d(k=5, s=2, p=2) -> MaxPool3d(2) -> MaxPool3d(3) -> sum over
 // channels, on TF32 tensor cores (mma.sync m16n8k8, or wgmma m64n64k8 in the
-// paired shape of fused_tf32_wgmma). Shared by the candidates fused_tf32.cu
-// (one TF32 product), fused_tf32_wgmma.cu (the same on wgmma) and
-// fused_3xtf32.cu (hi/lo split, three products). The design, its numbers and
-// the reasoning: docs/kernels/l2_078.md.
+// paired shape of the _wgmma candidates). Shared by the candidates
+// fused_tf32.cu (one TF32 product), fused_3xtf32.cu (hi/lo split, three
+// products) and their wgmma variants fused_tf32_wgmma.cu and
+// fused_3xtf32_wgmma.cu. The design, its numbers and the reasoning:
+// docs/kernels/l2_078.md.
 //
 // In short: the two pools are one max over 6x6x6 blocks of conv outputs. With
 // stride 2 the conv output o = 2m + p splits into 8 parity classes; within one
@@ -58,20 +59,22 @@ inline constexpr int channel_pitch(int images) { return images == 2 ? 1368 : kPi
 inline constexpr int kWeightPitch = kCoGroup + 8;
 // Weight stages in flight: three (two loads ahead) where shared memory allows
 // it; the single-image TF32 shape keeps two so that two CTAs fit on an SM.
-// wgmma reads a stage asynchronously, up to one stage after its issue: four
-// buffers keep two loads ahead of a stage that may still be read.
+// wgmma reads a stage asynchronously, up to one stage after its issue, so its
+// ring holds two buffers more than the stages loaded ahead: four (two ahead)
+// for TF32, three (one ahead) for 3xTF32, whose stages are twice the size and
+// take three times as long to consume.
 inline constexpr int weight_stages(int planes, int images, bool wgmma) {
-  return wgmma ? 4 : planes == 1 && images == 2 ? 3 : 2;
+  return wgmma ? (planes == 1 ? 4 : 3) : planes == 1 && images == 2 ? 3 : 2;
 }
 // Floats per input channel of a weight stage in shared memory: mma.sync reads
 // rows [ci][64 channels] padded to 72; wgmma reads the stage as a K-major
 // operand without padding (see pack_weights).
 inline constexpr int weight_row_floats(bool wgmma) { return wgmma ? kCoGroup : kWeightPitch; }
-// Whether a precision has the paired shape at all. 3xTF32 stays on the
-// single-image shape: its hi/lo fragments for 4 m16 tiles do not fit in 255
-// registers next to 128 accumulators, and two hi/lo weight planes leave no
-// room for a third stage (docs/kernels/l2_078.md).
-inline constexpr bool has_paired_shape(int planes) { return planes == 1; }
+// Whether a precision has the paired shape at all. 3xTF32 on mma.sync stays
+// on the single-image shape: its hi/lo A and B fragments for 4 m16 tiles do
+// not fit in 255 registers next to 128 accumulators (docs/kernels/l2_078.md).
+// On wgmma B stays in shared memory, and it fits.
+inline constexpr bool has_paired_shape(int planes, bool wgmma) { return planes == 1 || wgmma; }
 
 inline constexpr std::size_t kMaxDynamicSmem = 227 * 1024;  // sm_90 opt-in limit per block
 
@@ -90,8 +93,7 @@ inline constexpr std::size_t kMaxDynamicSmem = 227 * 1024;  // sm_90 opt-in limi
 template <int kPlanes, int kImages, bool kWgmma = false>
 struct CtaShape {
   static_assert(kImages == 1 || kImages == 2, "a CTA covers one image or a pair");
-  static_assert(!kWgmma || (kPlanes == 1 && kImages == 2),
-                "wgmma is implemented for the paired TF32 shape only");
+  static_assert(!kWgmma || kImages == 2, "wgmma is implemented for the paired shape only");
   static constexpr int kBlocks = kBlocksPerImage * kImages;
   static constexpr int kWarps = kImages == 2 ? 8 : 7;
   static constexpr int kThreads = kWarps * 32;
@@ -99,7 +101,7 @@ struct CtaShape {
   static constexpr int kMinTiles = kImages == 2 ? 3 : 2;
   static constexpr int kChannelPitch = channel_pitch(kImages);
   static constexpr int kStages = weight_stages(kPlanes, kImages, kWgmma);
-  static constexpr int kPrefetch = kWgmma ? 2 : kStages - 1;  // stages loaded ahead
+  static constexpr int kPrefetch = kWgmma ? kStages - 2 : kStages - 1;  // stages loaded ahead
   static constexpr int kWeightRow = weight_row_floats(kWgmma);
   static constexpr int kCtasPerSm = kImages == 1 && kPlanes == 1 ? 2 : 1;
   // Offset from a thread's row g to its row g + 8 when both are the same q
@@ -144,10 +146,15 @@ inline std::size_t dynamic_smem_bytes(int in_channels, int planes, int images,
   return (tile + stages + maxima) * sizeof(float);
 }
 
+// 3xTF32 on wgmma with a single K step per stage (8 input channels) spills
+// 16 bytes at sm_90a: that case keeps the single-image shape.
+inline constexpr int kMin3xTf32WgmmaChannels = 2 * kCiStep;
+
 // The paired shape where the precision has it, there is a second image, and
 // its input tile and weight stages fit; otherwise the single-image shape.
 inline int images_per_cta(int planes, int batch, int in_channels, bool wgmma = false) {
-  return has_paired_shape(planes) && batch >= 2 &&
+  const bool channels_ok = planes == 1 || in_channels >= kMin3xTf32WgmmaChannels;
+  return has_paired_shape(planes, wgmma) && channels_ok && batch >= 2 &&
                  dynamic_smem_bytes(in_channels, planes, 2, wgmma) <= kMaxDynamicSmem
              ? 2
              : 1;
@@ -306,54 +313,84 @@ __device__ __forceinline__ void mma_stage(float (&acc)[kMaxTiles][kNTiles][4],
 // The wgmma of one weight stage for a warp with kTiles m16 tiles (uniform in
 // its warpgroup: 4 in warpgroup 0, 3 in warpgroup 1). Per K step of 8 input
 // channels the warp loads its A fragments (the loads of mma_stage) into one of
-// two register buffers; then each of its m16 tiles is the warp's quarter of
-// one m64n64k8 wgmma of the warpgroup, with the stage as the B operand. A
-// buffer is written again two K steps later, after the wgmma_wait<1> that
-// completes its last reader. With an odd number of K steps per stage the
-// first step would meet the previous stage's last one on buffer 0, so it
-// waits for everything (this also keeps the stage-ring argument of the main
-// loop true for a single K step). kSteps = in_channels / 8 is a template
-// argument: with a run-time count ptxas cannot tell which group last read a
-// buffer, and serializes every wgmma.
-template <int kTiles, int kMaxTiles, int kSteps>
-__device__ __forceinline__ void wgmma_stage(float (&acc)[kMaxTiles][kNTiles][4],
-                                            std::uint32_t (&a_frag)[2][kMaxTiles][4],
+// kABuffers register buffers (3xTF32: split into hi and lo there); then each of its
+// m16 tiles is the warp's quarter of one m64n64k8 wgmma of the warpgroup per
+// product, with the stage as the B operand (3xTF32: a_lo b_hi, a_hi b_lo,
+// a_hi b_hi, small terms first, over the tiles in turn). TF32 has two
+// buffers: one is written again two K steps later, after the wgmma_wait<1>
+// that completes its last reader. 3xTF32 has one (two hi/lo buffers next to
+// 128 accumulators exceed 255 registers and ptxas serializes the wgmmas,
+// C7512): every K step waits for the last, and the other warpgroup's wgmmas
+// keep the tensor cores busy meanwhile. With an odd number of K steps per stage the first step would meet
+// the previous stage's last one on buffer 0, so it waits for everything (this
+// also keeps the stage-ring argument of the main loop true for a single K
+// step). kSteps = in_channels / 8 is a template argument: with a run-time
+// count ptxas cannot tell which group last read a buffer, and serializes
+// every wgmma.
+template <int kPlanes>
+inline constexpr int kABuffers = kPlanes == 1 ? 2 : 1;
+
+template <int kPlanes, int kTiles, int kMaxTiles, int kSteps>
+__device__ __forceinline__ void wgmma_stage(
+    float (&acc)[kMaxTiles][kNTiles][4],
+    std::uint32_t (&a_frag)[kABuffers<kPlanes>][kPlanes][kMaxTiles][4],
                                             const float* a_base,
                                             const int (&row_offset)[kMaxTiles][2],
                                             std::uint64_t b_desc, bool first_of_class) {
-  constexpr int kChannelPitch = CtaShape<1, 2, true>::kChannelPitch;
+  constexpr int kChannelPitch = CtaShape<kPlanes, 2, true>::kChannelPitch;
   // One K step = 2 core-matrix columns of 64 x 16 bytes, in the descriptor's
-  // 16-byte units.
+  // 16-byte units; the lo plane follows the hi plane's kSteps K steps.
   constexpr std::uint64_t kDescPerStep = 2 * kCoGroup * 16 / 16;
-  auto k_step = [&](std::uint32_t (&frag)[kMaxTiles][4], int ks) {
+  constexpr std::uint64_t kDescLoPlane = kSteps * kDescPerStep;
+  auto k_step = [&](std::uint32_t (&frag)[kPlanes][kMaxTiles][4], int ks) {
     const float* a_lo_ci = a_base + ks * kCiStep * kChannelPitch;
     const float* a_hi_ci = a_lo_ci + 4 * kChannelPitch;
 #pragma unroll
     for (int i = 0; i < kTiles; ++i) {
       const int lower = row_offset[i][0];  // row g + 8: the same q in the second image
-      frag[i][0] = __float_as_uint(a_lo_ci[lower]);
-      frag[i][1] = __float_as_uint(a_lo_ci[lower + kPitchImage]);
-      frag[i][2] = __float_as_uint(a_hi_ci[lower]);
-      frag[i][3] = __float_as_uint(a_hi_ci[lower + kPitchImage]);
+      const float raw[4] = {a_lo_ci[lower], a_lo_ci[lower + kPitchImage], a_hi_ci[lower],
+                            a_hi_ci[lower + kPitchImage]};
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        if constexpr (kPlanes == 1) {
+          frag[0][i][r] = __float_as_uint(raw[r]);  // rounded to TF32 when staged
+        } else {
+          frag[0][i][r] = kg::cvt_rna_tf32(raw[r]);
+          frag[1][i][r] = kg::cvt_rna_tf32(raw[r] - __uint_as_float(frag[0][i][r]));
+        }
+      }
     }
-    const std::uint64_t desc = b_desc + ks * kDescPerStep;
+    const std::uint64_t desc_hi = b_desc + ks * kDescPerStep;
     const bool accumulate = !(first_of_class && ks == 0);
     kg::wgmma_fence();
+    if constexpr (kPlanes == 1) {
 #pragma unroll
-    for (int i = 0; i < kTiles; ++i) kg::wgmma_m64n64k8_tf32(acc[i], frag[i], desc, accumulate);
+      for (int i = 0; i < kTiles; ++i)
+        kg::wgmma_m64n64k8_tf32(acc[i], frag[0][i], desc_hi, accumulate);
+    } else {
+      const std::uint64_t desc_lo = desc_hi + kDescLoPlane;
+#pragma unroll
+      for (int i = 0; i < kTiles; ++i)
+        kg::wgmma_m64n64k8_tf32(acc[i], frag[1][i], desc_hi, accumulate);
+#pragma unroll
+      for (int i = 0; i < kTiles; ++i) kg::wgmma_m64n64k8_tf32(acc[i], frag[0][i], desc_lo, true);
+#pragma unroll
+      for (int i = 0; i < kTiles; ++i) kg::wgmma_m64n64k8_tf32(acc[i], frag[0][i], desc_hi, true);
+    }
     kg::wgmma_commit();
   };
   // Two K steps per stage reuse each buffer only across the stage loop, which
   // ptxas cannot follow either (it would serialize every wgmma): there, too,
   // the first step waits for everything.
   constexpr bool kDrainFirst = kSteps % 2 == 1 || kSteps == 2;
+  constexpr int kBuffers = kABuffers<kPlanes>;
 #pragma unroll
   for (int ks = 0; ks < kSteps; ++ks) {
-    if (ks == 0 && kDrainFirst)
+    if (kBuffers == 1 || (ks == 0 && kDrainFirst))
       kg::wgmma_wait<0>();
     else
       kg::wgmma_wait<1>();
-    k_step(a_frag[ks % 2], ks);
+    k_step(a_frag[ks % kBuffers], ks);
   }
 }
 
@@ -483,7 +520,7 @@ __global__ void __launch_bounds__(CtaShape<kPlanes, kImages, (kWgmmaSteps > 0)>:
 
   float acc[kMaxTiles][kNTiles][4];
   // wgmma's A fragments: they must outlive the wgmma that reads them.
-  [[maybe_unused]] std::uint32_t a_frag[2][kMaxTiles][4];
+  [[maybe_unused]] std::uint32_t a_frag[kABuffers<kPlanes>][kPlanes][kMaxTiles][4];
   float block_max[kImages][kNTiles][2];
   float channel_sum = 0.f;  // threads 0..kBlocks-1: the output of block tid
   int step = 0;
@@ -523,10 +560,10 @@ __global__ void __launch_bounds__(CtaShape<kPlanes, kImages, (kWgmmaSteps > 0)>:
                   stages_desc + static_cast<std::uint64_t>(read_buffer * stage_pitch * 4 / 16);
               const bool first_of_class = ud == 0 && uh == 0 && uw == 0;
               if (tiles == kMaxTiles)
-                wgmma_stage<kMaxTiles, kMaxTiles, kWgmmaSteps>(acc, a_frag, a_base, row_offset,
-                                                               b_desc, first_of_class);
+                wgmma_stage<kPlanes, kMaxTiles, kMaxTiles, kWgmmaSteps>(
+                    acc, a_frag, a_base, row_offset, b_desc, first_of_class);
               else
-                wgmma_stage<Shape::kMinTiles, kMaxTiles, kWgmmaSteps>(
+                wgmma_stage<kPlanes, Shape::kMinTiles, kMaxTiles, kWgmmaSteps>(
                     acc, a_frag, a_base, row_offset, b_desc, first_of_class);
             } else if constexpr (Shape::kMinTiles == kMaxTiles) {
               mma_stage<kPlanes, kMaxTiles, kMaxTiles, kChannelPitch, Shape::kHalfRowDelta>(
@@ -604,18 +641,20 @@ void launch_main_kernel(const LaunchArgs& args, const Geometry& geo, const float
              args.in("bias"), args.output, geo);
 }
 
-// The wgmma kernel for in_channels = 8, 16, 24 or 32 (all the paired shape
-// holds). A template, so that only the candidate that calls it compiles it.
+// The wgmma kernel for in_channels = 8 (TF32 only), 16, 24 or 32: all the
+// paired shape holds. A template, so that only the candidate that calls it
+// compiles it.
 template <int kPlanes>
 void launch_wgmma_kernel(const LaunchArgs& args, const Geometry& geo, const float* packed) {
+  if constexpr (kPlanes == 1)
+    if (geo.in_channels == kCiStep) return launch_main_kernel<kPlanes, 2, 1>(args, geo, packed);
   switch (geo.in_channels / kCiStep) {
-    case 1: return launch_main_kernel<kPlanes, 2, 1>(args, geo, packed);
     case 2: return launch_main_kernel<kPlanes, 2, 2>(args, geo, packed);
     case 3: return launch_main_kernel<kPlanes, 2, 3>(args, geo, packed);
     case 4: return launch_main_kernel<kPlanes, 2, 4>(args, geo, packed);
   }
-  throw Error("the paired wgmma kernel holds at most 32 input channels, not " +
-              std::to_string(geo.in_channels));
+  throw Error("the paired wgmma kernel has no instance for " + std::to_string(geo.in_channels) +
+              " input channels");
 }
 
 // Packs the weights into the workspace (K-major for the wgmma kernel), then
@@ -636,7 +675,7 @@ void launch_fused(const LaunchArgs& args) {
     kg::launch(kernel, pack_grid, dim3(kPackThreads), 0, args.stream, args.in("weight"), packed,
                geo.in_channels, geo.out_channels, packed_floats);
   };
-  if constexpr (has_paired_shape(kPlanes)) {
+  if constexpr (has_paired_shape(kPlanes, kWgmma)) {
     if (images_per_cta(kPlanes, geo.batch, geo.in_channels, kWgmma) == 2) {
       pack(pack_weights<kPlanes, kWgmma>);
       if constexpr (kWgmma)

@@ -103,6 +103,7 @@ TEST(FusedCandidates, AllAreRegisteredWithTheirPrecision) {
   EXPECT_EQ(candidate("fused_tf32").precision, "tf32");
   EXPECT_EQ(candidate("fused_tf32_wgmma").precision, "tf32");
   EXPECT_EQ(candidate("fused_3xtf32").precision, "fp32");
+  EXPECT_EQ(candidate("fused_3xtf32_wgmma").precision, "fp32");
 }
 
 TEST(FusedCandidates, Tf32PassesAtTheCiPreset) {
@@ -110,10 +111,16 @@ TEST(FusedCandidates, Tf32PassesAtTheCiPreset) {
   expect_passes(suite, "fused_tf32", suite.resolve_axes("ci"));
 }
 
-// The ci preset has two images: the paired shape, i.e. the wgmma kernel.
+// The ci preset has two images and 16 input channels: the paired shape,
+// i.e. the wgmma kernels.
 TEST(FusedCandidates, Tf32WgmmaPassesAtTheCiPreset) {
   const Suite suite = workload_suite();
   expect_passes(suite, "fused_tf32_wgmma", suite.resolve_axes("ci"));
+}
+
+TEST(FusedCandidates, ThreeXTf32WgmmaPassesAtTheCiPreset) {
+  const Suite suite = workload_suite();
+  expect_passes(suite, "fused_3xtf32_wgmma", suite.resolve_axes("ci"));
 }
 
 TEST(FusedCandidates, ThreeXTf32PassesAtTheCiPreset) {
@@ -153,8 +160,11 @@ TEST_P(FusedAtRandomAxes, EveryCandidatePasses) {
   const Axes axes = random_axes(suite, 3).at(static_cast<std::size_t>(GetParam()));
   expect_passes(suite, "fused_tf32", axes);
   expect_passes(suite, "fused_3xtf32", axes);
-  // At one image fused_tf32_wgmma runs fused_tf32's single-image kernel.
+  // At one image the wgmma candidates run the single-image mma.sync kernels,
+  // and so does fused_3xtf32_wgmma at 8 input channels.
   if (axes.at("batch") >= 2) expect_passes(suite, "fused_tf32_wgmma", axes);
+  if (axes.at("batch") >= 2 && axes.at("in_channels") >= 16)
+    expect_passes(suite, "fused_3xtf32_wgmma", axes);
 }
 
 INSTANTIATE_TEST_SUITE_P(SeededDraws, FusedAtRandomAxes, ::testing::Values(0, 1, 2));
