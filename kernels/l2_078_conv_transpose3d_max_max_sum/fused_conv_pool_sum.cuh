@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <string>
 
+#include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/ptx.hpp"
 
@@ -687,6 +688,25 @@ void launch_fused(const LaunchArgs& args) {
   }
   pack(pack_weights<kPlanes, false>);
   launch_main_kernel<kPlanes, 1>(args, geo, packed);
+}
+
+// A fused candidate's registration: what it supports, its workspace (the
+// packed weights) and its launch follow from kPlanes and kWgmma.
+template <int kPlanes, bool kWgmma>
+Candidate fused_candidate(const char* id, const char* precision, const char* summary) {
+  return Candidate{
+      .workload = "l2_078_conv_transpose3d_max_max_sum",
+      .id = id,
+      .precision = precision,
+      .summary = summary,
+      .unsupported_reason = [](const Axes& axes) { return unsupported_reason(axes, kPlanes); },
+      .workspace_bytes =
+          [](const Axes& axes) {
+            return packed_weight_bytes(static_cast<int>(axes.at("in_channels")),
+                                       static_cast<int>(axes.at("out_channels")), kPlanes);
+          },
+      .launch = [](const LaunchArgs& args) { launch_fused<kPlanes, kWgmma>(args); },
+  };
 }
 
 }  // namespace kg::l2_078
