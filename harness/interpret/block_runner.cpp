@@ -108,6 +108,7 @@ void BlockRunner::prepare_fibers(unsigned count) {
   const unsigned warp_count = (count + 31) / 32;
   if (warps_.size() < warp_count) warps_.resize(warp_count);
   for (auto& warp : warps_) warp.clear();
+  warpgroup_log_.reset(warp_count);
 }
 
 void BlockRunner::build_order(std::mt19937_64& rng, bool reshuffle) {
@@ -165,6 +166,7 @@ void BlockRunner::run_block(const BlockTask& task, std::uint64_t block_linear) {
     build_order(rng, true);
   }
   stacks_abandoned_ = false;
+  warpgroup_log_.check_complete();
 }
 
 // Switches pass, as data, the slot where the context they leave is to be

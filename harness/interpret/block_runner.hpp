@@ -14,6 +14,7 @@
 #include "fiber.hpp"
 #include "kernelgate/interpret/launch.hpp"
 #include "kernelgate/interpret/sync.hpp"
+#include "warpgroup_log.hpp"
 
 namespace kg::interp {
 
@@ -116,6 +117,7 @@ class BlockRunner {
   unsigned live_lanes_of_current_warp() const;
   void* dynamic_smem() const { return dynamic_smem_.get(); }
   std::size_t dynamic_smem_bytes() const { return task_->dynamic_smem_bytes; }
+  WarpgroupLog& warpgroup_log() { return warpgroup_log_; }
   unsigned thread_count() const { return thread_count_; }
 
  private:
@@ -147,6 +149,7 @@ class BlockRunner {
   std::size_t scheduler_stack_size_ = 0;
   std::exception_ptr failure_;
   std::unique_ptr<unsigned char[]> dynamic_smem_;
+  WarpgroupLog warpgroup_log_;
   std::size_t stack_bytes_ = 0;
   bool stacks_abandoned_ = false;  // the last block ended in an error
 };

@@ -7,7 +7,8 @@
 // wgmma_wait that covers its group; until then they hold NaN. A later wgmma
 // on the same accumulator chains on the pending result, as the hardware
 // does. At completion the A fragment must still hold what it held at the
-// issue, and a wgmma needs a wgmma_fence since the last wait.
+// issue, a wgmma needs a wgmma_fence since the last wait, and the four warps
+// of a warpgroup must issue the same wgmmas (warpgroup_log.hpp).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -159,6 +160,9 @@ void wgmma_m64n64k8_tf32(float (&d)[8][4], const std::uint32_t (&a)[4], std::uin
     std::memcpy(result.values, payload.result, sizeof payload.result);
     fiber.wgmma_results.push_back(result);
   }
+  if (fiber.linear % 32 == 0)  // once per warp: the warps of a warpgroup must agree
+    BlockRunner::active()->warpgroup_log().issue(fiber.linear / 32,
+                                                 WgmmaIssue{b_desc, accumulate, where});
   std::fill(flat, flat + 32, std::numeric_limits<float>::quiet_NaN());
   PendingWgmmaOperand operand{a, {a[0], a[1], a[2], a[3]}, group, where};
   fiber.wgmma_operands.push_back(operand);

@@ -67,6 +67,10 @@ TEST(InterpretWgmma, BrokenRulesAreErrorsThatNameTheProblem) {
   EXPECT_THAT(message(WgmmaMisuse::no_wait), HasSubstr("wgmma not waited for"));
   EXPECT_THAT(message(WgmmaMisuse::outside_smem), HasSubstr("not in the block's dynamic shared memory"));
   EXPECT_THAT(message(WgmmaMisuse::odd_block), HasSubstr("not whole warpgroups of 128"));
+  EXPECT_THAT(message(WgmmaMisuse::warp_disagrees),
+              HasSubstr("warps of warpgroup 0 disagree on wgmma number 0"));
+  EXPECT_THAT(message(WgmmaMisuse::warp_skips),
+              HasSubstr("warp 2: 1, warp 3: 0"));
 }
 
 }  // namespace

@@ -87,6 +87,8 @@ enum class WgmmaMisuse : int {
   no_wait,           // the thread returns with the wgmma pending: kg::Error
   outside_smem,      // a descriptor of global memory: kg::Error
   odd_block,         // a block of 96 threads: kg::Error
+  warp_disagrees,    // warp 1 passes another accumulate flag than warps 0, 2, 3: kg::Error
+  warp_skips,        // warp 3 issues no wgmma: kg::Error at the end of the block
 };
 void wgmma_misuse(WgmmaMisuse misuse, float* out, cudaStream_t stream);
 

@@ -78,8 +78,12 @@ __global__ void wgmma_misuse_kernel(int misuse, float* out, float* global_b) {
   std::uint32_t frag[4] = {0x3f800000u, 0x3f800000u, 0x3f800000u, 0x3f800000u};  // 1.0
   const std::uint64_t desc = kg::smem_matrix_descriptor(
       kind == WgmmaMisuse::outside_smem ? static_cast<void*>(global_b) : smem, kLbo, kSbo);
+  const unsigned warp = threadIdx.x / 32;
   if (kind != WgmmaMisuse::no_fence) kg::wgmma_fence();
-  kg::wgmma_m64n64k8_tf32(acc[0], frag, desc, true);
+  if (kind == WgmmaMisuse::warp_disagrees && warp == 1)
+    kg::wgmma_m64n64k8_tf32(acc[0], frag, desc, false);  // scale-d 0 where the others have 1
+  else if (kind != WgmmaMisuse::warp_skips || warp != 3)
+    kg::wgmma_m64n64k8_tf32(acc[0], frag, desc, true);
   kg::wgmma_commit();
   if (kind == WgmmaMisuse::read_before_wait && first_thread)
     for (int i = 0; i < 32; ++i) out[i] = acc[0][i / 4][i % 4];

@@ -1,0 +1,46 @@
+#pragma once
+// wgmma is warpgroup-collective: the four warps of a warpgroup must issue the
+// same wgmmas, in the same order, with the same B descriptor and scale-d (PTX:
+// .sync.aligned, and the descriptor must be the same across the warpgroup).
+// Interpret mode computes each warp's rows on their own, so nothing else
+// would notice warps that disagree; this log compares them, per block.
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <source_location>
+#include <vector>
+
+namespace kg::interp {
+
+struct WgmmaIssue {
+  std::uint64_t b_desc;
+  bool accumulate;
+  std::source_location where;
+};
+
+class WarpgroupLog {
+ public:
+  // A new block of `warps` warps (whole warpgroups).
+  void reset(unsigned warps);
+  // The next wgmma of `warp`; throws kg::Error when another warp of its
+  // warpgroup issued a different one at the same position.
+  void issue(unsigned warp, const WgmmaIssue& issue);
+  // Throws kg::Error when the warps of a warpgroup issued different numbers
+  // of wgmmas (on the GPU the missing ones would never complete).
+  void check_complete() const;
+
+ private:
+  struct Entry {
+    WgmmaIssue issue;
+    unsigned warp;  // the first warp that issued it
+    unsigned seen;  // how many of the 4 warps have
+  };
+  struct Group {
+    std::deque<Entry> pending;  // positions not yet issued by every warp
+    std::uint64_t first = 0;    // the position of pending.front()
+    std::array<std::uint64_t, 4> issued{};
+  };
+  std::vector<Group> groups_;
+};
+
+}  // namespace kg::interp
