@@ -9,16 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 label=${1:?usage: ci/publish-baselines.sh h100|h200 [SUMMARY.md]}
-case "$label" in h100|h200) ;; *) echo "unknown GPU label '$label' (h100 or h200)" >&2; exit 2 ;; esac
 summary=${2:-build/gpu/publish-summary.md}
 
-ci/install-deps.sh
-cmake --preset gpu
-cmake --build --preset gpu
-
-spec=build/gpu/resource-spec.json
-ci/make-resource-spec.sh "$spec"
-KERNELGATE_REQUIRE_GPU=1 ctest --preset "$label" --resource-spec-file "$spec" || true
+ci/prepare-gpu.sh "$label"
+KERNELGATE_REQUIRE_GPU=1 ctest --preset "$label" --resource-spec-file build/gpu/resource-spec.json || true
 
 build/gpu/bin/kernelgate publish --reports build/gpu/reports --baselines baselines
 mkdir -p "$(dirname "$summary")"
