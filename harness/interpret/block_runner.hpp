@@ -2,6 +2,7 @@
 // The executor of one block: every CUDA thread is a fiber, run by a scheduler
 // on one host thread in the chosen order until it reaches a barrier, a warp
 // operation, or its end. docs/interpret-mode.md explains the design.
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <exception>
@@ -49,14 +50,20 @@ struct PendingWgmmaResult {
   std::uint64_t group;
 };
 
-// An A fragment a pending wgmma reads, with the value it had at the issue: it
+// The B operand of a wgmma m64n64k8 as bits, [k][n].
+using BOperandBits = std::array<std::uint32_t, 8 * 64>;
+
+// The operands a pending wgmma reads, as they were at the issue: the A
+// fragment, and (lane 0 of each warp) the B operand in shared memory. Both
 // must be unchanged when the group completes (PTX: the registers stay
-// untouched until the wait).
+// untouched until the wait; the hardware may read B until then).
 struct PendingWgmmaOperand {
   const std::uint32_t* a;
   std::uint32_t issued[4];
   std::uint64_t group;
   std::source_location where;
+  std::uint64_t b_desc;
+  std::unique_ptr<BOperandBits> b_issued;  // lane 0 of the warp only
 };
 
 struct Fiber {

@@ -93,6 +93,11 @@ void cp_async(void* smem_dst, const void* gmem_src, int bytes, int src_bytes,
   if (src_bytes > 0 && reinterpret_cast<std::uintptr_t>(gmem_src) % bytes != 0)
     throw Error("kg::cp_async<" + std::to_string(bytes) + "> at " + at(where) +
                 ": the global source is not aligned to " + std::to_string(bytes) + " bytes");
+  // Until the wait that covers it, the destination holds neither the old
+  // bytes nor the new ones for certain: poison it now, so that reading it too
+  // early, or refilling a buffer that is still being read (a wgmma's B
+  // operand, another thread's fragments), shows.
+  std::memset(smem_dst, 0xff, static_cast<std::size_t>(bytes));
   fiber.copies.push_back(PendingCopy{smem_dst, gmem_src, bytes, src_bytes, fiber.committed_groups});
 }
 

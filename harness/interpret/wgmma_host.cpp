@@ -7,14 +7,17 @@
 // wgmma_wait that covers its group; until then they hold NaN. A later wgmma
 // on the same accumulator chains on the pending result, as the hardware
 // does. At completion the A fragment must still hold what it held at the
-// issue, a wgmma needs a wgmma_fence since the last wait, and the four warps
+// issue, and so must the shared memory of B (the hardware may read it until
+// then); a wgmma needs a wgmma_fence since the last wait; and the four warps
 // of a warpgroup must issue the same wgmmas (warpgroup_log.hpp).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
+#include <utility>
 
 #include "block_runner.hpp"
 #include "kernelgate/error.hpp"
@@ -54,6 +57,27 @@ Descriptor decode(std::uint64_t desc) {
                     static_cast<std::size_t>((desc >> 32) & 0x3fffu) << 4};
 }
 
+// The bits of B (k x n) as the descriptor lays them out in the block's
+// dynamic shared memory.
+BOperandBits read_b(std::uint64_t b_desc) {
+  const BlockRunner& runner = *BlockRunner::active();
+  const auto* smem = static_cast<const unsigned char*>(runner.dynamic_smem());
+  const std::size_t smem_bytes = runner.dynamic_smem_bytes();
+  const Descriptor desc = decode(b_desc);
+  BOperandBits bits;
+  for (int k = 0; k < kK; ++k)
+    for (int n = 0; n < kN; ++n) {
+      const std::size_t offset =
+          desc.start + (n / 8) * desc.sbo + (n % 8) * 16 + (k / 4) * desc.lbo + (k % 4) * 4;
+      if (offset + 4 > smem_bytes)
+        throw Error("B element (k " + std::to_string(k) + ", n " + std::to_string(n) +
+                    ") lies at shared offset " + std::to_string(offset) + ", outside the " +
+                    std::to_string(smem_bytes) + " bytes of dynamic shared memory");
+      std::memcpy(&bits[k * kN + n], smem + offset, sizeof(std::uint32_t));
+    }
+  return bits;
+}
+
 // D rows of one warp = its A rows (16 x 8) * B (8 x 64) + C, in double from
 // exact products, rounded to float once (as the mma.sync host body).
 void combine_wgmma(void* const* payloads, unsigned) {
@@ -63,24 +87,10 @@ void combine_wgmma(void* const* payloads, unsigned) {
     if (p.b_desc != first.b_desc || p.accumulate != first.accumulate)
       throw Error("the lanes of a warp pass different B descriptors or accumulate flags");
   }
-  BlockRunner& runner = *BlockRunner::active();
-  const auto* smem = static_cast<const unsigned char*>(runner.dynamic_smem());
-  const std::size_t smem_bytes = runner.dynamic_smem_bytes();
-  const Descriptor desc = decode(first.b_desc);
-
+  const BOperandBits bits = read_b(first.b_desc);
   double b[kK][kN];
   for (int k = 0; k < kK; ++k)
-    for (int n = 0; n < kN; ++n) {
-      const std::size_t offset =
-          desc.start + (n / 8) * desc.sbo + (n % 8) * 16 + (k / 4) * desc.lbo + (k % 4) * 4;
-      if (offset + 4 > smem_bytes)
-        throw Error("B element (k " + std::to_string(k) + ", n " + std::to_string(n) +
-                    ") lies at shared offset " + std::to_string(offset) + ", outside the " +
-                    std::to_string(smem_bytes) + " bytes of dynamic shared memory");
-      std::uint32_t bits;
-      std::memcpy(&bits, smem + offset, sizeof bits);
-      b[k][n] = tf32_operand(bits);
-    }
+    for (int n = 0; n < kN; ++n) b[k][n] = tf32_operand(bits[k * kN + n]);
 
   double a[kRows][kK];
   double acc[kRows][kN];
@@ -160,12 +170,16 @@ void wgmma_m64n64k8_tf32(float (&d)[8][4], const std::uint32_t (&a)[4], std::uin
     std::memcpy(result.values, payload.result, sizeof payload.result);
     fiber.wgmma_results.push_back(result);
   }
-  if (fiber.linear % 32 == 0)  // once per warp: the warps of a warpgroup must agree
+  std::fill(flat, flat + 32, std::numeric_limits<float>::quiet_NaN());
+  PendingWgmmaOperand operand{a, {a[0], a[1], a[2], a[3]}, group, where, b_desc, {}};
+  if (fiber.linear % 32 == 0) {  // once per warp
+    // The warps of a warpgroup must agree; and B must stay as it is until the
+    // wgmma completes, which the warp's lane 0 checks at its wait.
     BlockRunner::active()->warpgroup_log().issue(fiber.linear / 32,
                                                  WgmmaIssue{b_desc, accumulate, where});
-  std::fill(flat, flat + 32, std::numeric_limits<float>::quiet_NaN());
-  PendingWgmmaOperand operand{a, {a[0], a[1], a[2], a[3]}, group, where};
-  fiber.wgmma_operands.push_back(operand);
+    operand.b_issued = std::make_unique<BOperandBits>(read_b(b_desc));
+  }
+  fiber.wgmma_operands.push_back(std::move(operand));
 }
 
 void wgmma_fence() { BlockRunner::current_fiber("kg::wgmma_fence").wgmma_fenced = true; }
@@ -176,11 +190,17 @@ void wgmma_wait(int pending_groups, const std::source_location& where) {
   Fiber& fiber = BlockRunner::current_fiber("kg::wgmma_wait");
   const auto allowed = static_cast<std::uint64_t>(pending_groups);
   auto complete = [&](std::uint64_t group) { return group + allowed < fiber.wgmma_groups; };
-  for (const PendingWgmmaOperand& operand : fiber.wgmma_operands)
-    if (complete(operand.group) && !std::equal(operand.issued, operand.issued + 4, operand.a))
-      throw Error(where_text("wgmma.mma_async.m64n64k8.tf32", operand.where) +
-                  ": its A fragment changed before the " +
-                  where_text("wgmma_wait", where) + " that completes it");
+  for (const PendingWgmmaOperand& operand : fiber.wgmma_operands) {
+    if (!complete(operand.group)) continue;
+    const std::string wgmma = where_text("wgmma.mma_async.m64n64k8.tf32", operand.where);
+    if (!std::equal(operand.issued, operand.issued + 4, operand.a))
+      throw Error(wgmma + ": its A fragment changed before the " + where_text("wgmma_wait", where) +
+                  " that completes it");
+    if (operand.b_issued && read_b(operand.b_desc) != *operand.b_issued)
+      throw Error(wgmma + ": the shared memory of its B operand was written before the " +
+                  where_text("wgmma_wait", where) +
+                  " that completes it (a buffer reused while the wgmma may still read it)");
+  }
   std::erase_if(fiber.wgmma_operands,
                 [&](const PendingWgmmaOperand& operand) { return complete(operand.group); });
   std::erase_if(fiber.wgmma_results, [&](const PendingWgmmaResult& result) {

@@ -93,6 +93,7 @@ TEST(InterpretPtx, CpAsyncReadBeforeWaitSeesPoisonAndTailsAreZeroFilled) {
     std::vector<float> before(8), after_first(8), after_all(8);
     cp_async_groups(src.data(), tail_bytes, before.data(), after_first.data(), after_all.data(),
                     nullptr);
+    // Neither the old 5 nor the new value: poison from the issue to the wait.
     for (int i = 0; i < 8; ++i) EXPECT_TRUE(std::isnan(before[i])) << "read before any wait, " << i;
     for (int i = 0; i < 4; ++i) EXPECT_EQ(after_first[i], src[i]);
     for (int i = 4; i < 8; ++i)

@@ -71,6 +71,8 @@ TEST(InterpretWgmma, BrokenRulesAreErrorsThatNameTheProblem) {
               HasSubstr("warps of warpgroup 0 disagree on wgmma number 0"));
   EXPECT_THAT(message(WgmmaMisuse::warp_skips),
               HasSubstr("warp 2: 1, warp 3: 0"));
+  EXPECT_THAT(message(WgmmaMisuse::b_overwritten),
+              HasSubstr("the shared memory of its B operand was written before"));
 }
 
 }  // namespace

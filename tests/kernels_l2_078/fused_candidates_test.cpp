@@ -128,6 +128,23 @@ TEST(FusedCandidates, ThreeXTf32PassesAtTheCiPreset) {
   expect_passes(suite, "fused_3xtf32", suite.resolve_axes("ci"));
 }
 
+// The wgmma kernels are compiled per number of K steps (input channels / 8),
+// and their pipeline differs with it (tests above: 1 and 2 steps). The
+// default axes have 32 input channels: 4 steps. One small tile each.
+TEST(FusedCandidates, WgmmaKernelsPassAtEveryKStepCount) {
+  const Suite suite = workload_suite();
+  for (std::int64_t in_channels : {24, 32}) {
+    const Axes axes = suite.resolve_axes("", {{"batch", 2},
+                                              {"in_channels", in_channels},
+                                              {"out_channels", 64},
+                                              {"depth", 4},
+                                              {"height", 4},
+                                              {"width", 5}});
+    expect_passes(suite, "fused_tf32_wgmma", axes);
+    expect_passes(suite, "fused_3xtf32_wgmma", axes);
+  }
+}
+
 // The draws must keep exercising what the kernels distinguish: the
 // single-image and the paired CTA shape, a pair with a missing image, and
 // partial as well as full 2x2x2 tiles.

@@ -19,8 +19,9 @@
 //   kg::cp_async<Bytes>(smem_dst, gmem_src, src_bytes)   cp.async (Bytes = 4,
 //       8 or 16): copies src_bytes bytes and zero-fills the rest of Bytes.
 //       kg::cp_async_commit(), kg::cp_async_wait<N>(), kg::cp_async_wait_all().
-//       In interpret mode the copies happen at the wait that covers them, so
-//       reading the destination before that wait reads poison.
+//       In interpret mode the destination is poisoned at the issue and the
+//       copies happen at the wait that covers them, so reading the
+//       destination before that wait reads poison.
 //   kg::fence_proxy_async_shared()   fence.proxy.async.shared::cta: makes this
 //       thread's generic-proxy writes to shared memory (stores, cp.async after
 //       its wait) visible to the async proxy that wgmma reads through. Each

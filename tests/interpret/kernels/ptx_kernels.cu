@@ -37,6 +37,7 @@ __global__ void mma_kernel(const float* a, const float* b, const float* c, float
 __global__ void cp_async_groups_kernel(const float* src, int tail_bytes, float* before,
                                        float* after_first, float* after_all) {
   KG_DYNAMIC_SMEM(float, staged);
+  for (int i = 0; i < 8; ++i) staged[i] = 5.0f;  // old contents the copies replace
   kg::cp_async<16>(staged, src);
   kg::cp_async_commit();
   kg::cp_async<16>(staged + 4, src + 4, tail_bytes);

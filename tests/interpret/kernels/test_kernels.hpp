@@ -58,9 +58,10 @@ void cvt_rna_tf32(const float* in, std::uint32_t* out, int n, cudaStream_t strea
 // convert: pass A and B through cvt_rna_tf32; otherwise their raw bits.
 void mma_16x8x8(const float* a, const float* b, const float* c, float* d, bool convert,
                 cudaStream_t stream);
-// One thread: group 0 copies src[0..4) with cp.async<16>, group 1 copies
-// tail_bytes of src[4..8) (zero-filling the rest). Snapshots of the 8 shared
-// floats: before any wait, after wait_group 1, after wait_group 0.
+// One thread: the 8 shared floats set to 5, then group 0 copies src[0..4)
+// with cp.async<16>, group 1 copies tail_bytes of src[4..8) (zero-filling the
+// rest). Snapshots of the 8 shared floats: before any wait, after
+// wait_group 1, after wait_group 0.
 void cp_async_groups(const float* src, int tail_bytes, float* before, float* after_first,
                      float* after_all, cudaStream_t stream);
 // C (m x n) = A (m x k) * B (k x n), row-major, a tiled tf32 tensor-core GEMM
@@ -89,6 +90,7 @@ enum class WgmmaMisuse : int {
   odd_block,         // a block of 96 threads: kg::Error
   warp_disagrees,    // warp 1 passes another accumulate flag than warps 0, 2, 3: kg::Error
   warp_skips,        // warp 3 issues no wgmma: kg::Error at the end of the block
+  b_overwritten,     // B's shared memory written between the issue and the wait: kg::Error
 };
 void wgmma_misuse(WgmmaMisuse misuse, float* out, cudaStream_t stream);
 

@@ -88,6 +88,11 @@ __global__ void wgmma_misuse_kernel(int misuse, float* out, float* global_b) {
   if (kind == WgmmaMisuse::read_before_wait && first_thread)
     for (int i = 0; i < 32; ++i) out[i] = acc[0][i / 4][i % 4];
   if (kind == WgmmaMisuse::a_changed) frag[2] = 0;
+  if (kind == WgmmaMisuse::b_overwritten) {
+    __syncthreads();  // every warp has issued
+    if (threadIdx.x == 0) smem[0] = 2.0f;  // B (k 0, n 0), still being read
+    __syncthreads();
+  }
   if (kind == WgmmaMisuse::partial_wait) {
     kg::wgmma_m64n64k8_tf32(acc[1], frag, desc, true);
     kg::wgmma_commit();
