@@ -109,6 +109,7 @@ void BlockRunner::prepare_fibers(unsigned count) {
   if (warps_.size() < warp_count) warps_.resize(warp_count);
   for (auto& warp : warps_) warp.clear();
   warpgroup_log_.reset(warp_count);
+  async_proxy_log_.reset(task_->dynamic_smem_bytes, count);
 }
 
 void BlockRunner::build_order(std::mt19937_64& rng, bool reshuffle) {

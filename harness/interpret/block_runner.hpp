@@ -15,6 +15,7 @@
 #include "fiber.hpp"
 #include "kernelgate/interpret/launch.hpp"
 #include "kernelgate/interpret/sync.hpp"
+#include "async_proxy_log.hpp"
 #include "warpgroup_log.hpp"
 
 namespace kg::interp {
@@ -125,6 +126,7 @@ class BlockRunner {
   void* dynamic_smem() const { return dynamic_smem_.get(); }
   std::size_t dynamic_smem_bytes() const { return task_->dynamic_smem_bytes; }
   WarpgroupLog& warpgroup_log() { return warpgroup_log_; }
+  AsyncProxyLog& async_proxy_log() { return async_proxy_log_; }
   unsigned thread_count() const { return thread_count_; }
 
  private:
@@ -157,6 +159,7 @@ class BlockRunner {
   std::exception_ptr failure_;
   std::unique_ptr<unsigned char[]> dynamic_smem_;
   WarpgroupLog warpgroup_log_;
+  AsyncProxyLog async_proxy_log_;
   std::size_t stack_bytes_ = 0;
   bool stacks_abandoned_ = false;  // the last block ended in an error
 };

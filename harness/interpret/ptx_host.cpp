@@ -112,14 +112,28 @@ void cp_async_wait(int pending_groups) {
   // Groups g with g + N < committed must be complete; newer groups and copies
   // not yet committed stay pending, as on the GPU.
   std::size_t kept = 0;
+  BlockRunner& runner = *BlockRunner::active();
+  const auto* smem = static_cast<const char*>(runner.dynamic_smem());
   for (std::size_t i = 0; i < fiber.copies.size(); ++i) {
     const PendingCopy& copy = fiber.copies[i];
-    if (copy.group + allowed < fiber.committed_groups)
+    if (copy.group + allowed < fiber.committed_groups) {
       perform(copy);
-    else
+      // A generic-proxy write, unseen by wgmma until this thread fences.
+      const auto* destination = static_cast<const char*>(copy.destination);
+      if (destination >= smem && destination < smem + runner.dynamic_smem_bytes())
+        runner.async_proxy_log().generic_write(fiber.linear,
+                                               static_cast<std::size_t>(destination - smem),
+                                               static_cast<std::size_t>(copy.bytes));
+    } else {
       fiber.copies[kept++] = copy;
+    }
   }
   fiber.copies.resize(kept);
+}
+
+void fence_proxy_async_shared() {
+  Fiber& fiber = BlockRunner::current_fiber("kg::fence_proxy_async_shared");
+  BlockRunner::active()->async_proxy_log().fence(fiber.linear);
 }
 
 }  // namespace kg::interp

@@ -58,9 +58,10 @@ Descriptor decode(std::uint64_t desc) {
 }
 
 // The bits of B (k x n) as the descriptor lays them out in the block's
-// dynamic shared memory.
-BOperandBits read_b(std::uint64_t b_desc) {
-  const BlockRunner& runner = *BlockRunner::active();
+// dynamic shared memory. With `issued_at`, also checks that no thread's
+// cp.async wrote them without its fence.proxy.async since.
+BOperandBits read_b(std::uint64_t b_desc, const std::source_location* issued_at = nullptr) {
+  BlockRunner& runner = *BlockRunner::active();
   const auto* smem = static_cast<const unsigned char*>(runner.dynamic_smem());
   const std::size_t smem_bytes = runner.dynamic_smem_bytes();
   const Descriptor desc = decode(b_desc);
@@ -74,6 +75,14 @@ BOperandBits read_b(std::uint64_t b_desc) {
                     ") lies at shared offset " + std::to_string(offset) + ", outside the " +
                     std::to_string(smem_bytes) + " bytes of dynamic shared memory");
       std::memcpy(&bits[k * kN + n], smem + offset, sizeof(std::uint32_t));
+      if (issued_at == nullptr) continue;
+      const int writer = runner.async_proxy_log().unfenced_writer(offset, sizeof(std::uint32_t));
+      if (writer != AsyncProxyLog::kNobody)
+        throw Error(describe(make_site("wgmma.mma_async.m64n64k8.tf32", *issued_at)) +
+                    ": B (shared offset " + std::to_string(offset) + ") was written by thread " +
+                    std::to_string(writer) +
+                    "'s cp.async with no kg::fence_proxy_async_shared() after its wait: the "
+                    "wgmma may read stale bytes (write, wait, fence, barrier, then wgmma)");
     }
   return bits;
 }
@@ -177,7 +186,7 @@ void wgmma_m64n64k8_tf32(float (&d)[8][4], const std::uint32_t (&a)[4], std::uin
     // wgmma completes, which the warp's lane 0 checks at its wait.
     BlockRunner::active()->warpgroup_log().issue(fiber.linear / 32,
                                                  WgmmaIssue{b_desc, accumulate, where});
-    operand.b_issued = std::make_unique<BOperandBits>(read_b(b_desc));
+    operand.b_issued = std::make_unique<BOperandBits>(read_b(b_desc, &where));
   }
   fiber.wgmma_operands.push_back(std::move(operand));
 }

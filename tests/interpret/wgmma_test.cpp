@@ -73,6 +73,8 @@ TEST(InterpretWgmma, BrokenRulesAreErrorsThatNameTheProblem) {
               HasSubstr("warp 2: 1, warp 3: 0"));
   EXPECT_THAT(message(WgmmaMisuse::b_overwritten),
               HasSubstr("the shared memory of its B operand was written before"));
+  EXPECT_THAT(message(WgmmaMisuse::unfenced_copy),
+              HasSubstr("with no kg::fence_proxy_async_shared() after its wait"));
 }
 
 }  // namespace

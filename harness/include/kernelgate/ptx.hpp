@@ -78,6 +78,7 @@ void cp_async(void* smem_dst, const void* gmem_src, int bytes, int src_bytes,
               const std::source_location& where);
 void cp_async_commit();
 void cp_async_wait(int pending_groups);
+void fence_proxy_async_shared();
 // wgmma (harness/interpret/wgmma_host.cpp).
 std::uint64_t smem_matrix_descriptor(const void* smem, std::uint32_t lbo_bytes,
                                      std::uint32_t sbo_bytes, const std::source_location& where);
@@ -174,8 +175,9 @@ KG_PTX_FUNCTION void cp_async_wait_all() { asm volatile("cp.async.wait_all;\n" :
 
 // ---- fence.proxy.async and wgmma (sm_90a) ----
 #if defined(KG_INTERPRET)
-// Interpret mode has one view of shared memory: the fence orders nothing.
-inline void fence_proxy_async_shared() {}
+// Interpret mode has one view of shared memory; the fence clears this
+// thread's cp.async writes from the check that wgmma operands are fenced.
+inline void fence_proxy_async_shared() { interp::fence_proxy_async_shared(); }
 inline std::uint64_t smem_matrix_descriptor(
     const void* smem, std::uint32_t lbo_bytes, std::uint32_t sbo_bytes,
     std::source_location where = std::source_location::current()) {

@@ -91,6 +91,7 @@ enum class WgmmaMisuse : int {
   warp_disagrees,    // warp 1 passes another accumulate flag than warps 0, 2, 3: kg::Error
   warp_skips,        // warp 3 issues no wgmma: kg::Error at the end of the block
   b_overwritten,     // B's shared memory written between the issue and the wait: kg::Error
+  unfenced_copy,     // B copied with cp.async, waited for, no fence.proxy.async: kg::Error
 };
 void wgmma_misuse(WgmmaMisuse misuse, float* out, cudaStream_t stream);
 

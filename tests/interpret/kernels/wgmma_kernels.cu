@@ -69,10 +69,17 @@ __global__ void __launch_bounds__(128)
 
 __global__ void wgmma_misuse_kernel(int misuse, float* out, float* global_b) {
   KG_DYNAMIC_SMEM(float, smem);
-  for (int i = threadIdx.x; i < kStepFloats; i += blockDim.x) smem[i] = 1.0f;
-  kg::fence_proxy_async_shared();
-  __syncthreads();
   const auto kind = static_cast<WgmmaMisuse>(misuse);
+  if (kind == WgmmaMisuse::unfenced_copy) {
+    for (int i = 4 * threadIdx.x; i < kStepFloats; i += 4 * blockDim.x)
+      kg::cp_async<16>(smem + i, global_b + i);
+    kg::cp_async_commit();
+    kg::cp_async_wait_all();  // landed, but not fenced for the async proxy
+  } else {
+    for (int i = threadIdx.x; i < kStepFloats; i += blockDim.x) smem[i] = 1.0f;
+    kg::fence_proxy_async_shared();
+  }
+  __syncthreads();
   const bool first_thread = threadIdx.x == 0;
   float acc[2][8][4] = {};
   std::uint32_t frag[4] = {0x3f800000u, 0x3f800000u, 0x3f800000u, 0x3f800000u};  // 1.0
@@ -113,7 +120,7 @@ void wgmma_64x64x16(const float* a, const float* b, const float* c, float* d, bo
 }
 
 void wgmma_misuse(WgmmaMisuse misuse, float* out, cudaStream_t stream) {
-  static float global_b[kStepFloats];
+  alignas(16) static float global_b[kStepFloats] = {};
   const unsigned threads = misuse == WgmmaMisuse::odd_block ? 96 : 128;
   kg::launch(wgmma_misuse_kernel, dim3(1), dim3(threads), kStepFloats * sizeof(float), stream,
              static_cast<int>(misuse), out, global_b);
