@@ -201,12 +201,12 @@ void wgmma_wait(int pending_groups, const std::source_location& where) {
   auto complete = [&](std::uint64_t group) { return group + allowed < fiber.wgmma_groups; };
   for (const PendingWgmmaOperand& operand : fiber.wgmma_operands) {
     if (!complete(operand.group)) continue;
-    const std::string wgmma = where_text("wgmma.mma_async.m64n64k8.tf32", operand.where);
+    auto wgmma = [&] { return where_text("wgmma.mma_async.m64n64k8.tf32", operand.where); };
     if (!std::equal(operand.issued, operand.issued + 4, operand.a))
-      throw Error(wgmma + ": its A fragment changed before the " + where_text("wgmma_wait", where) +
-                  " that completes it");
+      throw Error(wgmma() + ": its A fragment changed before the " +
+                  where_text("wgmma_wait", where) + " that completes it");
     if (operand.b_issued && read_b(operand.b_desc) != *operand.b_issued)
-      throw Error(wgmma + ": the shared memory of its B operand was written before the " +
+      throw Error(wgmma() + ": the shared memory of its B operand was written before the " +
                   where_text("wgmma_wait", where) +
                   " that completes it (a buffer reused while the wgmma may still read it)");
   }
