@@ -313,21 +313,23 @@ __device__ __forceinline__ void mma_stage(float (&acc)[kMaxTiles][kNTiles][4],
 
 // The wgmma of one weight stage for a warp with kTiles m16 tiles (uniform in
 // its warpgroup: 4 in warpgroup 0, 3 in warpgroup 1). Per K step of 8 input
-// channels the warp loads its A fragments (the loads of mma_stage) into one of
-// kABuffers register buffers (3xTF32: split into hi and lo there); then each of its
-// m16 tiles is the warp's quarter of one m64n64k8 wgmma of the warpgroup per
-// product, with the stage as the B operand (3xTF32: a_lo b_hi, a_hi b_lo,
-// a_hi b_hi, small terms first, over the tiles in turn). TF32 has two
-// buffers: one is written again two K steps later, after the wgmma_wait<1>
-// that completes its last reader. 3xTF32 has one (two hi/lo buffers next to
-// 128 accumulators exceed 255 registers and ptxas serializes the wgmmas,
-// C7512): every K step waits for the last, and the other warpgroup's wgmmas
-// keep the tensor cores busy meanwhile. With an odd number of K steps per stage the first step would meet
-// the previous stage's last one on buffer 0, so it waits for everything (this
-// also keeps the stage-ring argument of the main loop true for a single K
-// step). kSteps = in_channels / 8 is a template argument: with a run-time
-// count ptxas cannot tell which group last read a buffer, and serializes
-// every wgmma.
+// channels the warp loads its A fragments (the loads of mma_stage) into one
+// of kABuffers register buffers (3xTF32: split into hi and lo there); then
+// each of its m16 tiles is the warp's quarter of one m64n64k8 wgmma of the
+// warpgroup per product, with the stage as the B operand (3xTF32: a_lo b_hi,
+// a_hi b_lo, a_hi b_hi, small terms first, over the tiles in turn).
+// TF32 has two buffers: one is written again two K steps later, after the
+// wgmma_wait<1> that completes its last reader. With an odd number of K steps
+// per stage the first step would meet the previous stage's last one on
+// buffer 0, so it waits for everything (this also keeps the stage-ring
+// argument of the main loop true for a single K step).
+// 3xTF32 has one buffer (two hi/lo buffers next to 128 accumulators exceed
+// 255 registers and ptxas serializes the wgmmas, C7512): every K step waits
+// for the last, and the other warpgroup's wgmmas keep the tensor cores busy
+// meanwhile.
+// kSteps = in_channels / 8 is a template argument: with a run-time count
+// ptxas cannot tell which group last read a buffer, and serializes every
+// wgmma.
 template <int kPlanes>
 inline constexpr int kABuffers = kPlanes == 1 ? 2 : 1;
 
@@ -398,7 +400,7 @@ __device__ __forceinline__ void wgmma_stage(
 // One CTA: images [kImages * pair, kImages * pair + kImages), pooled blocks
 // [2 tj, 2 tj + 2) per dimension, all output channels (in groups of 64).
 // kPlanes = 1: TF32; 2: 3xTF32. kImages = 1 or 2: the CTA shape (CtaShape).
-// kWgmmaSteps > 0: the paired TF32 shape on wgmma instead of mma.sync, for
+// kWgmmaSteps > 0: the paired shape on wgmma instead of mma.sync, for
 // in_channels = 8 kWgmmaSteps.
 template <int kPlanes, int kImages, int kWgmmaSteps = 0>
 __global__ void __launch_bounds__(CtaShape<kPlanes, kImages, (kWgmmaSteps > 0)>::kThreads,
