@@ -18,12 +18,6 @@
 namespace kg {
 namespace {
 
-std::int64_t element_count(const std::vector<std::int64_t>& shape) {
-  std::int64_t count = 1;
-  for (auto extent : shape) count *= extent;
-  return count;
-}
-
 std::string format_number(double value) {
   std::ostringstream out;
   out.precision(9);
@@ -148,7 +142,7 @@ class CandidateChecker {
       input_names_.push_back(spec->name);
     }
     args_.output_shape = suite_.shape(output_spec->name, axes_);
-    output_numel_ = element_count(args_.output_shape);
+    output_numel_ = detail::element_count(args_.output_shape);
     output_ = device_.allocate(static_cast<std::size_t>(output_numel_) * sizeof(float),
                                "output " + output_spec->name);
     args_.output = reinterpret_cast<float*>(output_.data);

@@ -1,7 +1,9 @@
 #pragma once
 // Pieces of the runner shared between its source files; not a public API.
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +18,13 @@ inline CheckResult make_check(std::string name, Outcome outcome, std::string mes
                               std::string rule = {}) {
   return CheckResult{.name = std::move(name), .outcome = outcome, .message = std::move(message),
                      .rule = std::move(rule)};
+}
+
+// The number of elements of a tensor of this shape.
+inline std::int64_t element_count(const std::vector<std::int64_t>& shape) {
+  std::int64_t count = 1;
+  for (auto extent : shape) count *= extent;
+  return count;
 }
 
 // A workload's strict-FP32 GPU reference, run on the inputs a candidate was

@@ -8,8 +8,7 @@ namespace kg::detail {
 StrictReferenceRun::StrictReferenceRun(const StrictReference& reference, Device& device,
                                        const LaunchArgs& candidate_args)
     : reference_(reference), device_(device), args_(candidate_args) {
-  std::size_t output_bytes = sizeof(float);
-  for (auto extent : args_.output_shape) output_bytes *= static_cast<std::size_t>(extent);
+  const auto output_bytes = static_cast<std::size_t>(element_count(args_.output_shape)) * sizeof(float);
   output_ = device_.allocate(output_bytes, "strict-FP32 reference output");
   args_.output = reinterpret_cast<float*>(output_.data);
   args_.workspace_bytes = reference_.workspace_bytes ? reference_.workspace_bytes(args_.axes) : 0;
