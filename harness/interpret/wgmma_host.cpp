@@ -37,7 +37,9 @@ struct WgmmaPayload {
   const float* c;          // this lane's accumulator input; null when not accumulating
   std::uint64_t b_desc;
   bool accumulate;
+  const std::source_location* where;
   float result[32];  // out: this lane's D fragment
+  BOperandBits* b_issued;  // lane 0: out, the B operand as read at the issue
 };
 
 struct Descriptor {
@@ -96,7 +98,7 @@ void combine_wgmma(void* const* payloads, unsigned) {
     if (p.b_desc != first.b_desc || p.accumulate != first.accumulate)
       throw Error("the lanes of a warp pass different B descriptors or accumulate flags");
   }
-  const BOperandBits bits = read_b(first.b_desc);
+  const BOperandBits bits = read_b(first.b_desc, first.where);
   double b[kK][kN];
   for (int k = 0; k < kK; ++k)
     for (int n = 0; n < kN; ++n) b[k][n] = tf32_operand(bits[k * kN + n]);
@@ -124,6 +126,7 @@ void combine_wgmma(void* const* payloads, unsigned) {
       for (int r = 0; r < 4; ++r)
         p.result[4 * j + r] = static_cast<float>(acc[g + 8 * (r >> 1)][8 * j + 2 * t + (r & 1)]);
   }
+  *static_cast<WgmmaPayload*>(payloads[0])->b_issued = bits;
 }
 
 std::string where_text(const char* operation, const std::source_location& where) {
@@ -168,7 +171,11 @@ void wgmma_m64n64k8_tf32(float (&d)[8][4], const std::uint32_t (&a)[4], std::uin
   auto pending = std::find_if(fiber.wgmma_results.begin(), fiber.wgmma_results.end(),
                               [&](const PendingWgmmaResult& r) { return r.d == flat; });
   const bool chained = pending != fiber.wgmma_results.end();
-  WgmmaPayload payload{a, chained ? pending->values : flat, b_desc, accumulate, {}};
+  // Lane 0 of each warp keeps the B operand as read at the issue (below).
+  const bool lane_0 = fiber.linear % 32 == 0;
+  auto b_issued = lane_0 ? std::make_unique<BOperandBits>() : nullptr;
+  WgmmaPayload payload{a, chained ? pending->values : flat, b_desc, accumulate, &where, {},
+                       b_issued.get()};
   warp_collective(combine_wgmma, operation, 0xffffffffu, &payload, where);
   const std::uint64_t group = fiber.wgmma_groups;  // the group the next commit closes
   if (chained) {
@@ -180,15 +187,13 @@ void wgmma_m64n64k8_tf32(float (&d)[8][4], const std::uint32_t (&a)[4], std::uin
     fiber.wgmma_results.push_back(result);
   }
   std::fill(flat, flat + 32, std::numeric_limits<float>::quiet_NaN());
-  PendingWgmmaOperand operand{a, {a[0], a[1], a[2], a[3]}, group, where, b_desc, {}};
-  if (fiber.linear % 32 == 0) {  // once per warp
-    // The warps of a warpgroup must agree; and B must stay as it is until the
-    // wgmma completes, which the warp's lane 0 checks at its wait.
+  // Once per warp: the warps of a warpgroup must agree; and B must stay as it
+  // is until the wgmma completes, which the warp's lane 0 checks at its wait.
+  if (lane_0)
     BlockRunner::active()->warpgroup_log().issue(fiber.linear / 32,
                                                  WgmmaIssue{b_desc, accumulate, where});
-    operand.b_issued = std::make_unique<BOperandBits>(read_b(b_desc, &where));
-  }
-  fiber.wgmma_operands.push_back(std::move(operand));
+  fiber.wgmma_operands.push_back(PendingWgmmaOperand{a, {a[0], a[1], a[2], a[3]}, group, where,
+                                                     b_desc, std::move(b_issued)});
 }
 
 void wgmma_fence() { BlockRunner::current_fiber("kg::wgmma_fence").wgmma_fenced = true; }
