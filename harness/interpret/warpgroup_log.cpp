@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "block_runner.hpp"
 #include "kernelgate/error.hpp"
 
 namespace kg::interp {
@@ -11,7 +12,7 @@ namespace kg::interp {
 namespace {
 
 std::string at(const std::source_location& where) {
-  return std::string(where.file_name()) + ":" + std::to_string(where.line());
+  return describe(make_site("wgmma.mma_async.m64n64k8.tf32", where));
 }
 
 }  // namespace
