@@ -43,15 +43,17 @@ struct PendingCopy {
 };
 
 // One wgmma accumulator fragment whose result is not yet waited for: the
-// result (poison stands in the registers meanwhile), and the group of the
-// last wgmma that wrote it.
+// result (poison stands in the registers meanwhile), its length (N / 2
+// floats per lane), and the group of the last wgmma that wrote it.
 struct PendingWgmmaResult {
   float* d;
   float values[32];
+  int count;
   std::uint64_t group;
 };
 
-// The B operand of a wgmma m64n64k8 as bits, [k][n].
+// The B operand of a wgmma as bits, [k][n] with a row stride of 64 whatever
+// the shape's N (32 leaves the rest zero).
 using BOperandBits = std::array<std::uint32_t, 8 * 64>;
 
 // The operands a pending wgmma reads, as they were at the issue: the A
@@ -59,6 +61,7 @@ using BOperandBits = std::array<std::uint32_t, 8 * 64>;
 // must be unchanged when the group completes (PTX: the registers stay
 // untouched until the wait; the hardware may read B until then).
 struct PendingWgmmaOperand {
+  int n;  // the shape's N
   const std::uint32_t* a;
   std::uint32_t issued[4];
   std::uint64_t group;

@@ -11,8 +11,8 @@ namespace kg::interp {
 
 namespace {
 
-std::string at(const std::source_location& where) {
-  return describe(make_site("wgmma.mma_async.m64n64k8.tf32", where));
+std::string at(const WgmmaIssue& issue) {
+  return describe(make_site(wgmma_name(issue.n), issue.where));
 }
 
 }  // namespace
@@ -29,12 +29,13 @@ void WarpgroupLog::issue(unsigned warp, const WgmmaIssue& issue) {
     group.pending.push_back(Entry{issue, warp, 1});
   } else {
     Entry& entry = group.pending[index];
-    if (entry.issue.b_desc != issue.b_desc || entry.issue.accumulate != issue.accumulate)
+    if (entry.issue.n != issue.n || entry.issue.b_desc != issue.b_desc ||
+        entry.issue.accumulate != issue.accumulate)
       throw Error("the warps of warpgroup " + std::to_string(warp / 4) +
                   " disagree on wgmma number " + std::to_string(position) + ": warp " +
-                  std::to_string(entry.warp) + " at " + at(entry.issue.where) +
-                  " and warp " + std::to_string(warp) + " at " + at(issue.where) +
-                  " pass different B descriptors or accumulate flags");
+                  std::to_string(entry.warp) + " at " + at(entry.issue) + " and warp " +
+                  std::to_string(warp) + " at " + at(issue) +
+                  " pass different shapes, B descriptors or accumulate flags");
     ++entry.seen;
   }
   while (!group.pending.empty() && group.pending.front().seen == 4) {

@@ -1,6 +1,6 @@
 #pragma once
 // wgmma is warpgroup-collective: the four warps of a warpgroup must issue the
-// same wgmmas, in the same order, with the same B descriptor and scale-d (PTX:
+// same wgmmas, in the same order, with the same shape, B descriptor and scale-d (PTX:
 // .sync.aligned, and the descriptor must be the same across the warpgroup).
 // Interpret mode computes each warp's rows on their own, so nothing else
 // would notice warps that disagree; this log compares them, per block.
@@ -12,7 +12,14 @@
 
 namespace kg::interp {
 
+// The PTX name of the wgmma of width n (32 or 64), for messages. A literal:
+// wait sites keep the pointer.
+inline const char* wgmma_name(int n) {
+  return n == 32 ? "wgmma.mma_async.m64n32k8.tf32" : "wgmma.mma_async.m64n64k8.tf32";
+}
+
 struct WgmmaIssue {
+  int n;  // the shape's N
   std::uint64_t b_desc;
   bool accumulate;
   std::source_location where;

@@ -1,6 +1,6 @@
 // Host bodies of the wgmma wrappers of kernelgate/ptx.hpp: the shared-memory
-// matrix descriptor, wgmma.mma_async m64n64k8 tf32 (A from registers, B from a
-// descriptor), fence, commit_group and wait_group.
+// matrix descriptor, wgmma.mma_async m64nNk8 tf32 with N = 32 or 64 (A from
+// registers, B from a descriptor), fence, commit_group and wait_group.
 //
 // The asynchrony is made visible rather than hidden: a wgmma computes at its
 // issue, but its result reaches the accumulator registers only at the
@@ -29,16 +29,17 @@ namespace kg::interp {
 namespace {
 
 constexpr int kRows = 16;  // per warp: its quarter of the 64 rows
-constexpr int kN = 64;
+constexpr int kMaxN = 64;  // BOperandBits' row stride
 constexpr int kK = 8;
 
 struct WgmmaPayload {
+  int n;                   // the shape's N
   const std::uint32_t* a;  // this lane's A fragment
   const float* c;          // this lane's accumulator input; null when not accumulating
   std::uint64_t b_desc;
   bool accumulate;
   const std::source_location* where;
-  float result[32];  // out: this lane's D fragment
+  float result[kMaxN / 2];  // out: this lane's D fragment (n / 2 floats)
   BOperandBits* b_issued;  // lane 0: out, the B operand as read at the issue
 };
 
@@ -62,25 +63,26 @@ Descriptor decode(std::uint64_t desc) {
 // The bits of B (k x n) as the descriptor lays them out in the block's
 // dynamic shared memory. With `issued_at`, also checks that no thread's
 // cp.async wrote them without its fence.proxy.async since.
-BOperandBits read_b(std::uint64_t b_desc, const std::source_location* issued_at = nullptr) {
+BOperandBits read_b(int n_width, std::uint64_t b_desc,
+                    const std::source_location* issued_at = nullptr) {
   BlockRunner& runner = *BlockRunner::active();
   const auto* smem = static_cast<const unsigned char*>(runner.dynamic_smem());
   const std::size_t smem_bytes = runner.dynamic_smem_bytes();
   const Descriptor desc = decode(b_desc);
-  BOperandBits bits;
+  BOperandBits bits{};
   for (int k = 0; k < kK; ++k)
-    for (int n = 0; n < kN; ++n) {
+    for (int n = 0; n < n_width; ++n) {
       const std::size_t offset =
           desc.start + (n / 8) * desc.sbo + (n % 8) * 16 + (k / 4) * desc.lbo + (k % 4) * 4;
       if (offset + 4 > smem_bytes)
         throw Error("B element (k " + std::to_string(k) + ", n " + std::to_string(n) +
                     ") lies at shared offset " + std::to_string(offset) + ", outside the " +
                     std::to_string(smem_bytes) + " bytes of dynamic shared memory");
-      std::memcpy(&bits[k * kN + n], smem + offset, sizeof(std::uint32_t));
+      std::memcpy(&bits[k * kMaxN + n], smem + offset, sizeof(std::uint32_t));
       if (issued_at == nullptr) continue;
       const int writer = runner.async_proxy_log().unfenced_writer(offset, sizeof(std::uint32_t));
       if (writer != AsyncProxyLog::kNobody)
-        throw Error(describe(make_site("wgmma.mma_async.m64n64k8.tf32", *issued_at)) +
+        throw Error(describe(make_site(wgmma_name(n_width), *issued_at)) +
                     ": B (shared offset " + std::to_string(offset) + ") was written by thread " +
                     std::to_string(writer) +
                     "'s cp.async with no kg::fence_proxy_async_shared() after its wait: the "
@@ -89,22 +91,23 @@ BOperandBits read_b(std::uint64_t b_desc, const std::source_location* issued_at 
   return bits;
 }
 
-// D rows of one warp = its A rows (16 x 8) * B (8 x 64) + C, in double from
+// D rows of one warp = its A rows (16 x 8) * B (8 x n) + C, in double from
 // exact products, rounded to float once (as the mma.sync host body).
 void combine_wgmma(void* const* payloads, unsigned) {
   const auto& first = *static_cast<const WgmmaPayload*>(payloads[0]);
   for (int lane = 1; lane < 32; ++lane) {
     const auto& p = *static_cast<const WgmmaPayload*>(payloads[lane]);
-    if (p.b_desc != first.b_desc || p.accumulate != first.accumulate)
-      throw Error("the lanes of a warp pass different B descriptors or accumulate flags");
+    if (p.n != first.n || p.b_desc != first.b_desc || p.accumulate != first.accumulate)
+      throw Error("the lanes of a warp pass different shapes, B descriptors or accumulate flags");
   }
-  const BOperandBits bits = read_b(first.b_desc, first.where);
-  double b[kK][kN];
+  const int width = first.n;
+  const BOperandBits bits = read_b(width, first.b_desc, first.where);
+  double b[kK][kMaxN];
   for (int k = 0; k < kK; ++k)
-    for (int n = 0; n < kN; ++n) b[k][n] = tf32_operand(bits[k * kN + n]);
+    for (int n = 0; n < width; ++n) b[k][n] = tf32_operand(bits[k * kMaxN + n]);
 
   double a[kRows][kK];
-  double acc[kRows][kN];
+  double acc[kRows][kMaxN];
   for (int lane = 0; lane < 32; ++lane) {
     const auto& p = *static_cast<const WgmmaPayload*>(payloads[lane]);
     const int g = lane >> 2, t = lane & 3;
@@ -112,17 +115,17 @@ void combine_wgmma(void* const* payloads, unsigned) {
     a[g + 8][t] = tf32_operand(p.a[1]);
     a[g][t + 4] = tf32_operand(p.a[2]);
     a[g + 8][t + 4] = tf32_operand(p.a[3]);
-    for (int j = 0; j < kN / 8; ++j)
+    for (int j = 0; j < width / 8; ++j)
       for (int r = 0; r < 4; ++r)
         acc[g + 8 * (r >> 1)][8 * j + 2 * t + (r & 1)] = p.accumulate ? p.c[4 * j + r] : 0.0;
   }
   for (int row = 0; row < kRows; ++row)
     for (int k = 0; k < kK; ++k)
-      for (int n = 0; n < kN; ++n) acc[row][n] += a[row][k] * b[k][n];
+      for (int n = 0; n < width; ++n) acc[row][n] += a[row][k] * b[k][n];
   for (int lane = 0; lane < 32; ++lane) {
     auto& p = *static_cast<WgmmaPayload*>(payloads[lane]);
     const int g = lane >> 2, t = lane & 3;
-    for (int j = 0; j < kN / 8; ++j)
+    for (int j = 0; j < width / 8; ++j)
       for (int r = 0; r < 4; ++r)
         p.result[4 * j + r] = static_cast<float>(acc[g + 8 * (r >> 1)][8 * j + 2 * t + (r & 1)]);
   }
@@ -156,10 +159,11 @@ std::uint64_t smem_matrix_descriptor(const void* smem, std::uint32_t lbo_bytes,
          static_cast<std::uint64_t>(sbo_bytes >> 4) << 32;
 }
 
-void wgmma_m64n64k8_tf32(float (&d)[8][4], const std::uint32_t (&a)[4], std::uint64_t b_desc,
-                         bool accumulate, const std::source_location& where) {
-  Fiber& fiber = BlockRunner::current_fiber("kg::wgmma_m64n64k8_tf32");
-  const char* operation = "wgmma.mma_async.m64n64k8.tf32";
+void wgmma_tf32(float* flat, int n, const std::uint32_t (&a)[4], std::uint64_t b_desc,
+                bool accumulate, const std::source_location& where) {
+  const char* operation = wgmma_name(n);
+  Fiber& fiber = BlockRunner::current_fiber(operation);
+  const int count = n / 2;  // accumulator floats per lane
   const unsigned threads = BlockRunner::active()->thread_count();
   if (threads % 128 != 0)
     throw Error(where_text(operation, where) + ": the block has " + std::to_string(threads) +
@@ -167,33 +171,35 @@ void wgmma_m64n64k8_tf32(float (&d)[8][4], const std::uint32_t (&a)[4], std::uin
   if (!fiber.wgmma_fenced)
     throw Error(where_text(operation, where) +
                 ": no kg::wgmma_fence since the start of the thread or its last wgmma_wait");
-  float* flat = &d[0][0];
   auto pending = std::find_if(fiber.wgmma_results.begin(), fiber.wgmma_results.end(),
                               [&](const PendingWgmmaResult& r) { return r.d == flat; });
   const bool chained = pending != fiber.wgmma_results.end();
+  if (chained && pending->count != count)
+    throw Error(where_text(operation, where) +
+                ": accumulates into registers a pending wgmma of another shape writes");
   // Lane 0 of each warp keeps the B operand as read at the issue (below).
   const bool lane_0 = fiber.linear % 32 == 0;
   auto b_issued = lane_0 ? std::make_unique<BOperandBits>() : nullptr;
-  WgmmaPayload payload{a, chained ? pending->values : flat, b_desc, accumulate, &where, {},
+  WgmmaPayload payload{n, a, chained ? pending->values : flat, b_desc, accumulate, &where, {},
                        b_issued.get()};
   warp_collective(combine_wgmma, operation, 0xffffffffu, &payload, where);
   const std::uint64_t group = fiber.wgmma_groups;  // the group the next commit closes
   if (chained) {
-    std::memcpy(pending->values, payload.result, sizeof payload.result);
+    std::copy_n(payload.result, count, pending->values);
     pending->group = group;
   } else {
-    PendingWgmmaResult result{flat, {}, group};
-    std::memcpy(result.values, payload.result, sizeof payload.result);
+    PendingWgmmaResult result{flat, {}, count, group};
+    std::copy_n(payload.result, count, result.values);
     fiber.wgmma_results.push_back(result);
   }
-  std::fill(flat, flat + 32, std::numeric_limits<float>::quiet_NaN());
+  std::fill(flat, flat + count, std::numeric_limits<float>::quiet_NaN());
   // Once per warp: the warps of a warpgroup must agree; and B must stay as it
   // is until the wgmma completes, which the warp's lane 0 checks at its wait.
   if (lane_0)
     BlockRunner::active()->warpgroup_log().issue(fiber.linear / 32,
-                                                 WgmmaIssue{b_desc, accumulate, where});
-  fiber.wgmma_operands.push_back(PendingWgmmaOperand{a, {a[0], a[1], a[2], a[3]}, group, where,
-                                                     b_desc, std::move(b_issued)});
+                                                 WgmmaIssue{n, b_desc, accumulate, where});
+  fiber.wgmma_operands.push_back(PendingWgmmaOperand{n, a, {a[0], a[1], a[2], a[3]}, group,
+                                                     where, b_desc, std::move(b_issued)});
 }
 
 void wgmma_fence() { BlockRunner::current_fiber("kg::wgmma_fence").wgmma_fenced = true; }
@@ -206,11 +212,11 @@ void wgmma_wait(int pending_groups, const std::source_location& where) {
   auto complete = [&](std::uint64_t group) { return group + allowed < fiber.wgmma_groups; };
   for (const PendingWgmmaOperand& operand : fiber.wgmma_operands) {
     if (!complete(operand.group)) continue;
-    auto wgmma = [&] { return where_text("wgmma.mma_async.m64n64k8.tf32", operand.where); };
+    auto wgmma = [&] { return where_text(wgmma_name(operand.n), operand.where); };
     if (!std::equal(operand.issued, operand.issued + 4, operand.a))
       throw Error(wgmma() + ": its A fragment changed before the " +
                   where_text("wgmma_wait", where) + " that completes it");
-    if (operand.b_issued && read_b(operand.b_desc) != *operand.b_issued)
+    if (operand.b_issued && read_b(operand.n, operand.b_desc) != *operand.b_issued)
       throw Error(wgmma() + ": the shared memory of its B operand was written before the " +
                   where_text("wgmma_wait", where) +
                   " that completes it (a buffer reused while the wgmma may still read it)");
@@ -219,7 +225,7 @@ void wgmma_wait(int pending_groups, const std::source_location& where) {
                 [&](const PendingWgmmaOperand& operand) { return complete(operand.group); });
   std::erase_if(fiber.wgmma_results, [&](const PendingWgmmaResult& result) {
     if (!complete(result.group)) return false;
-    std::memcpy(result.d, result.values, sizeof result.values);
+    std::copy_n(result.values, result.count, result.d);
     return true;
   });
   fiber.wgmma_fenced = false;  // the thread may now touch the registers

@@ -14,18 +14,22 @@
 namespace kg::test {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-TEST(InterpretWgmma, ChainedProductIsExactForEveryWarpAndOrder) {
-  const ExactGemmInputs inputs(64, 16, 64);
-  for (bool accumulate : {true, false}) {
-    const std::vector<float> want = inputs.product(accumulate);
-    for (const char* order : kAllOrders) {
-      ScopedEnvironment scoped("KG_INTERPRET_ORDER", order);
-      std::vector<float> d(64 * 64, -1.0f);
-      wgmma_64x64x16(inputs.a.data(), inputs.b.data(), inputs.c.data(), d.data(), accumulate,
-                     nullptr);
-      EXPECT_EQ(d, want) << order << (accumulate ? ", accumulate" : ", D = A B");
+TEST(InterpretWgmma, ChainedProductIsExactForEveryWidthWarpAndOrder) {
+  for (int n : {64, 32}) {
+    const ExactGemmInputs inputs(64, 16, n);
+    for (bool accumulate : {true, false}) {
+      const std::vector<float> want = inputs.product(accumulate);
+      for (const char* order : kAllOrders) {
+        ScopedEnvironment scoped("KG_INTERPRET_ORDER", order);
+        std::vector<float> d(64 * n, -1.0f);
+        wgmma_64xnx16(n, inputs.a.data(), inputs.b.data(), inputs.c.data(), d.data(),
+                      accumulate, nullptr);
+        EXPECT_EQ(d, want) << "n " << n << ", " << order
+                           << (accumulate ? ", accumulate" : ", D = A B");
+      }
     }
   }
 }
@@ -69,6 +73,8 @@ TEST(InterpretWgmma, BrokenRulesAreErrorsThatNameTheProblem) {
   EXPECT_THAT(message(WgmmaMisuse::odd_block), HasSubstr("not whole warpgroups of 128"));
   EXPECT_THAT(message(WgmmaMisuse::warp_disagrees),
               HasSubstr("warps of warpgroup 0 disagree on wgmma number 0"));
+  EXPECT_THAT(message(WgmmaMisuse::shape_disagrees),
+              AllOf(HasSubstr("disagree on wgmma number 0"), HasSubstr("m64n32k8")));
   EXPECT_THAT(message(WgmmaMisuse::warp_skips),
               HasSubstr("warp 2: 1, warp 3: 0"));
   EXPECT_THAT(message(WgmmaMisuse::b_overwritten),

@@ -44,6 +44,8 @@
 //         a0=A[g][t] a1=A[g+8][t] a2=A[g][t+4] a3=A[g+8][t+4]
 //         d[j][0]=D[g][8j+2t] d[j][1]=D[g][8j+2t+1] d[j][2]=D[g+8][8j+2t]
 //         d[j][3]=D[g+8][8j+2t+1]   (j = 0..7: the n8 blocks)
+//   kg::wgmma_m64n32k8_tf32(d, a, b_desc, accumulate)   the same with N = 32:
+//       d is float[4][4] (j = 0..3), B is 8x32.
 //       B[k][n] is element (n, k) of the K-major descriptor b_desc. It runs
 //       asynchronously: d must not be read, nor a written, until a
 //       wgmma_wait that covers it; a later wgmma may accumulate into the same
@@ -82,8 +84,9 @@ void fence_proxy_async_shared();
 // wgmma (harness/interpret/wgmma_host.cpp).
 std::uint64_t smem_matrix_descriptor(const void* smem, std::uint32_t lbo_bytes,
                                      std::uint32_t sbo_bytes, const std::source_location& where);
-void wgmma_m64n64k8_tf32(float (&d)[8][4], const std::uint32_t (&a)[4], std::uint64_t b_desc,
-                         bool accumulate, const std::source_location& where);
+// D (64 x n, this lane's n / 2 floats at d) = A * B (8 x n) [+ D], n = 32 or 64.
+void wgmma_tf32(float* d, int n, const std::uint32_t (&a)[4], std::uint64_t b_desc,
+                bool accumulate, const std::source_location& where);
 void wgmma_fence();
 void wgmma_commit();
 void wgmma_wait(int pending_groups, const std::source_location& where);
@@ -186,7 +189,12 @@ inline std::uint64_t smem_matrix_descriptor(
 inline void wgmma_m64n64k8_tf32(float (&d)[8][4], const std::uint32_t (&a)[4],
                                 std::uint64_t b_desc, bool accumulate,
                                 std::source_location where = std::source_location::current()) {
-  interp::wgmma_m64n64k8_tf32(d, a, b_desc, accumulate, where);
+  interp::wgmma_tf32(&d[0][0], 64, a, b_desc, accumulate, where);
+}
+inline void wgmma_m64n32k8_tf32(float (&d)[4][4], const std::uint32_t (&a)[4],
+                                std::uint64_t b_desc, bool accumulate,
+                                std::source_location where = std::source_location::current()) {
+  interp::wgmma_tf32(&d[0][0], 32, a, b_desc, accumulate, where);
 }
 inline void wgmma_fence() { interp::wgmma_fence(); }
 inline void wgmma_commit() { interp::wgmma_commit(); }
@@ -231,6 +239,20 @@ KG_PTX_FUNCTION void wgmma_m64n64k8_tf32(float (&d)[8][4], const std::uint32_t (
         "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]), "+f"(d[6][0]),
         "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]),
         "+f"(d[7][2]), "+f"(d[7][3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(static_cast<int>(accumulate)),
+        "l"(b_desc));
+}
+KG_PTX_FUNCTION void wgmma_m64n32k8_tf32(float (&d)[4][4], const std::uint32_t (&a)[4],
+                                         std::uint64_t b_desc, bool accumulate) {
+  KG_WGMMA_ASM(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %20, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
+      "{%16, %17, %18, %19}, %21, p, 1, 1;\n}\n"
+      : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]),
+        "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]), "+f"(d[2][0]), "+f"(d[2][1]),
+        "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]),
+        "+f"(d[3][3])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(static_cast<int>(accumulate)),
         "l"(b_desc));
 }

@@ -175,12 +175,15 @@ TEST(GpuInterpretKernels, TiledGemm) {
 // layouts and the meaning of the descriptor's two byte offsets.
 TEST(GpuInterpretKernels, WgmmaOnExactInputs) {
   KG_REQUIRE_GPU();
-  const ExactGemmInputs inputs(64, 16, 64);
-  DeviceVector<float> d_a(inputs.a), d_b(inputs.b), d_c(inputs.c);
-  for (bool accumulate : {true, false}) {
-    DeviceVector<float> d_d(std::vector<float>(64 * 64, -1.0f));
-    wgmma_64x64x16(d_a.get(), d_b.get(), d_c.get(), d_d.get(), accumulate, nullptr);
-    EXPECT_EQ(d_d.read(), inputs.product(accumulate)) << (accumulate ? "accumulate" : "D = A B");
+  for (int n : {64, 32}) {
+    const ExactGemmInputs inputs(64, 16, n);
+    DeviceVector<float> d_a(inputs.a), d_b(inputs.b), d_c(inputs.c);
+    for (bool accumulate : {true, false}) {
+      DeviceVector<float> d_d(std::vector<float>(64 * n, -1.0f));
+      wgmma_64xnx16(n, d_a.get(), d_b.get(), d_c.get(), d_d.get(), accumulate, nullptr);
+      EXPECT_EQ(d_d.read(), inputs.product(accumulate))
+          << "n " << n << (accumulate ? ", accumulate" : ", D = A B");
+    }
   }
 }
 

@@ -70,13 +70,13 @@ void tiled_gemm_tf32(const float* a, const float* b, float* c, int m, int n, int
                      cudaStream_t stream);
 
 // ---- wgmma (wgmma_kernels.cu) ----
-// One warpgroup: D (64x64) = A (64x16) * B (16x64) + (accumulate ? C : 0),
-// row-major, as two chained wgmma m64n64k8 (K steps 0-7 and 8-15) in one
-// group. A and B pass through cvt_rna_tf32; B is staged K-major in shared
-// memory with the two K halves of each core-matrix column adjacent
+// One warpgroup: D (64 x n) = A (64x16) * B (16 x n) + (accumulate ? C : 0),
+// n = 32 or 64, row-major, as two chained wgmma m64nNk8 (K steps 0-7 and
+// 8-15) in one group. A and B pass through cvt_rna_tf32; B is staged K-major
+// in shared memory with the two K halves of each core-matrix column adjacent
 // (leading byte offset 128, stride byte offset 256).
-void wgmma_64x64x16(const float* a, const float* b, const float* c, float* d, bool accumulate,
-                    cudaStream_t stream);
+void wgmma_64xnx16(int n, const float* a, const float* b, const float* c, float* d,
+                   bool accumulate, cudaStream_t stream);
 // Misuse of the wgmma rules, which interpret mode must catch (not for a GPU:
 // what these do there is undefined).
 enum class WgmmaMisuse : int {
@@ -89,6 +89,7 @@ enum class WgmmaMisuse : int {
   outside_smem,      // a descriptor of global memory: kg::Error
   odd_block,         // a block of 96 threads: kg::Error
   warp_disagrees,    // warp 1 passes another accumulate flag than warps 0, 2, 3: kg::Error
+  shape_disagrees,   // warp 2 issues an m64n32k8 where the others issue m64n64k8: kg::Error
   warp_skips,        // warp 3 issues no wgmma: kg::Error at the end of the block
   b_overwritten,     // B's shared memory written between the issue and the wait: kg::Error
   unfenced_copy,     // B copied with cp.async, waited for, no fence.proxy.async: kg::Error

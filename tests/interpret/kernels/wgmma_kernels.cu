@@ -6,10 +6,10 @@ namespace kg::test {
 
 namespace {
 
-constexpr int kN = 64;
+constexpr int kN = 64;              // the misuse kernel's N; the product kernel takes N = 32 too
 constexpr int kSteps = 2;           // K steps of 8
 constexpr int kKTotal = 8 * kSteps;
-constexpr int kStepFloats = kN * 8;  // one K step of B: 2 KB
+constexpr int kStepFloats = kN * 8;  // one K step of a 64-wide B: 2 KB
 // B element (n, k) of one K step: core matrices of 8 rows (n) x 4 k, the two
 // K halves of an 8-row block next to each other: leading byte offset (along
 // K) 128, stride byte offset (along N) 256. Swapping the two in the
@@ -20,11 +20,13 @@ __device__ __forceinline__ int b_offset(int n, int k) {
   return (n / 8) * 64 + (k / 4) * 32 + (n % 8) * 4 + k % 4;
 }
 
-__device__ __forceinline__ void stage_b(float* smem, const float* b) {
-  for (int i = threadIdx.x; i < kSteps * kStepFloats; i += blockDim.x) {
-    const int step = i / kStepFloats, n = (i % kStepFloats) / 8, k = i % 8;
-    smem[step * kStepFloats + b_offset(n, k)] =
-        __uint_as_float(kg::cvt_rna_tf32(b[(8 * step + k) * kN + n]));
+// B (16 x n, row-major) as kSteps K steps of n x 8, each n * 8 floats.
+__device__ __forceinline__ void stage_b(float* smem, const float* b, int n_width) {
+  const int step_floats = n_width * 8;
+  for (int i = threadIdx.x; i < kSteps * step_floats; i += blockDim.x) {
+    const int step = i / step_floats, n = (i % step_floats) / 8, k = i % 8;
+    smem[step * step_floats + b_offset(n, k)] =
+        __uint_as_float(kg::cvt_rna_tf32(b[(8 * step + k) * n_width + n]));
   }
   kg::fence_proxy_async_shared();  // the stores above, then the async proxy reads them
   __syncthreads();
@@ -40,31 +42,40 @@ __device__ __forceinline__ void load_a(std::uint32_t (&frag)[4], const float* a,
   frag[3] = kg::cvt_rna_tf32(a[(row + 8) * kKTotal + k + 4]);
 }
 
-// Element (r, j) of a thread's D fragment as a row-major 64x64 index.
-__device__ __forceinline__ int d_index(int j, int r) {
+// Element (r, j) of a thread's D fragment as a row-major 64 x n index.
+__device__ __forceinline__ int d_index(int j, int r, int n_width) {
   const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
   const int row = 16 * (threadIdx.x >> 5) + g + 8 * (r >> 1);
-  return row * kN + 8 * j + 2 * t + (r & 1);
+  return row * n_width + 8 * j + 2 * t + (r & 1);
 }
 
+template <int kWidth>
+__device__ __forceinline__ void wgmma(float (&acc)[kWidth / 8][4], const std::uint32_t (&frag)[4],
+                                      std::uint64_t desc, bool accumulate) {
+  if constexpr (kWidth == 64)
+    kg::wgmma_m64n64k8_tf32(acc, frag, desc, accumulate);
+  else
+    kg::wgmma_m64n32k8_tf32(acc, frag, desc, accumulate);
+}
+
+template <int kWidth>
 __global__ void __launch_bounds__(128)
     wgmma_kernel(const float* a, const float* b, const float* c, float* d, bool accumulate) {
   KG_DYNAMIC_SMEM(float, smem);
-  stage_b(smem, b);
-  float acc[8][4];
-  for (int j = 0; j < 8; ++j)
-    for (int r = 0; r < 4; ++r) acc[j][r] = c[d_index(j, r)];
+  stage_b(smem, b, kWidth);
+  float acc[kWidth / 8][4];
+  for (int j = 0; j < kWidth / 8; ++j)
+    for (int r = 0; r < 4; ++r) acc[j][r] = c[d_index(j, r, kWidth)];
   std::uint32_t frag[kSteps][4];
   for (int step = 0; step < kSteps; ++step) load_a(frag[step], a, step);
   const std::uint64_t desc = kg::smem_matrix_descriptor(smem, kLbo, kSbo);
   kg::wgmma_fence();
   for (int step = 0; step < kSteps; ++step)
-    kg::wgmma_m64n64k8_tf32(acc, frag[step], desc + step * (kStepFloats * 4 / 16),
-                            accumulate || step > 0);
+    wgmma<kWidth>(acc, frag[step], desc + step * (kWidth * 8 * 4 / 16), accumulate || step > 0);
   kg::wgmma_commit();
   kg::wgmma_wait<0>();
-  for (int j = 0; j < 8; ++j)
-    for (int r = 0; r < 4; ++r) d[d_index(j, r)] = acc[j][r];
+  for (int j = 0; j < kWidth / 8; ++j)
+    for (int r = 0; r < 4; ++r) d[d_index(j, r, kWidth)] = acc[j][r];
 }
 
 __global__ void wgmma_misuse_kernel(int misuse, float* out, float* global_b) {
@@ -89,6 +100,8 @@ __global__ void wgmma_misuse_kernel(int misuse, float* out, float* global_b) {
   if (kind != WgmmaMisuse::no_fence) kg::wgmma_fence();
   if (kind == WgmmaMisuse::warp_disagrees && warp == 1)
     kg::wgmma_m64n64k8_tf32(acc[0], frag, desc, false);  // scale-d 0 where the others have 1
+  else if (kind == WgmmaMisuse::shape_disagrees && warp == 2)
+    kg::wgmma_m64n32k8_tf32(reinterpret_cast<float(&)[4][4]>(acc[0]), frag, desc, true);
   else if (kind != WgmmaMisuse::warp_skips || warp != 3)
     kg::wgmma_m64n64k8_tf32(acc[0], frag, desc, true);
   kg::wgmma_commit();
@@ -113,10 +126,13 @@ __global__ void wgmma_misuse_kernel(int misuse, float* out, float* global_b) {
 
 }  // namespace
 
-void wgmma_64x64x16(const float* a, const float* b, const float* c, float* d, bool accumulate,
-                    cudaStream_t stream) {
-  kg::launch(wgmma_kernel, dim3(1), dim3(128), kSteps * kStepFloats * sizeof(float), stream, a,
-             b, c, d, accumulate);
+void wgmma_64xnx16(int n, const float* a, const float* b, const float* c, float* d,
+                   bool accumulate, cudaStream_t stream) {
+  const std::size_t smem_bytes = kSteps * n * 8 * sizeof(float);
+  if (n == 32)
+    kg::launch(wgmma_kernel<32>, dim3(1), dim3(128), smem_bytes, stream, a, b, c, d, accumulate);
+  else
+    kg::launch(wgmma_kernel<64>, dim3(1), dim3(128), smem_bytes, stream, a, b, c, d, accumulate);
 }
 
 void wgmma_misuse(WgmmaMisuse misuse, float* out, cudaStream_t stream) {
