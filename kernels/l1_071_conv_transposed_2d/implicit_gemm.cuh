@@ -1,7 +1,8 @@
 #pragma once
-// ConvTranspose2d as an implicit GEMM on TF32 tensor cores, shared
-// by implicit_gemm_tf32.cu and implicit_gemm_3xtf32.cu. Design, tile sizes and
-// the bank-conflict arithmetic: docs/kernels/l1_071.md.
+// ConvTranspose2d as an implicit GEMM on TF32 tensor cores (mma.sync), shared
+// by implicit_gemm_tf32.cu and implicit_gemm_3xtf32.cu, and by
+// implicit_gemm_3xtf32_wgmma.cu for the shapes its wgmma kernel does not take.
+// Design, tile sizes and the bank-conflict arithmetic: docs/kernels/l1_071.md.
 //
 // With stride 1 the transposed convolution is a plain convolution of the input
 // padded by (k - 1 - padding) with the spatially flipped, in/out-transposed
@@ -53,6 +54,7 @@ struct ConvShape {
 // Everything the kernel derives from the shape, computed once on the host.
 struct Plan {
   ConvShape s;
+  int tile_rows = kTileRows, tile_cols = kTileCols;  // output tile of one block
   int cin_group = 0, cout_group = 0;
   int classes = 1;         // stride^2 parity classes (grid.z)
   int max_taps = 0;        // ceil(k / stride): taps per dimension of the largest class
@@ -60,6 +62,9 @@ struct Plan {
   int co_blocks = 0;       // ceil(cout_group / 32)
   int halo_rows = 0, halo_cols = 0;
   int plane_stride = 0;    // floats per input channel of a staged tile
+  // x's rows start on 16 bytes (width_in % 4 == 0 and x aligned): the stages
+  // are copied 16 bytes at a time. Set at launch, where x is known.
+  bool vector_loads = false;
   int stage_floats = 0;    // one pipeline stage: 8 channel planes
   int weight_floats = 0;   // max_taps^2 x (chunks x 8) rows x 40
   int max_class_tiles = 0; // tiles of the largest class (grid sizing)
@@ -88,29 +93,46 @@ inline ConvShape shape_from_axes(const Axes& axes) {
   return s;
 }
 
-inline Plan make_plan(const ConvShape& s) {
+// Floats per staged input row: the halo's columns, up to 3 more in front (16-
+// byte copies start at the multiple of 4 at or before the halo's first
+// column), rounded up to whole 16-byte quads. The scalar copies use the same
+// row length, so the kernels address both alike.
+__host__ __device__ constexpr int staged_row_floats(int halo_cols) {
+  return (halo_cols + 3 + 3) / 4 * 4;
+}
+
+// The mma.sync kernel's plan; the wgmma kernel (implicit_gemm_wgmma.cuh)
+// passes its own tile and replaces the weight layout.
+inline Plan make_plan(const ConvShape& s, int tile_rows = kTileRows, int tile_cols = kTileCols) {
   Plan p;
   p.s = s;
+  p.tile_rows = tile_rows;
+  p.tile_cols = tile_cols;
   p.cin_group = s.in_channels / s.groups;
   p.cout_group = s.out_channels / s.groups;
   p.chunks = (p.cin_group + kCiChunk - 1) / kCiChunk;
   p.co_blocks = (p.cout_group + kCoTile - 1) / kCoTile;
   p.classes = s.stride * s.stride;
   p.max_taps = (s.kernel + s.stride - 1) / s.stride;
-  p.halo_rows = kTileRows + p.max_taps - 1;
-  p.halo_cols = kTileCols + p.max_taps - 1;
+  p.halo_rows = tile_rows + p.max_taps - 1;
+  p.halo_cols = tile_cols + p.max_taps - 1;
   // Lane (g, t) of an A fragment reads channel plane t at pixel g: a plane
   // stride of 8 (mod 32) keeps the 32 lanes on distinct banks.
-  const int plane = p.halo_rows * p.halo_cols;
+  const int plane = p.halo_rows * staged_row_floats(p.halo_cols);
   p.plane_stride = plane + ((8 - plane % 32) + 32) % 32;
   p.stage_floats = kCiChunk * p.plane_stride;
   p.weight_floats = p.max_taps * p.max_taps * p.chunks * kCiChunk * kWeightRowStride;
   const int class_rows = (s.height_out + s.stride - 1) / s.stride;
   const int class_cols = (s.width_out + s.stride - 1) / s.stride;
-  p.max_class_tiles = s.batch * ((class_rows + kTileRows - 1) / kTileRows) *
-                      ((class_cols + kTileCols - 1) / kTileCols);
+  p.max_class_tiles = s.batch * ((class_rows + tile_rows - 1) / tile_rows) *
+                      ((class_cols + tile_cols - 1) / tile_cols);
   p.smem_bytes = (2 * static_cast<std::size_t>(p.stage_floats) + p.weight_floats) * sizeof(float);
   return p;
+}
+
+// Whether these x rows can be copied 16 bytes at a time.
+inline bool rows_are_16_byte_aligned(const ConvShape& s, const float* x) {
+  return s.width_in % 4 == 0 && reinterpret_cast<std::uintptr_t>(x) % 16 == 0;
 }
 
 // One spatial dimension of one parity class. Output positions
@@ -181,9 +203,22 @@ __device__ __forceinline__ void mma_tf32(float (&acc)[4], const std::uint32_t (&
   kg::mma_m16n8k8_tf32(acc, a, b, acc);
 }
 
+// Where the halo's first column lies in a staged row: 16-byte copies start at
+// the multiple of 4 at or before it (tile_cols is a multiple of 4, so this is
+// the same for every tile of a class); scalar copies start at the column.
+__host__ __device__ inline int staged_column_shift(const Plan& p, const ClassDim& dw) {
+  return p.vector_loads ? (-dw.reach) & 3 : 0;
+}
+
 // Issues the cp.async copies of one pipeline stage: input channels
-// [chunk * 8, chunk * 8 + 8) of the halo tile of `tile`, zero-filled outside
-// the input (the implicit padding) and beyond the group's channels.
+// [chunk * 8, chunk * 8 + 8) of the halo tile of `tile` (p.tile_rows x
+// p.tile_cols outputs), zero-filled outside the input (the implicit padding)
+// and beyond the group's channels. Channel c, halo row r, halo column col
+// lands at stage[c * plane_stride + r * staged_row_floats + shift + col].
+// The kBlockThreads threads of the block take part. A kernel whose halo is
+// fixed passes its size (kHaloRows, kHaloCols): the index arithmetic then
+// divides by constants, not by run-time values.
+template <int kBlockThreads = kThreads, int kHaloRows = 0, int kHaloCols = 0>
 __device__ __forceinline__ void load_stage(const Plan& p, const ClassDim& dh, const ClassDim& dw,
                                            const float* __restrict__ x, int group, int tile,
                                            int chunk, float* stage) {
@@ -193,30 +228,49 @@ __device__ __forceinline__ void load_stage(const Plan& p, const ClassDim& dh, co
   const int th = rem / dw.tiles;
   const int tw = rem - th * dw.tiles;
   // reach > 0 reads before the input: the implicit zero padding.
-  const int ih0 = th * kTileRows - dh.reach;
-  const int iw0 = tw * kTileCols - dw.reach;
-  const int halo_rows = kTileRows + dh.taps - 1;
-  const int halo_cols = kTileCols + dw.taps - 1;
-  const int plane = halo_rows * halo_cols;
+  const int ih0 = th * p.tile_rows - dh.reach;
+  const int iw0 = tw * p.tile_cols - dw.reach - staged_column_shift(p, dw);
+  const int halo_rows = kHaloRows > 0 ? kHaloRows : p.tile_rows + dh.taps - 1;
+  const int halo_cols = kHaloCols > 0 ? kHaloCols : p.tile_cols + dw.taps - 1;
+  const int row_floats = staged_row_floats(halo_cols);
   const int ci0 = chunk * kCiChunk;
-  const int elements = kCiChunk * plane;
-  for (int i = static_cast<int>(threadIdx.x); i < elements; i += kThreads) {
-    const int c = i / plane;
-    const int in_plane = i - c * plane;
-    const int r = in_plane / halo_cols;
-    const int col = in_plane - r * halo_cols;
+  const float* image = x + (static_cast<std::size_t>(n) * p.s.in_channels + group * p.cin_group) *
+                               p.s.height_in * p.s.width_in;
+  // The copy of 16 (or 4) bytes from channel c, halo row r, staged column
+  // col: zeros outside the input. A zero source size makes cp.async write
+  // zeros; the pointer must still be valid, so it is the tensor's base.
+  auto copy = [&](bool quad, int c, int r, int col) {
     const int ci = ci0 + c;
     const int ih = ih0 + r;
     const int iw = iw0 + col;
     const bool inside = ci < p.cin_group && ih >= 0 && ih < p.s.height_in && iw >= 0 &&
                         iw < p.s.width_in;
-    // A zero source size makes cp.async write zeros; the pointer must still
-    // be a valid address, so use the tensor's base.
     const float* src =
-        inside ? x + ((static_cast<std::size_t>(n) * p.s.in_channels + group * p.cin_group + ci) *
-                          p.s.height_in + ih) * p.s.width_in + iw
+        inside ? image + (static_cast<std::size_t>(ci) * p.s.height_in + ih) * p.s.width_in + iw
                : x;
-    kg::cp_async<4>(stage + c * p.plane_stride + r * halo_cols + col, src, inside ? 4 : 0);
+    float* dst = stage + c * p.plane_stride + r * row_floats + col;
+    if (quad)
+      kg::cp_async<16>(dst, src, inside ? 16 : 0);
+    else
+      kg::cp_async<4>(dst, src, inside ? 4 : 0);
+  };
+  if (p.vector_loads) {
+    // 16 bytes from a column that is a multiple of 4: a quad lies wholly
+    // inside or wholly outside the row (width_in % 4 == 0).
+    const int quads = row_floats / 4;
+    const int copies = kCiChunk * halo_rows * quads;
+    for (int i = static_cast<int>(threadIdx.x); i < copies; i += kBlockThreads) {
+      const int row = i / quads;
+      const int c = row / halo_rows;
+      copy(true, c, row - c * halo_rows, 4 * (i - row * quads));
+    }
+  } else {
+    const int copies = kCiChunk * halo_rows * halo_cols;
+    for (int i = static_cast<int>(threadIdx.x); i < copies; i += kBlockThreads) {
+      const int row = i / halo_cols;
+      const int c = row / halo_rows;
+      copy(false, c, row - c * halo_rows, i - row * halo_cols);
+    }
   }
 }
 
@@ -322,7 +376,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   const ClassDim dw = class_dim(p.s.width_out, k, stride, p.s.padding, parity % stride, kTileCols);
   const int taps_h = kStaticKernel > 0 ? kStaticKernel : dh.taps;
   const int taps_w = kStaticKernel > 0 ? kStaticKernel : dw.taps;
-  const int halo_cols = kTileCols + taps_w - 1;
+  const int row_floats = staged_row_floats(kTileCols + taps_w - 1);
   const int cin_padded = p.chunks * kCiChunk;
   const int class_tiles = p.s.batch * dh.tiles * dw.tiles;
 
@@ -380,7 +434,8 @@ __global__ void __launch_bounds__(kThreads, 2)
 
     const float* tile_in = stages + (stage & 1) * p.stage_floats;
     const float* weight_chunk = weights + chunk * kCiChunk * kWeightRowStride;
-    const float* warp_pixels = tile_in + warp * kRowsPerWarp * halo_cols + g;
+    const float* warp_pixels =
+        tile_in + warp * kRowsPerWarp * row_floats + staged_column_shift(p, dw) + g;
     if constexpr (kPrecision == Precision::tf32 && kStaticKernel > 0) {
       // Output row rr at tap row a reads staged input row rr + a: for each
       // tap column b, walk the k + 1 input rows once and feed each row's A
@@ -396,7 +451,7 @@ __global__ void __launch_bounds__(kThreads, 2)
             load_b(weight_chunk + (ir * kStaticKernel + b) * cin_padded * kWeightRowStride, g, t,
                    b_current);
           AFragments<kPrecision> a_row;
-          load_a(warp_pixels + ir * halo_cols + b, p.plane_stride, t, a_row);
+          load_a(warp_pixels + ir * row_floats + b, p.plane_stride, t, a_row);
           if (ir < kStaticKernel) mma_row(acc[0], a_row, b_current);
           if (ir > 0) mma_row(acc[1], a_row, b_previous);
         }
@@ -411,7 +466,7 @@ __global__ void __launch_bounds__(kThreads, 2)
 #pragma unroll
           for (int rr = 0; rr < kRowsPerWarp; ++rr) {
             AFragments<kPrecision> a_row;
-            load_a(warp_pixels + (rr + a) * halo_cols + b, p.plane_stride, t, a_row);
+            load_a(warp_pixels + (rr + a) * row_floats + b, p.plane_stride, t, a_row);
             mma_row(acc[rr], a_row, b_tap);
           }
         }
@@ -454,6 +509,29 @@ __global__ void __launch_bounds__(kThreads, 2)
   kg::cp_async_wait_all();
 }
 
+// Blocks along grid.x: on a GPU exactly the blocks that fit at once (SM count
+// x occupancy, shared between the grid.y x grid.z slices), each looping over
+// tiles; in interpret mode one block per tile.
+template <typename Kernel>
+unsigned persistent_blocks(Kernel kernel, int threads, const Plan& p) {
+  int resident_blocks = p.max_class_tiles;
+#if !defined(KG_INTERPRET)
+  int device = 0, sms = 0, per_sm = 0;
+  if (cudaGetDevice(&device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, p.smem_bytes) ==
+          cudaSuccess &&
+      sms > 0 && per_sm > 0) {
+    const int slices = p.s.groups * p.co_blocks * p.classes;
+    resident_blocks = std::max(1, sms * per_sm / slices);
+  }
+#else
+  (void)kernel;
+  (void)threads;
+#endif
+  return static_cast<unsigned>(std::max(1, std::min(p.max_class_tiles, resident_blocks)));
+}
+
 // Host side: launches on args.stream. Blocks are persistent over tiles so each
 // loads its weights once; grid.y enumerates (group, 32-channel block), grid.z
 // the parity classes.
@@ -462,24 +540,12 @@ void launch(const LaunchArgs& args) {
   const ConvShape s = shape_from_axes(args.axes);
   const std::string reason = unsupported_reason(args.axes);
   if (!reason.empty()) throw Error("l1_071_conv_transposed_2d: " + reason);
-  const Plan p = make_plan(s);
+  Plan p = make_plan(s);
+  p.vector_loads = rows_are_16_byte_aligned(s, args.in("x"));
   auto kernel = s.kernel == 3 && s.stride == 1 ? conv_transpose2d_igemm<kPrecision, 3>
                                                : conv_transpose2d_igemm<kPrecision, 0>;
   kg::set_max_dynamic_smem(kernel, p.smem_bytes);
-  int resident_blocks = p.max_class_tiles;
-#if !defined(KG_INTERPRET)
-  // On a GPU: exactly the blocks that fit at once, each looping over tiles.
-  int device = 0, sms = 0, per_sm = 0;
-  if (cudaGetDevice(&device) == cudaSuccess &&
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, p.smem_bytes) ==
-          cudaSuccess &&
-      sms > 0 && per_sm > 0) {
-    const int slices = s.groups * p.co_blocks * p.classes;
-    resident_blocks = std::max(1, sms * per_sm / slices);
-  }
-#endif
-  const dim3 grid(static_cast<unsigned>(std::max(1, std::min(p.max_class_tiles, resident_blocks))),
+  const dim3 grid(persistent_blocks(kernel, kThreads, p),
                   static_cast<unsigned>(s.groups * p.co_blocks), static_cast<unsigned>(p.classes));
   kg::launch(kernel, grid, dim3(kThreads), p.smem_bytes, args.stream, p, args.in("x"),
              args.in("weight"), args.output);

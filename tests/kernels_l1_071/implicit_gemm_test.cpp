@@ -7,6 +7,9 @@
 // 2. The runner's checks (equivalence with the suite's tolerance for the
 //    candidate's precision, every contract check, two thread orders) at the
 //    ci preset and at three legal axes values drawn with a fixed seed.
+// implicit_gemm_3xtf32_wgmma runs its wgmma kernel at stride 1 and kernel
+// size 3 only (the ci preset, the exact test's first shape, and draws of their
+// own), the mma.sync kernel elsewhere.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -27,7 +30,8 @@ namespace kg {
 namespace {
 
 constexpr const char* kWorkload = "l1_071_conv_transposed_2d";
-const std::vector<std::string> kCandidateIds = {"implicit_gemm_tf32", "implicit_gemm_3xtf32"};
+const std::vector<std::string> kCandidateIds = {"implicit_gemm_tf32", "implicit_gemm_3xtf32",
+                                                "implicit_gemm_3xtf32_wgmma"};
 
 Suite load_workload() {
   return load_suite(std::filesystem::path(KERNELGATE_SOURCE_ROOT) / "suites" / "kernelbench" /
@@ -116,13 +120,14 @@ void expect_candidate_passes(const Suite& suite, const std::string& id, const Ax
   }
 }
 
-TEST(L1071ImplicitGemm, BothCandidatesAreRegistered) {
+TEST(L1071ImplicitGemm, EveryCandidateIsRegistered) {
   for (const std::string& id : kCandidateIds) {
     const Candidate& candidate = find_candidate(id);
     EXPECT_FALSE(candidate.summary.empty());
   }
   EXPECT_EQ(find_candidate("implicit_gemm_tf32").precision, "tf32");
   EXPECT_EQ(find_candidate("implicit_gemm_3xtf32").precision, "fp32");
+  EXPECT_EQ(find_candidate("implicit_gemm_3xtf32_wgmma").precision, "fp32");
 }
 
 // Launches each candidate directly on host buffers (interpret mode) with
@@ -136,6 +141,11 @@ void expect_exact(const Suite& suite, const Axes& axes) {
   for (float& v : inputs.at("x").data) v = static_cast<float>(rng() % 4);
   for (float& v : inputs.at("weight").data) v = 0.5f * static_cast<float>(int(rng() % 5) - 2);
   const HostTensor<double> want = reference_output(suite, axes, inputs);
+  // With width_in % 4 == 0 the candidates copy x 16 bytes at a time, which
+  // needs x on 16 bytes (malloc gives that): make sure the test takes that path.
+  if (axes.at("width_in") % 4 == 0) {
+    ASSERT_EQ(reinterpret_cast<std::uintptr_t>(inputs.at("x").data.data()) % 16, 0u);
+  }
 
   for (const std::string& id : kCandidateIds) {
     SCOPED_TRACE(id + " at " + describe(axes));
@@ -180,6 +190,24 @@ TEST(L1071ImplicitGemm, ExactInputsGiveTheReferenceBitForBit) {
   expect_exact(suite, suite.resolve_axes("", axes));
 }
 
+TEST(L1071ImplicitGemm, SixteenByteCopiesGiveTheReferenceBitForBit) {
+  // Rows of 36 floats start on 16 bytes: the stages are copied 16 bytes at a
+  // time, from the multiple of 4 before each halo (3 columns early with
+  // padding 1, 2 with padding 0; per class with stride 2).
+  const Suite suite = load_workload();
+  Axes axes = {{"batch", 2}, {"in_channels", 12}, {"out_channels", 34}, {"groups", 2},
+               {"kernel_size", 3}, {"height_in", 9}, {"width_in", 36}, {"padding", 1}};
+  expect_exact(suite, suite.resolve_axes("", axes));
+  axes["padding"] = 0;
+  expect_exact(suite, suite.resolve_axes("", axes));
+  axes["stride"] = 2;
+  axes["output_padding"] = 1;
+  expect_exact(suite, suite.resolve_axes("", axes));
+  // And every check of the runner, whose buffers are 64-byte aligned.
+  const Axes ci_on_quads = suite.resolve_axes("ci", {{"width_in", 36}});
+  for (const std::string& id : kCandidateIds) expect_candidate_passes(suite, id, ci_on_quads);
+}
+
 TEST(L1071ImplicitGemm, PassesEveryCheckAtTheCiPreset) {
   const Suite suite = load_workload();
   const Axes axes = suite.resolve_axes("ci");
@@ -192,6 +220,31 @@ TEST(L1071ImplicitGemm, PassesEveryCheckAtRandomLegalAxes) {
   for (int draw = 0; draw < 3; ++draw) {
     const Axes axes = draw_axes(suite, rng);
     for (const std::string& id : kCandidateIds) expect_candidate_passes(suite, id, axes);
+  }
+}
+
+// The wgmma kernel's own draws (stride 1, kernel 3). Seed 90 gives groups of
+// 17 and 12 input channels (3 and 2 chunks: the pipeline across chunks), 22
+// and 40 output channels per group (the latter two channel blocks), outputs
+// of 10 x 77 and 4 x 79 (several row and column tiles, with tails) and 3 x 3.
+TEST(L1071ImplicitGemm, WgmmaKernelPassesEveryCheckAtRandomStrideOneAxes) {
+  const Suite suite = load_workload();
+  std::mt19937_64 rng(90);
+  auto pick = [&](int lo, int hi) {
+    return static_cast<std::int64_t>(std::uniform_int_distribution<int>(lo, hi)(rng));
+  };
+  for (int draw = 0; draw < 3; ++draw) {
+    Axes a;
+    a["groups"] = pick(1, 2);
+    a["in_channels"] = a["groups"] * pick(1, 20);
+    a["out_channels"] = a["groups"] * pick(1, 40);
+    a["batch"] = pick(1, 2);
+    a["height_in"] = pick(1, 9);
+    a["width_in"] = pick(1, 100);
+    a["padding"] = pick(0, 3);
+    if (a["height_in"] + 2 - 2 * a["padding"] < 1 || a["width_in"] + 2 - 2 * a["padding"] < 1)
+      a["padding"] = 0;
+    expect_candidate_passes(suite, "implicit_gemm_3xtf32_wgmma", suite.resolve_axes("", a));
   }
 }
 

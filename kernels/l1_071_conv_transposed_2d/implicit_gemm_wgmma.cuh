@@ -1,0 +1,225 @@
+#pragma once
+// The 3xTF32 implicit GEMM on wgmma (sm_90a) for stride 1 and kernel size 3,
+// the workload's own shape; implicit_gemm_3xtf32_wgmma.cu registers it, and
+// every other shape goes to the mma.sync kernel of implicit_gemm.cuh.
+// Design and figures: docs/kernels/l1_071.md, "The wgmma variant".
+//
+// One warpgroup per block; its tile is 4 output rows x 64 output columns x 32
+// output channels: one wgmma m64n32k8 tile per output row, warp w owning
+// columns 16w..16w+15 of every row. The hi and lo weight planes stay in
+// shared memory (B of the wgmma); only the A fragments (input pixels, split
+// into hi and lo) pass through registers. Per tap column, the 6 staged input
+// rows are walked once and each row's fragments feed every output row that
+// reads it (taps a = 0..2): A is read 6 times per tap column, not 12.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "l1_071_conv_transposed_2d/implicit_gemm.cuh"
+
+namespace kg::l1_071 {
+
+inline constexpr int kWgThreads = 128;                  // one warpgroup
+inline constexpr int kWgRows = 4;                       // output rows: one m64 tile each
+inline constexpr int kWgCols = 64;                      // output columns: 16 per warp
+inline constexpr int kWgKernel = 3;                     // compiled in; stride 1
+inline constexpr int kWgInputRows = kWgRows + kWgKernel - 1;  // staged rows: 6
+inline constexpr int kWgInputCols = kWgCols + kWgKernel - 1;  // halo columns: 66
+inline constexpr int kWgRowFloats = staged_row_floats(kWgInputCols);  // 72
+// One K step of B (8 input channels x 32 output channels) as a K-major wgmma
+// operand without swizzle: core matrices of 8 output channels x 4 input
+// channels (128 contiguous bytes); the two K halves of an 8-channel block are
+// adjacent (leading byte offset 128), the 4 blocks 256 bytes apart (stride
+// byte offset).
+inline constexpr int kBPlaneFloats = kCiChunk * kCoTile;  // 256 floats, 1 KB
+inline constexpr unsigned kBLeadingBytes = 128;
+inline constexpr unsigned kBStrideBytes = 256;
+inline constexpr int kBPlaneDescriptorUnits = kBPlaneFloats * 4 / 16;  // descriptor step: 16 B
+
+__host__ __device__ inline int b_plane_offset(int co, int ci) {
+  return (co / 8) * 64 + (ci / 4) * 32 + (co % 8) * 4 + ci % 4;
+}
+
+// make_plan's geometry with the wgmma tile; the weights are hi and lo planes
+// of every tap and 8-channel chunk: [tap][chunk][hi, lo][256].
+inline Plan wgmma_plan(const ConvShape& s) {
+  Plan p = make_plan(s, kWgRows, kWgCols);
+  p.weight_floats = p.max_taps * p.max_taps * p.chunks * 2 * kBPlaneFloats;
+  p.smem_bytes = (static_cast<std::size_t>(p.weight_floats) + 2 * p.stage_floats) * sizeof(float);
+  return p;
+}
+
+// Whether the wgmma kernel takes these axes; every other supported shape runs
+// on the mma.sync 3xTF32 kernel.
+inline bool wgmma_applies(const ConvShape& s) {
+  return s.stride == 1 && s.kernel == kWgKernel && wgmma_plan(s).smem_bytes <= kMaxSharedBytes;
+}
+
+__global__ void __launch_bounds__(kWgThreads, 2)
+    conv_transpose2d_3xtf32_wgmma(Plan p, const float* __restrict__ x,
+                                  const float* __restrict__ w, float* __restrict__ y) {
+  KG_DYNAMIC_SMEM(float, smem);
+  float* weights = smem;                       // [tap][chunk][hi, lo][256], 16-byte aligned
+  float* stages = smem + p.weight_floats;      // 2 x stage_floats, double buffer
+
+  const int tid = static_cast<int>(threadIdx.x);
+  const int warp = tid / 32;
+  const int lane = tid % 32;
+  const int g = lane / 4;
+  const int t = lane % 4;
+  const int group = static_cast<int>(blockIdx.y) / p.co_blocks;
+  const int co_block = static_cast<int>(blockIdx.y) - group * p.co_blocks;
+  const ClassDim dh = class_dim(p.s.height_out, kWgKernel, 1, p.s.padding, 0, kWgRows);
+  const ClassDim dw = class_dim(p.s.width_out, kWgKernel, 1, p.s.padding, 0, kWgCols);
+  const int class_tiles = p.s.batch * dh.tiles * dw.tiles;
+  const int my_tiles =
+      class_tiles > static_cast<int>(blockIdx.x)
+          ? (class_tiles - static_cast<int>(blockIdx.x) + static_cast<int>(gridDim.x) - 1) /
+                static_cast<int>(gridDim.x)
+          : 0;
+  const int stage_count = my_tiles * p.chunks;
+  if (stage_count > 0)
+    load_stage<kWgThreads, kWgInputRows, kWgInputCols>(p, dh, dw, x, group,
+                                                       static_cast<int>(blockIdx.x), 0, stages);
+  kg::cp_async_commit();
+
+  // The block's weights, flipped, split into TF32 hi and lo planes while the
+  // first stage is in flight. wgmma reads them through the async proxy: each
+  // thread fences its stores (the barrier comes at the first stage).
+  for (int i = tid; i < p.weight_floats; i += kWgThreads) {
+    const int within = i % kBPlaneFloats;
+    const int plane = i / kBPlaneFloats;  // (tap * chunks + chunk) * 2 + lo
+    const bool lo = plane % 2 != 0;
+    const int chunk = (plane / 2) % p.chunks;
+    const int tap = plane / 2 / p.chunks;
+    const int co = (within / 64) * 8 + (within / 4) % 8;
+    const int ci = chunk * kCiChunk + ((within / 32) % 2) * 4 + within % 4;
+    const int co_in_group = co_block * kCoTile + co;
+    const int kh = class_weight_index(dh, tap / kWgKernel, kWgKernel, 1);
+    const int kw = class_weight_index(dw, tap % kWgKernel, kWgKernel, 1);
+    float value = 0.0f;
+    if (ci < p.cin_group && co_in_group < p.cout_group)
+      value = w[((static_cast<std::size_t>(group * p.cin_group + ci) * p.cout_group + co_in_group) *
+                     kWgKernel + kh) * kWgKernel + kw];
+    const float hi = __uint_as_float(tf32_bits(value));
+    weights[i] = lo ? __uint_as_float(tf32_bits(value - hi)) : hi;
+  }
+  kg::fence_proxy_async_shared();
+
+  // acc[row] is the m64n32 tile of output row `row`: n8 block j, fragment e.
+  float acc[kWgRows][kCoTile / 8][4];
+  for (auto& row : acc)
+    for (auto& block : row)
+      for (float& v : block) v = 0.0f;
+  // A fragments of one input row, [buffer][hi, lo]: a buffer is rewritten
+  // only once the group that reads it is complete (wgmma_wait<1> below).
+  std::uint32_t frag[2][2][4];
+  const std::uint64_t weights_desc = kg::smem_matrix_descriptor(weights, kBLeadingBytes,
+                                                                kBStrideBytes);
+  const std::uint64_t tap_units =
+      static_cast<std::uint64_t>(p.chunks) * 2 * kBPlaneDescriptorUnits;
+
+  for (int stage = 0; stage < stage_count; ++stage) {
+    const int chunk = stage % p.chunks;
+    const int tile = static_cast<int>(blockIdx.x) + (stage / p.chunks) * static_cast<int>(gridDim.x);
+    if (stage + 1 < stage_count) {
+      const int next_chunk = (stage + 1) % p.chunks;
+      const int next_tile =
+          static_cast<int>(blockIdx.x) + ((stage + 1) / p.chunks) * static_cast<int>(gridDim.x);
+      load_stage<kWgThreads, kWgInputRows, kWgInputCols>(
+          p, dh, dw, x, group, next_tile, next_chunk, stages + ((stage + 1) & 1) * p.stage_floats);
+    }
+    kg::cp_async_commit();
+    kg::cp_async_wait<1>();  // this stage's copies have landed
+    __syncthreads();         // ... everybody's, and the weights (fenced) too
+
+    const float* pixels =
+        stages + (stage & 1) * p.stage_floats + staged_column_shift(p, dw) + warp * 16 + g;
+    const std::uint64_t chunk_desc =
+        weights_desc + static_cast<std::uint64_t>(chunk) * 2 * kBPlaneDescriptorUnits;
+#pragma unroll
+    for (int b = 0; b < kWgKernel; ++b) {
+#pragma unroll
+      for (int ir = 0; ir < kWgInputRows; ++ir) {
+        // 18 groups per chunk (even), so the buffer parity runs on across
+        // chunks and tiles.
+        const int buffer = (b * kWgInputRows + ir) % 2;
+        const float* row = pixels + ir * kWgRowFloats + b;
+        const float v[4] = {row[t * p.plane_stride], row[t * p.plane_stride + 8],
+                            row[(t + 4) * p.plane_stride], row[(t + 4) * p.plane_stride + 8]};
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          frag[buffer][0][e] = tf32_bits(v[e]);
+          frag[buffer][1][e] = tf32_bits(v[e] - __uint_as_float(frag[buffer][0][e]));
+        }
+        kg::wgmma_fence();
+        // Input row ir feeds output row ir - a through tap row a.
+#pragma unroll
+        for (int a = 0; a < kWgKernel; ++a) {
+          const int out_row = ir - a;
+          if (out_row < 0 || out_row >= kWgRows) continue;
+          const std::uint64_t hi_desc =
+              chunk_desc + static_cast<std::uint64_t>(a * kWgKernel + b) * tap_units;
+          const std::uint64_t lo_desc = hi_desc + kBPlaneDescriptorUnits;
+          // Small terms first; lo x lo is below FP32 resolution.
+          kg::wgmma_m64n32k8_tf32(acc[out_row], frag[buffer][1], hi_desc, true);
+          kg::wgmma_m64n32k8_tf32(acc[out_row], frag[buffer][0], lo_desc, true);
+          kg::wgmma_m64n32k8_tf32(acc[out_row], frag[buffer][0], hi_desc, true);
+        }
+        kg::wgmma_commit();
+        kg::wgmma_wait<1>();  // the previous group, and its A buffer, are done
+      }
+    }
+
+    if (chunk == p.chunks - 1) {
+      kg::wgmma_wait<0>();
+      // Each store instruction of a warp writes 4 runs of 8 consecutive
+      // floats (pixels g along W, one run per output channel 2t, 2t + 1 of
+      // block j): four full 32-byte sectors.
+      const int tiles_per_image = dh.tiles * dw.tiles;
+      const int n = tile / tiles_per_image;
+      const int rem = tile - n * tiles_per_image;
+      const int th = rem / dw.tiles;
+      const int tw = rem - th * dw.tiles;
+#pragma unroll
+      for (int r = 0; r < kWgRows; ++r) {
+        const int oh = th * kWgRows + r;
+#pragma unroll
+        for (int j = 0; j < kCoTile / 8; ++j) {
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            const int ow = tw * kWgCols + warp * 16 + g + (e / 2) * 8;
+            const int co = co_block * kCoTile + j * 8 + 2 * t + (e % 2);
+            if (oh < dh.extent && ow < dw.extent && co < p.cout_group) {
+              y[((static_cast<std::size_t>(n) * p.s.out_channels + group * p.cout_group + co) *
+                     p.s.height_out + oh) * p.s.width_out + ow] = acc[r][j][e];
+            }
+            acc[r][j][e] = 0.0f;
+          }
+        }
+      }
+    }
+    __syncthreads();  // the next iteration's copies overwrite this buffer
+  }
+  kg::wgmma_wait<0>();
+  kg::cp_async_wait_all();
+}
+
+// The candidate's launch: the wgmma kernel where it applies, the mma.sync
+// 3xTF32 kernel elsewhere.
+inline void launch_3xtf32_wgmma(const LaunchArgs& args) {
+  const ConvShape s = shape_from_axes(args.axes);
+  const std::string reason = unsupported_reason(args.axes);
+  if (!reason.empty()) throw Error("l1_071_conv_transposed_2d: " + reason);
+  if (!wgmma_applies(s)) return launch<Precision::tf32x3>(args);
+  Plan p = wgmma_plan(s);
+  p.vector_loads = rows_are_16_byte_aligned(s, args.in("x"));
+  auto kernel = conv_transpose2d_3xtf32_wgmma;
+  kg::set_max_dynamic_smem(kernel, p.smem_bytes);
+  const dim3 grid(persistent_blocks(kernel, kWgThreads, p),
+                  static_cast<unsigned>(s.groups * p.co_blocks), 1);
+  kg::launch(kernel, grid, dim3(kWgThreads), p.smem_bytes, args.stream, p, args.in("x"),
+             args.in("weight"), args.output);
+}
+
+}  // namespace kg::l1_071
