@@ -2,7 +2,7 @@
 // accuracy) on wgmma m64n32k8 (sm_90a) for stride 1 and kernel size 3, the
 // workload's shape: the weight planes stay in shared memory and the tensor
 // pipe runs at the wgmma rate. Other shapes run implicit_gemm_3xtf32's
-// mma.sync kernel. Design: docs/kernels/l1_071.md, "The wgmma variant".
+// mma.sync kernel. Design: docs/kernels/l1_071.md, "The wgmma variants".
 #include "l1_071_conv_transposed_2d/implicit_gemm_wgmma.cuh"
 
 namespace {
@@ -15,7 +15,7 @@ KG_REGISTER_CANDIDATE({
                "hi/lo weight planes in shared memory, input rows walked once per tap column",
     .unsupported_reason = kg::l1_071::unsupported_reason,
     .workspace_bytes = kg::l1_071::no_workspace,
-    .launch = kg::l1_071::launch_3xtf32_wgmma,
+    .launch = kg::l1_071::launch_wgmma<kg::l1_071::Precision::tf32x3>,
 });
 
 }  // namespace

@@ -1,16 +1,18 @@
 #pragma once
-// The 3xTF32 implicit GEMM on wgmma (sm_90a) for stride 1 and kernel size 3,
-// the workload's own shape; implicit_gemm_3xtf32_wgmma.cu registers it, and
-// every other shape goes to the mma.sync kernel of implicit_gemm.cuh.
-// Design and figures: docs/kernels/l1_071.md, "The wgmma variant".
+// The implicit GEMM on wgmma (sm_90a) for stride 1 and kernel size 3, the
+// workload's own shape, in TF32 or 3xTF32; implicit_gemm_tf32_wgmma.cu and
+// implicit_gemm_3xtf32_wgmma.cu register it, and every other shape goes to
+// the mma.sync kernel of implicit_gemm.cuh. Design and figures:
+// docs/kernels/l1_071.md, "The wgmma variants".
 //
 // One warpgroup per block; its tile is 4 output rows x 64 output columns x 32
 // output channels: one wgmma m64n32k8 tile per output row, warp w owning
-// columns 16w..16w+15 of every row. The hi and lo weight planes stay in
-// shared memory (B of the wgmma); only the A fragments (input pixels, split
-// into hi and lo) pass through registers. Per tap column, the 6 staged input
-// rows are walked once and each row's fragments feed every output row that
-// reads it (taps a = 0..2): A is read 6 times per tap column, not 12.
+// columns 16w..16w+15 of every row. The weight planes (TF32: the rounded
+// weights; 3xTF32: hi and lo) stay in shared memory (B of the wgmma); only
+// the A fragments (input pixels; 3xTF32: split into hi and lo) pass through
+// registers. Per tap column, the 6 staged input rows are walked once and each
+// row's fragments feed every output row that reads it (taps a = 0..2): A is
+// read 6 times per tap column, not 12.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -40,26 +42,37 @@ __host__ __device__ inline int b_plane_offset(int co, int ci) {
   return (co / 8) * 64 + (ci / 4) * 32 + (co % 8) * 4 + ci % 4;
 }
 
-// make_plan's geometry with the wgmma tile; the weights are hi and lo planes
-// of every tap and 8-channel chunk: [tap][chunk][hi, lo][256].
-inline Plan wgmma_plan(const ConvShape& s) {
+// Weight planes per tap and chunk: the TF32 weights, or their hi and lo parts.
+__host__ __device__ constexpr int weight_planes(Precision precision) {
+  return precision == Precision::tf32x3 ? 2 : 1;
+}
+
+// make_plan's geometry with the wgmma tile; the weights are planes of every
+// tap and 8-channel chunk: [tap][chunk][plane][256].
+template <Precision kPrecision>
+Plan wgmma_plan(const ConvShape& s) {
   Plan p = make_plan(s, kWgRows, kWgCols);
-  p.weight_floats = p.max_taps * p.max_taps * p.chunks * 2 * kBPlaneFloats;
+  p.weight_floats = p.max_taps * p.max_taps * p.chunks * weight_planes(kPrecision) * kBPlaneFloats;
   p.smem_bytes = (static_cast<std::size_t>(p.weight_floats) + 2 * p.stage_floats) * sizeof(float);
   return p;
 }
 
 // Whether the wgmma kernel takes these axes; every other supported shape runs
-// on the mma.sync 3xTF32 kernel.
-inline bool wgmma_applies(const ConvShape& s) {
-  return s.stride == 1 && s.kernel == kWgKernel && wgmma_plan(s).smem_bytes <= kMaxSharedBytes;
+// on the mma.sync kernel of the same precision.
+template <Precision kPrecision>
+bool wgmma_applies(const ConvShape& s) {
+  return s.stride == 1 && s.kernel == kWgKernel &&
+         wgmma_plan<kPrecision>(s).smem_bytes <= kMaxSharedBytes;
 }
 
+template <Precision kPrecision>
 __global__ void __launch_bounds__(kWgThreads, 2)
-    conv_transpose2d_3xtf32_wgmma(Plan p, const float* __restrict__ x,
-                                  const float* __restrict__ w, float* __restrict__ y) {
+    conv_transpose2d_wgmma(Plan p, const float* __restrict__ x, const float* __restrict__ w,
+                           float* __restrict__ y) {
+  constexpr int kPlanes = weight_planes(kPrecision);
+  constexpr bool kSplit = kPrecision == Precision::tf32x3;
   KG_DYNAMIC_SMEM(float, smem);
-  float* weights = smem;                       // [tap][chunk][hi, lo][256], 16-byte aligned
+  float* weights = smem;                       // [tap][chunk][plane][256], 16-byte aligned
   float* stages = smem + p.weight_floats;      // 2 x stage_floats, double buffer
 
   const int tid = static_cast<int>(threadIdx.x);
@@ -83,15 +96,15 @@ __global__ void __launch_bounds__(kWgThreads, 2)
                                                        static_cast<int>(blockIdx.x), 0, stages);
   kg::cp_async_commit();
 
-  // The block's weights, flipped, split into TF32 hi and lo planes while the
-  // first stage is in flight. wgmma reads them through the async proxy: each
-  // thread fences its stores (the barrier comes at the first stage).
+  // The block's weights, flipped, rounded to TF32 (or split into hi and lo)
+  // while the first stage is in flight. wgmma reads them through the async
+  // proxy: each thread fences its stores (the barrier comes at the first stage).
   for (int i = tid; i < p.weight_floats; i += kWgThreads) {
     const int within = i % kBPlaneFloats;
-    const int plane = i / kBPlaneFloats;  // (tap * chunks + chunk) * 2 + lo
-    const bool lo = plane % 2 != 0;
-    const int chunk = (plane / 2) % p.chunks;
-    const int tap = plane / 2 / p.chunks;
+    const int plane = i / kBPlaneFloats;  // (tap * chunks + chunk) * kPlanes + lo
+    const bool lo = kSplit && plane % 2 != 0;
+    const int chunk = (plane / kPlanes) % p.chunks;
+    const int tap = plane / kPlanes / p.chunks;
     const int co = (within / 64) * 8 + (within / 4) % 8;
     const int ci = chunk * kCiChunk + ((within / 32) % 2) * 4 + within % 4;
     const int co_in_group = co_block * kCoTile + co;
@@ -111,13 +124,14 @@ __global__ void __launch_bounds__(kWgThreads, 2)
   for (auto& row : acc)
     for (auto& block : row)
       for (float& v : block) v = 0.0f;
-  // A fragments of one input row, [buffer][hi, lo]: a buffer is rewritten
-  // only once the group that reads it is complete (wgmma_wait<1> below).
-  std::uint32_t frag[2][2][4];
+  // A fragments of one input row, [buffer][hi, lo] (TF32: hi only): a buffer
+  // is rewritten only once the group that reads it is complete
+  // (wgmma_wait<1> below).
+  std::uint32_t frag[2][kPlanes][4];
   const std::uint64_t weights_desc = kg::smem_matrix_descriptor(weights, kBLeadingBytes,
                                                                 kBStrideBytes);
   const std::uint64_t tap_units =
-      static_cast<std::uint64_t>(p.chunks) * 2 * kBPlaneDescriptorUnits;
+      static_cast<std::uint64_t>(p.chunks) * kPlanes * kBPlaneDescriptorUnits;
 
   for (int stage = 0; stage < stage_count; ++stage) {
     const int chunk = stage % p.chunks;
@@ -136,7 +150,7 @@ __global__ void __launch_bounds__(kWgThreads, 2)
     const float* pixels =
         stages + (stage & 1) * p.stage_floats + staged_column_shift(p, dw) + warp * 16 + g;
     const std::uint64_t chunk_desc =
-        weights_desc + static_cast<std::uint64_t>(chunk) * 2 * kBPlaneDescriptorUnits;
+        weights_desc + static_cast<std::uint64_t>(chunk) * kPlanes * kBPlaneDescriptorUnits;
 #pragma unroll
     for (int b = 0; b < kWgKernel; ++b) {
 #pragma unroll
@@ -150,7 +164,8 @@ __global__ void __launch_bounds__(kWgThreads, 2)
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
           frag[buffer][0][e] = tf32_bits(v[e]);
-          frag[buffer][1][e] = tf32_bits(v[e] - __uint_as_float(frag[buffer][0][e]));
+          if constexpr (kSplit)
+            frag[buffer][kPlanes - 1][e] = tf32_bits(v[e] - __uint_as_float(frag[buffer][0][e]));
         }
         kg::wgmma_fence();
         // Input row ir feeds output row ir - a through tap row a.
@@ -160,10 +175,12 @@ __global__ void __launch_bounds__(kWgThreads, 2)
           if (out_row < 0 || out_row >= kWgRows) continue;
           const std::uint64_t hi_desc =
               chunk_desc + static_cast<std::uint64_t>(a * kWgKernel + b) * tap_units;
-          const std::uint64_t lo_desc = hi_desc + kBPlaneDescriptorUnits;
-          // Small terms first; lo x lo is below FP32 resolution.
-          kg::wgmma_m64n32k8_tf32(acc[out_row], frag[buffer][1], hi_desc, true);
-          kg::wgmma_m64n32k8_tf32(acc[out_row], frag[buffer][0], lo_desc, true);
+          if constexpr (kSplit) {
+            // Small terms first; lo x lo is below FP32 resolution.
+            const std::uint64_t lo_desc = hi_desc + kBPlaneDescriptorUnits;
+            kg::wgmma_m64n32k8_tf32(acc[out_row], frag[buffer][kPlanes - 1], hi_desc, true);
+            kg::wgmma_m64n32k8_tf32(acc[out_row], frag[buffer][0], lo_desc, true);
+          }
           kg::wgmma_m64n32k8_tf32(acc[out_row], frag[buffer][0], hi_desc, true);
         }
         kg::wgmma_commit();
@@ -205,16 +222,17 @@ __global__ void __launch_bounds__(kWgThreads, 2)
   kg::cp_async_wait_all();
 }
 
-// The candidate's launch: the wgmma kernel where it applies, the mma.sync
-// 3xTF32 kernel elsewhere.
-inline void launch_3xtf32_wgmma(const LaunchArgs& args) {
+// The candidates' launch: the wgmma kernel where it applies, the mma.sync
+// kernel of the same precision elsewhere.
+template <Precision kPrecision>
+void launch_wgmma(const LaunchArgs& args) {
   const ConvShape s = shape_from_axes(args.axes);
   const std::string reason = unsupported_reason(args.axes);
   if (!reason.empty()) throw Error("l1_071_conv_transposed_2d: " + reason);
-  if (!wgmma_applies(s)) return launch<Precision::tf32x3>(args);
-  Plan p = wgmma_plan(s);
+  if (!wgmma_applies<kPrecision>(s)) return launch<kPrecision>(args);
+  Plan p = wgmma_plan<kPrecision>(s);
   p.vector_loads = rows_are_16_byte_aligned(s, args.in("x"));
-  auto kernel = conv_transpose2d_3xtf32_wgmma;
+  auto kernel = conv_transpose2d_wgmma<kPrecision>;
   kg::set_max_dynamic_smem(kernel, p.smem_bytes);
   const dim3 grid(persistent_blocks(kernel, kWgThreads, p),
                   static_cast<unsigned>(s.groups * p.co_blocks), 1);

@@ -7,9 +7,9 @@
 // 2. The runner's checks (equivalence with the suite's tolerance for the
 //    candidate's precision, every contract check, two thread orders) at the
 //    ci preset and at three legal axes values drawn with a fixed seed.
-// implicit_gemm_3xtf32_wgmma runs its wgmma kernel at stride 1 and kernel
-// size 3 only (the ci preset, the exact test's first shape, and draws of their
-// own), the mma.sync kernel elsewhere.
+// The _wgmma candidates run their wgmma kernel at stride 1 and kernel size 3
+// only (the ci preset, the exact tests' stride-1 shapes, and draws of their
+// own), the mma.sync kernel of their precision elsewhere.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -31,6 +31,7 @@ namespace {
 
 constexpr const char* kWorkload = "l1_071_conv_transposed_2d";
 const std::vector<std::string> kCandidateIds = {"implicit_gemm_tf32", "implicit_gemm_3xtf32",
+                                                "implicit_gemm_tf32_wgmma",
                                                 "implicit_gemm_3xtf32_wgmma"};
 
 Suite load_workload() {
@@ -127,6 +128,7 @@ TEST(L1071ImplicitGemm, EveryCandidateIsRegistered) {
   }
   EXPECT_EQ(find_candidate("implicit_gemm_tf32").precision, "tf32");
   EXPECT_EQ(find_candidate("implicit_gemm_3xtf32").precision, "fp32");
+  EXPECT_EQ(find_candidate("implicit_gemm_tf32_wgmma").precision, "tf32");
   EXPECT_EQ(find_candidate("implicit_gemm_3xtf32_wgmma").precision, "fp32");
 }
 
@@ -244,7 +246,8 @@ TEST(L1071ImplicitGemm, WgmmaKernelPassesEveryCheckAtRandomStrideOneAxes) {
     a["padding"] = pick(0, 3);
     if (a["height_in"] + 2 - 2 * a["padding"] < 1 || a["width_in"] + 2 - 2 * a["padding"] < 1)
       a["padding"] = 0;
-    expect_candidate_passes(suite, "implicit_gemm_3xtf32_wgmma", suite.resolve_axes("", a));
+    for (const char* id : {"implicit_gemm_tf32_wgmma", "implicit_gemm_3xtf32_wgmma"})
+      expect_candidate_passes(suite, id, suite.resolve_axes("", a));
   }
 }
 
