@@ -66,7 +66,7 @@ struct Plan {
   // are copied 16 bytes at a time. Set at launch, where x is known.
   bool vector_loads = false;
   int stage_floats = 0;    // one pipeline stage: 8 channel planes
-  int weight_floats = 0;   // max_taps^2 x (chunks x 8) rows x 40
+  int weight_floats = 0;   // mma.sync: max_taps^2 x (chunks x 8) rows x 40 (wgmma: wgmma_plan)
   int max_class_tiles = 0; // tiles of the largest class (grid sizing)
   std::size_t smem_bytes = 0;
 };

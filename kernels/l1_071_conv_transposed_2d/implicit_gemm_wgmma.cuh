@@ -38,6 +38,7 @@ inline constexpr unsigned kBLeadingBytes = 128;
 inline constexpr unsigned kBStrideBytes = 256;
 inline constexpr int kBPlaneDescriptorUnits = kBPlaneFloats * 4 / 16;  // descriptor step: 16 B
 
+// Where output channel co, input channel ci (of the chunk) lies in a plane.
 __host__ __device__ inline int b_plane_offset(int co, int ci) {
   return (co / 8) * 64 + (ci / 4) * 32 + (co % 8) * 4 + ci % 4;
 }
@@ -65,8 +66,14 @@ bool wgmma_applies(const ConvShape& s) {
          wgmma_plan<kPrecision>(s).smem_bytes <= kMaxSharedBytes;
 }
 
+// Blocks per SM the shared memory allows at 32 input channels per group:
+// three with the TF32 weights, two with the 3xTF32 hi and lo planes.
+__host__ __device__ constexpr int wgmma_blocks_per_sm(Precision precision) {
+  return precision == Precision::tf32x3 ? 2 : 3;
+}
+
 template <Precision kPrecision>
-__global__ void __launch_bounds__(kWgThreads, 2)
+__global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
     conv_transpose2d_wgmma(Plan p, const float* __restrict__ x, const float* __restrict__ w,
                            float* __restrict__ y) {
   constexpr int kPlanes = weight_planes(kPrecision);
@@ -100,13 +107,13 @@ __global__ void __launch_bounds__(kWgThreads, 2)
   // while the first stage is in flight. wgmma reads them through the async
   // proxy: each thread fences its stores (the barrier comes at the first stage).
   for (int i = tid; i < p.weight_floats; i += kWgThreads) {
-    const int within = i % kBPlaneFloats;
     const int plane = i / kBPlaneFloats;  // (tap * chunks + chunk) * kPlanes + lo
+    const int co = (i % kBPlaneFloats) / kCiChunk;
+    const int ci_in_chunk = i % kCiChunk;
     const bool lo = kSplit && plane % 2 != 0;
     const int chunk = (plane / kPlanes) % p.chunks;
     const int tap = plane / kPlanes / p.chunks;
-    const int co = (within / 64) * 8 + (within / 4) % 8;
-    const int ci = chunk * kCiChunk + ((within / 32) % 2) * 4 + within % 4;
+    const int ci = chunk * kCiChunk + ci_in_chunk;
     const int co_in_group = co_block * kCoTile + co;
     const int kh = class_weight_index(dh, tap / kWgKernel, kWgKernel, 1);
     const int kw = class_weight_index(dw, tap % kWgKernel, kWgKernel, 1);
@@ -115,7 +122,8 @@ __global__ void __launch_bounds__(kWgThreads, 2)
       value = w[((static_cast<std::size_t>(group * p.cin_group + ci) * p.cout_group + co_in_group) *
                      kWgKernel + kh) * kWgKernel + kw];
     const float hi = __uint_as_float(tf32_bits(value));
-    weights[i] = lo ? __uint_as_float(tf32_bits(value - hi)) : hi;
+    weights[plane * kBPlaneFloats + b_plane_offset(co, ci_in_chunk)] =
+        lo ? __uint_as_float(tf32_bits(value - hi)) : hi;
   }
   kg::fence_proxy_async_shared();
 
