@@ -157,18 +157,26 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
 
     const float* pixels =
         stages + (stage & 1) * p.stage_floats + staged_column_shift(p, dw) + warp * 16 + g;
+    // This lane's 4 A elements of staged input row ir at tap column b.
+    auto load_row = [&](int b, int ir, float (&v)[4]) {
+      const float* row = pixels + ir * kWgRowFloats + b;
+      v[0] = row[t * p.plane_stride];
+      v[1] = row[t * p.plane_stride + 8];
+      v[2] = row[(t + 4) * p.plane_stride];
+      v[3] = row[(t + 4) * p.plane_stride + 8];
+    };
     const std::uint64_t chunk_desc =
         weights_desc + static_cast<std::uint64_t>(chunk) * kPlanes * kBPlaneDescriptorUnits;
+    float v[4];
+    load_row(0, 0, v);
 #pragma unroll
     for (int b = 0; b < kWgKernel; ++b) {
 #pragma unroll
       for (int ir = 0; ir < kWgInputRows; ++ir) {
         // 18 groups per chunk (even), so the buffer parity runs on across
         // chunks and tiles.
-        const int buffer = (b * kWgInputRows + ir) % 2;
-        const float* row = pixels + ir * kWgRowFloats + b;
-        const float v[4] = {row[t * p.plane_stride], row[t * p.plane_stride + 8],
-                            row[(t + 4) * p.plane_stride], row[(t + 4) * p.plane_stride + 8]};
+        const int step = b * kWgInputRows + ir;
+        const int buffer = step % 2;
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
           frag[buffer][0][e] = tf32_bits(v[e]);
@@ -191,6 +199,9 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
           }
           kg::wgmma_m64n32k8_tf32(acc[out_row], frag[buffer][0], hi_desc, true);
         }
+        // The next row's loads are in flight while this thread waits.
+        if (step + 1 < kWgKernel * kWgInputRows)
+          load_row((step + 1) / kWgInputRows, (step + 1) % kWgInputRows, v);
         kg::wgmma_commit();
         kg::wgmma_wait<1>();  // the previous group, and its A buffer, are done
       }
