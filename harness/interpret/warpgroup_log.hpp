@@ -1,7 +1,8 @@
 #pragma once
 // wgmma is warpgroup-collective: the four warps of a warpgroup must issue the
-// same wgmmas, in the same order, with the same shape, B descriptor and scale-d (PTX:
-// .sync.aligned, and the descriptor must be the same across the warpgroup).
+// same wgmmas, in the same order, with the same shape, B descriptor and
+// scale-d (PTX: .sync.aligned, and the descriptor must be the same across the
+// warpgroup).
 // Interpret mode computes each warp's rows on their own, so nothing else
 // would notice warps that disagree; this log compares them, per block.
 #include <array>

@@ -161,8 +161,9 @@ std::uint64_t smem_matrix_descriptor(const void* smem, std::uint32_t lbo_bytes,
 
 void wgmma_tf32(float* flat, int n, const std::uint32_t (&a)[4], std::uint64_t b_desc,
                 bool accumulate, const std::source_location& where) {
+  Fiber& fiber =
+      BlockRunner::current_fiber(n == 32 ? "kg::wgmma_m64n32k8_tf32" : "kg::wgmma_m64n64k8_tf32");
   const char* operation = wgmma_name(n);
-  Fiber& fiber = BlockRunner::current_fiber(operation);
   const int count = n / 2;  // accumulator floats per lane
   const unsigned threads = BlockRunner::active()->thread_count();
   if (threads % 128 != 0)

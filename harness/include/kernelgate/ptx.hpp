@@ -44,12 +44,12 @@
 //         a0=A[g][t] a1=A[g+8][t] a2=A[g][t+4] a3=A[g+8][t+4]
 //         d[j][0]=D[g][8j+2t] d[j][1]=D[g][8j+2t+1] d[j][2]=D[g+8][8j+2t]
 //         d[j][3]=D[g+8][8j+2t+1]   (j = 0..7: the n8 blocks)
-//   kg::wgmma_m64n32k8_tf32(d, a, b_desc, accumulate)   the same with N = 32:
-//       d is float[4][4] (j = 0..3), B is 8x32.
 //       B[k][n] is element (n, k) of the K-major descriptor b_desc. It runs
 //       asynchronously: d must not be read, nor a written, until a
 //       wgmma_wait that covers it; a later wgmma may accumulate into the same
 //       d without waiting.
+//   kg::wgmma_m64n32k8_tf32(d, a, b_desc, accumulate)   the same with N = 32:
+//       d is float[4][4] (j = 0..3), B is 8x32.
 //   kg::wgmma_fence()    wgmma.fence: before the first wgmma, and between any
 //       other access to a or d registers and the next wgmma.
 //   kg::wgmma_commit()   wgmma.commit_group: the wgmmas issued since the last
