@@ -52,16 +52,16 @@ struct PendingWgmmaResult {
   std::uint64_t group;
 };
 
-// The B operand of a wgmma as bits, [k][n] with a row stride of 64 whatever
-// the shape's N (32 leaves the rest zero).
-using BOperandBits = std::array<std::uint32_t, 8 * 64>;
+// The B operand of a wgmma as bits (a 16-bit element in the low half), [k][n]
+// with room for K = 16 and N = 64 whatever the shape (the rest stays zero).
+using BOperandBits = std::array<std::uint32_t, 16 * 64>;
 
 // The operands a pending wgmma reads, as they were at the issue: the A
 // fragment, and (lane 0 of each warp) the B operand in shared memory. Both
 // must be unchanged when the group completes (PTX: the registers stay
 // untouched until the wait; the hardware may read B until then).
 struct PendingWgmmaOperand {
-  int n;  // the shape's N
+  WgmmaShape shape;
   const std::uint32_t* a;
   std::uint32_t issued[4];
   std::uint64_t group;

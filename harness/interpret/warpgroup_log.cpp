@@ -12,7 +12,7 @@ namespace kg::interp {
 namespace {
 
 std::string at(const WgmmaIssue& issue) {
-  return describe(make_site(wgmma_name(issue.n), issue.where));
+  return describe(make_site(wgmma_name(issue.shape), issue.where));
 }
 
 }  // namespace
@@ -29,7 +29,7 @@ void WarpgroupLog::issue(unsigned warp, const WgmmaIssue& issue) {
     group.pending.push_back(Entry{issue, warp, 1});
   } else {
     Entry& entry = group.pending[index];
-    if (entry.issue.n != issue.n || entry.issue.b_desc != issue.b_desc ||
+    if (!(entry.issue.shape == issue.shape) || entry.issue.b_desc != issue.b_desc ||
         entry.issue.accumulate != issue.accumulate)
       throw Error("the warps of warpgroup " + std::to_string(warp / 4) +
                   " disagree on wgmma number " + std::to_string(position) + ": warp " +

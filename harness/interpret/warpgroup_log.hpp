@@ -11,16 +11,28 @@
 #include <source_location>
 #include <vector>
 
+#include "kernelgate/ptx.hpp"
+
 namespace kg::interp {
 
-// The PTX name of the wgmma of width n (32 or 64), for messages. A literal:
-// wait sites keep the pointer.
-inline const char* wgmma_name(int n) {
-  return n == 32 ? "wgmma.mma_async.m64n32k8.tf32" : "wgmma.mma_async.m64n64k8.tf32";
+// A wgmma's N (32 or 64) and input type (tf32: K = 8, bf16: K = 16).
+struct WgmmaShape {
+  int n;
+  WgmmaInput input;
+  int k() const { return input == WgmmaInput::bf16 ? 16 : 8; }
+  bool operator==(const WgmmaShape&) const = default;
+};
+
+// The PTX name of a wgmma shape, for messages. A literal: wait sites keep the
+// pointer.
+inline const char* wgmma_name(WgmmaShape shape) {
+  if (shape.input == WgmmaInput::bf16)
+    return shape.n == 32 ? "wgmma.mma_async.m64n32k16.bf16" : "wgmma.mma_async.m64n64k16.bf16";
+  return shape.n == 32 ? "wgmma.mma_async.m64n32k8.tf32" : "wgmma.mma_async.m64n64k8.tf32";
 }
 
 struct WgmmaIssue {
-  int n;  // the shape's N
+  WgmmaShape shape;
   std::uint64_t b_desc;
   bool accumulate;
   std::source_location where;

@@ -1,6 +1,7 @@
 // Host bodies of the wgmma wrappers of kernelgate/ptx.hpp: the shared-memory
-// matrix descriptor, wgmma.mma_async m64nNk8 tf32 with N = 32 or 64 (A from
-// registers, B from a descriptor), fence, commit_group and wait_group.
+// matrix descriptor, wgmma.mma_async m64nNk8 tf32 and m64nNk16 bf16 with
+// N = 32 or 64 (A from registers, B from a descriptor), fence, commit_group
+// and wait_group.
 //
 // The asynchrony is made visible rather than hidden: a wgmma computes at its
 // issue, but its result reaches the accumulator registers only at the
@@ -11,6 +12,7 @@
 // then); a wgmma needs a wgmma_fence since the last wait; and the four warps
 // of a warpgroup must issue the same wgmmas (warpgroup_log.hpp).
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -30,10 +32,10 @@ namespace {
 
 constexpr int kRows = 16;  // per warp: its quarter of the 64 rows
 constexpr int kMaxN = 64;  // BOperandBits' row stride
-constexpr int kK = 8;
+constexpr int kMaxK = 16;
 
 struct WgmmaPayload {
-  int n;                   // the shape's N
+  WgmmaShape shape;
   const std::uint32_t* a;  // this lane's A fragment
   const float* c;          // this lane's accumulator input; null when not accumulating
   std::uint64_t b_desc;
@@ -61,28 +63,31 @@ Descriptor decode(std::uint64_t desc) {
 }
 
 // The bits of B (k x n) as the descriptor lays them out in the block's
-// dynamic shared memory. With `issued_at`, also checks that no thread's
-// cp.async wrote them without its fence.proxy.async since.
-BOperandBits read_b(int n_width, std::uint64_t b_desc,
+// dynamic shared memory: a core-matrix row is 16 bytes, 4 tf32 or 8 bf16.
+// With `issued_at`, also checks that no thread's cp.async wrote them without
+// its fence.proxy.async since.
+BOperandBits read_b(WgmmaShape shape, std::uint64_t b_desc,
                     const std::source_location* issued_at = nullptr) {
   BlockRunner& runner = *BlockRunner::active();
   const auto* smem = static_cast<const unsigned char*>(runner.dynamic_smem());
   const std::size_t smem_bytes = runner.dynamic_smem_bytes();
   const Descriptor desc = decode(b_desc);
+  const std::size_t element = shape.input == WgmmaInput::bf16 ? 2 : 4;
+  const int per_row = static_cast<int>(16 / element);
   BOperandBits bits{};
-  for (int k = 0; k < kK; ++k)
-    for (int n = 0; n < n_width; ++n) {
-      const std::size_t offset =
-          desc.start + (n / 8) * desc.sbo + (n % 8) * 16 + (k / 4) * desc.lbo + (k % 4) * 4;
-      if (offset + 4 > smem_bytes)
+  for (int k = 0; k < shape.k(); ++k)
+    for (int n = 0; n < shape.n; ++n) {
+      const std::size_t offset = desc.start + (n / 8) * desc.sbo + (n % 8) * 16 +
+                                 (k / per_row) * desc.lbo + (k % per_row) * element;
+      if (offset + element > smem_bytes)
         throw Error("B element (k " + std::to_string(k) + ", n " + std::to_string(n) +
                     ") lies at shared offset " + std::to_string(offset) + ", outside the " +
                     std::to_string(smem_bytes) + " bytes of dynamic shared memory");
-      std::memcpy(&bits[k * kMaxN + n], smem + offset, sizeof(std::uint32_t));
+      std::memcpy(&bits[k * kMaxN + n], smem + offset, element);  // little-endian: low half
       if (issued_at == nullptr) continue;
-      const int writer = runner.async_proxy_log().unfenced_writer(offset, sizeof(std::uint32_t));
+      const int writer = runner.async_proxy_log().unfenced_writer(offset, element);
       if (writer != AsyncProxyLog::kNobody)
-        throw Error(describe(make_site(wgmma_name(n_width), *issued_at)) +
+        throw Error(describe(make_site(wgmma_name(shape), *issued_at)) +
                     ": B (shared offset " + std::to_string(offset) + ") was written by thread " +
                     std::to_string(writer) +
                     "'s cp.async with no kg::fence_proxy_async_shared() after its wait: the "
@@ -91,36 +96,57 @@ BOperandBits read_b(int n_width, std::uint64_t b_desc,
   return bits;
 }
 
-// D rows of one warp = its A rows (16 x 8) * B (8 x n) + C, in double from
+// A bf16 operand (16 bits) as a double: the high half of a float.
+double bf16_operand(std::uint32_t bits16) {
+  return static_cast<double>(std::bit_cast<float>((bits16 & 0xffffu) << 16));
+}
+
+// D rows of one warp = its A rows (16 x K) * B (K x n) + C, in double from
 // exact products, rounded to float once (as the mma.sync host body).
 void combine_wgmma(void* const* payloads, unsigned) {
   const auto& first = *static_cast<const WgmmaPayload*>(payloads[0]);
   for (int lane = 1; lane < 32; ++lane) {
     const auto& p = *static_cast<const WgmmaPayload*>(payloads[lane]);
-    if (p.n != first.n || p.b_desc != first.b_desc || p.accumulate != first.accumulate)
+    if (!(p.shape == first.shape) || p.b_desc != first.b_desc || p.accumulate != first.accumulate)
       throw Error("the lanes of a warp pass different shapes, B descriptors or accumulate flags");
   }
-  const int width = first.n;
-  const BOperandBits bits = read_b(width, first.b_desc, first.where);
-  double b[kK][kMaxN];
-  for (int k = 0; k < kK; ++k)
-    for (int n = 0; n < width; ++n) b[k][n] = tf32_operand(bits[k * kMaxN + n]);
+  const int width = first.shape.n;
+  const int depth = first.shape.k();
+  const bool bf16 = first.shape.input == WgmmaInput::bf16;
+  const BOperandBits bits = read_b(first.shape, first.b_desc, first.where);
+  double b[kMaxK][kMaxN];
+  for (int k = 0; k < depth; ++k)
+    for (int n = 0; n < width; ++n) {
+      const std::uint32_t element = bits[k * kMaxN + n];
+      b[k][n] = bf16 ? bf16_operand(element) : tf32_operand(element);
+    }
 
-  double a[kRows][kK];
+  double a[kRows][kMaxK];
   double acc[kRows][kMaxN];
   for (int lane = 0; lane < 32; ++lane) {
     const auto& p = *static_cast<const WgmmaPayload*>(payloads[lane]);
     const int g = lane >> 2, t = lane & 3;
-    a[g][t] = tf32_operand(p.a[0]);
-    a[g + 8][t] = tf32_operand(p.a[1]);
-    a[g][t + 4] = tf32_operand(p.a[2]);
-    a[g + 8][t + 4] = tf32_operand(p.a[3]);
+    if (bf16) {
+      // Register r: rows g (r even) or g + 8, columns 2t, 2t + 1 (+ 8 for r >= 2).
+      for (int r = 0; r < 4; ++r) {
+        const int row = g + 8 * (r & 1), column = 2 * t + 8 * (r >> 1);
+        a[row][column] = bf16_operand(p.a[r]);
+        a[row][column + 1] = bf16_operand(p.a[r] >> 16);
+      }
+    } else {
+      a[g][t] = tf32_operand(p.a[0]);
+      a[g + 8][t] = tf32_operand(p.a[1]);
+      a[g][t + 4] = tf32_operand(p.a[2]);
+      a[g + 8][t + 4] = tf32_operand(p.a[3]);
+    }
     for (int j = 0; j < width / 8; ++j)
       for (int r = 0; r < 4; ++r)
         acc[g + 8 * (r >> 1)][8 * j + 2 * t + (r & 1)] = p.accumulate ? p.c[4 * j + r] : 0.0;
   }
+  // Products of two tf32 (11 significant bits) or two bf16 (8) are exact in
+  // double; the sum rounds to float once at the end.
   for (int row = 0; row < kRows; ++row)
-    for (int k = 0; k < kK; ++k)
+    for (int k = 0; k < depth; ++k)
       for (int n = 0; n < width; ++n) acc[row][n] += a[row][k] * b[k][n];
   for (int lane = 0; lane < 32; ++lane) {
     auto& p = *static_cast<WgmmaPayload*>(payloads[lane]);
@@ -159,11 +185,11 @@ std::uint64_t smem_matrix_descriptor(const void* smem, std::uint32_t lbo_bytes,
          static_cast<std::uint64_t>(sbo_bytes >> 4) << 32;
 }
 
-void wgmma_tf32(float* flat, int n, const std::uint32_t (&a)[4], std::uint64_t b_desc,
-                bool accumulate, const std::source_location& where) {
-  Fiber& fiber =
-      BlockRunner::current_fiber(n == 32 ? "kg::wgmma_m64n32k8_tf32" : "kg::wgmma_m64n64k8_tf32");
-  const char* operation = wgmma_name(n);
+void wgmma(float* flat, int n, WgmmaInput input, const std::uint32_t (&a)[4],
+           std::uint64_t b_desc, bool accumulate, const std::source_location& where) {
+  const WgmmaShape shape{n, input};
+  const char* operation = wgmma_name(shape);
+  Fiber& fiber = BlockRunner::current_fiber(operation);
   const int count = n / 2;  // accumulator floats per lane
   const unsigned threads = BlockRunner::active()->thread_count();
   if (threads % 128 != 0)
@@ -181,7 +207,7 @@ void wgmma_tf32(float* flat, int n, const std::uint32_t (&a)[4], std::uint64_t b
   // Lane 0 of each warp keeps the B operand as read at the issue (below).
   const bool lane_0 = fiber.linear % 32 == 0;
   auto b_issued = lane_0 ? std::make_unique<BOperandBits>() : nullptr;
-  WgmmaPayload payload{n, a, chained ? pending->values : flat, b_desc, accumulate, &where, {},
+  WgmmaPayload payload{shape, a, chained ? pending->values : flat, b_desc, accumulate, &where, {},
                        b_issued.get()};
   warp_collective(combine_wgmma, operation, 0xffffffffu, &payload, where);
   const std::uint64_t group = fiber.wgmma_groups;  // the group the next commit closes
@@ -198,8 +224,8 @@ void wgmma_tf32(float* flat, int n, const std::uint32_t (&a)[4], std::uint64_t b
   // is until the wgmma completes, which the warp's lane 0 checks at its wait.
   if (lane_0)
     BlockRunner::active()->warpgroup_log().issue(fiber.linear / 32,
-                                                 WgmmaIssue{n, b_desc, accumulate, where});
-  fiber.wgmma_operands.push_back(PendingWgmmaOperand{n, a, {a[0], a[1], a[2], a[3]}, group,
+                                                 WgmmaIssue{shape, b_desc, accumulate, where});
+  fiber.wgmma_operands.push_back(PendingWgmmaOperand{shape, a, {a[0], a[1], a[2], a[3]}, group,
                                                      where, b_desc, std::move(b_issued)});
 }
 
@@ -213,11 +239,11 @@ void wgmma_wait(int pending_groups, const std::source_location& where) {
   auto complete = [&](std::uint64_t group) { return group + allowed < fiber.wgmma_groups; };
   for (const PendingWgmmaOperand& operand : fiber.wgmma_operands) {
     if (!complete(operand.group)) continue;
-    auto wgmma = [&] { return where_text(wgmma_name(operand.n), operand.where); };
+    auto wgmma = [&] { return where_text(wgmma_name(operand.shape), operand.where); };
     if (!std::equal(operand.issued, operand.issued + 4, operand.a))
       throw Error(wgmma() + ": its A fragment changed before the " +
                   where_text("wgmma_wait", where) + " that completes it");
-    if (operand.b_issued && read_b(operand.n, operand.b_desc) != *operand.b_issued)
+    if (operand.b_issued && read_b(operand.shape, operand.b_desc) != *operand.b_issued)
       throw Error(wgmma() + ": the shared memory of its B operand was written before the " +
                   where_text("wgmma_wait", where) +
                   " that completes it (a buffer reused while the wgmma may still read it)");

@@ -34,6 +34,21 @@ TEST(InterpretWgmma, ChainedProductIsExactForEveryWidthWarpAndOrder) {
   }
 }
 
+TEST(InterpretWgmma, Bf16ProductIsExactForEveryWarpAndOrder) {
+  // The exact inputs have at most 3 significant bits: bf16 holds them.
+  const ExactGemmInputs inputs(64, 16, 32);
+  for (bool accumulate : {true, false}) {
+    const std::vector<float> want = inputs.product(accumulate);
+    for (const char* order : kAllOrders) {
+      ScopedEnvironment scoped("KG_INTERPRET_ORDER", order);
+      std::vector<float> d(64 * 32, -1.0f);
+      wgmma_64x32x16_bf16(inputs.a.data(), inputs.b.data(), inputs.c.data(), d.data(),
+                          accumulate, nullptr);
+      EXPECT_EQ(d, want) << order << (accumulate ? ", accumulate" : ", D = A B");
+    }
+  }
+}
+
 TEST(InterpretWgmma, TheTestWouldSeeSwappedOffsetsOrATransposedB) {
   // The kernel's B layout puts the K neighbour of a core matrix 128 bytes on
   // and the N neighbour 256 bytes on; with the two offsets swapped, or B read

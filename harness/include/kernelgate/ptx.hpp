@@ -50,6 +50,18 @@
 //       d without waiting.
 //   kg::wgmma_m64n32k8_tf32(d, a, b_desc, accumulate)   the same with N = 32:
 //       d is float[4][4] (j = 0..3), B is 8x32.
+//   kg::wgmma_m64n32k16_bf16(d, a, b_desc, accumulate)   wgmma.mma_async
+//       .sync.aligned.m64n32k16.f32.bf16.bf16 with A from registers: D (64x32)
+//       = A (64x16) * B (16x32) + (accumulate ? D : 0), FP32 accumulators as
+//       above. Each A register holds two bf16 (kg::pack_bf16x2), the lower
+//       k in bits 0-15, in the mma.m16n8k16 layout:
+//         a[0]=A[g][2t,2t+1] a[1]=A[g+8][2t,2t+1] a[2]=A[g][2t+8,2t+9]
+//         a[3]=A[g+8][2t+8,2t+9]
+//       B is 16-bit and K-major: a core matrix row is 8 elements (16 bytes),
+//       so element (n, k) is at smem + (n / 8) sbo + (n % 8) 16 +
+//       (k / 8) lbo + (k % 8) 2 bytes.
+//   std::uint32_t kg::pack_bf16x2(float low, float high)   cvt.rn.bf16x2.f32:
+//       both rounded to bf16 (to nearest, ties to even), `low` in bits 0-15.
 //   kg::wgmma_fence()    wgmma.fence: before the first wgmma, and between any
 //       other access to a or d registers and the next wgmma.
 //   kg::wgmma_commit()   wgmma.commit_group: the wgmmas issued since the last
@@ -84,9 +96,11 @@ void fence_proxy_async_shared();
 // wgmma (harness/interpret/wgmma_host.cpp).
 std::uint64_t smem_matrix_descriptor(const void* smem, std::uint32_t lbo_bytes,
                                      std::uint32_t sbo_bytes, const std::source_location& where);
-// D (64 x n, this lane's n / 2 floats at d) = A * B (8 x n) [+ D], n = 32 or 64.
-void wgmma_tf32(float* d, int n, const std::uint32_t (&a)[4], std::uint64_t b_desc,
-                bool accumulate, const std::source_location& where);
+// What a wgmma multiplies: tf32 (K = 8) or bf16 (K = 16).
+enum class WgmmaInput : unsigned char { tf32, bf16 };
+// D (64 x n, this lane's n / 2 floats at d) = A * B (K x n) [+ D], n = 32 or 64.
+void wgmma(float* d, int n, WgmmaInput input, const std::uint32_t (&a)[4], std::uint64_t b_desc,
+           bool accumulate, const std::source_location& where);
 void wgmma_fence();
 void wgmma_commit();
 void wgmma_wait(int pending_groups, const std::source_location& where);
@@ -114,6 +128,30 @@ KG_PTX_FUNCTION float tf32_to_float(std::uint32_t bits) {
   return std::bit_cast<float>(bits);
 #else
   return __uint_as_float(bits);
+#endif
+}
+
+// ---- cvt.rn.bf16x2.f32 ----
+#if defined(KG_INTERPRET)
+namespace interp {
+// x rounded to bf16 (the high 16 bits of a float), to nearest with ties to
+// even; NaN stays a (quiet) NaN, Inf stays Inf.
+inline std::uint32_t bf16_bits(float x) {
+  const std::uint32_t bits = std::bit_cast<std::uint32_t>(x);
+  if ((bits & 0x7f800000u) == 0x7f800000u)
+    return (bits >> 16) | ((bits & 0x007fffffu) != 0 ? 0x0040u : 0u);
+  return (bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16;
+}
+}  // namespace interp
+#endif
+KG_PTX_FUNCTION std::uint32_t pack_bf16x2(float low, float high) {
+#if defined(KG_INTERPRET)
+  return interp::bf16_bits(low) | interp::bf16_bits(high) << 16;
+#else
+  // cvt puts its first source in the upper half.
+  std::uint32_t result;
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(result) : "f"(high), "f"(low));
+  return result;
 #endif
 }
 
@@ -189,12 +227,17 @@ inline std::uint64_t smem_matrix_descriptor(
 inline void wgmma_m64n64k8_tf32(float (&d)[8][4], const std::uint32_t (&a)[4],
                                 std::uint64_t b_desc, bool accumulate,
                                 std::source_location where = std::source_location::current()) {
-  interp::wgmma_tf32(&d[0][0], 64, a, b_desc, accumulate, where);
+  interp::wgmma(&d[0][0], 64, interp::WgmmaInput::tf32, a, b_desc, accumulate, where);
 }
 inline void wgmma_m64n32k8_tf32(float (&d)[4][4], const std::uint32_t (&a)[4],
                                 std::uint64_t b_desc, bool accumulate,
                                 std::source_location where = std::source_location::current()) {
-  interp::wgmma_tf32(&d[0][0], 32, a, b_desc, accumulate, where);
+  interp::wgmma(&d[0][0], 32, interp::WgmmaInput::tf32, a, b_desc, accumulate, where);
+}
+inline void wgmma_m64n32k16_bf16(float (&d)[4][4], const std::uint32_t (&a)[4],
+                                 std::uint64_t b_desc, bool accumulate,
+                                 std::source_location where = std::source_location::current()) {
+  interp::wgmma(&d[0][0], 32, interp::WgmmaInput::bf16, a, b_desc, accumulate, where);
 }
 inline void wgmma_fence() { interp::wgmma_fence(); }
 inline void wgmma_commit() { interp::wgmma_commit(); }
@@ -249,6 +292,22 @@ KG_PTX_FUNCTION void wgmma_m64n32k8_tf32(float (&d)[4][4], const std::uint32_t (
       "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
       "{%16, %17, %18, %19}, %21, p, 1, 1;\n}\n"
+      : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]),
+        "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]), "+f"(d[2][0]), "+f"(d[2][1]),
+        "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]),
+        "+f"(d[3][3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(static_cast<int>(accumulate)),
+        "l"(b_desc));
+}
+KG_PTX_FUNCTION void wgmma_m64n32k16_bf16(float (&d)[4][4], const std::uint32_t (&a)[4],
+                                          std::uint64_t b_desc, bool accumulate) {
+  // Operands after the predicate: scale-a 1, scale-b 1, B not transposed
+  // (K-major).
+  KG_WGMMA_ASM(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %20, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
+      "{%16, %17, %18, %19}, %21, p, 1, 1, 0;\n}\n"
       : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]),
         "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]), "+f"(d[2][0]), "+f"(d[2][1]),
         "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]),

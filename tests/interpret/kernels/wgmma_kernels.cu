@@ -78,6 +78,40 @@ __global__ void __launch_bounds__(128)
     for (int r = 0; r < 4; ++r) d[d_index(j, r, kWidth)] = acc[j][r];
 }
 
+// The same product with bf16 operands: one wgmma m64n32k16. B (16 x 32) is
+// staged K-major with 8 bf16 per core-matrix row, the two K halves of an
+// 8-row block adjacent: the same byte offsets (128 along K, 256 along N).
+__global__ void __launch_bounds__(128)
+    wgmma_bf16_kernel(const float* a, const float* b, const float* c, float* d, bool accumulate) {
+  constexpr int kWidth = 32;
+  KG_DYNAMIC_SMEM(float, smem);
+  auto* b16 = reinterpret_cast<std::uint16_t*>(smem);
+  for (int i = threadIdx.x; i < kKTotal * kWidth; i += blockDim.x) {
+    const int k = i / kWidth, n = i % kWidth;
+    b16[(n / 8) * 128 + (k / 8) * 64 + (n % 8) * 8 + k % 8] =
+        static_cast<std::uint16_t>(kg::pack_bf16x2(b[i], 0.0f) & 0xffffu);
+  }
+  kg::fence_proxy_async_shared();
+  __syncthreads();
+  float acc[kWidth / 8][4];
+  for (int j = 0; j < kWidth / 8; ++j)
+    for (int r = 0; r < 4; ++r) acc[j][r] = c[d_index(j, r, kWidth)];
+  // Register r: row g (r even) or g + 8, columns 2t and 2t + 1 (+ 8 for r >= 2).
+  const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+  std::uint32_t frag[4];
+  for (int r = 0; r < 4; ++r) {
+    const int row = 16 * (threadIdx.x >> 5) + g + 8 * (r & 1), column = 2 * t + 8 * (r >> 1);
+    frag[r] = kg::pack_bf16x2(a[row * kKTotal + column], a[row * kKTotal + column + 1]);
+  }
+  const std::uint64_t desc = kg::smem_matrix_descriptor(smem, kLbo, kSbo);
+  kg::wgmma_fence();
+  kg::wgmma_m64n32k16_bf16(acc, frag, desc, accumulate);
+  kg::wgmma_commit();
+  kg::wgmma_wait<0>();
+  for (int j = 0; j < kWidth / 8; ++j)
+    for (int r = 0; r < 4; ++r) d[d_index(j, r, kWidth)] = acc[j][r];
+}
+
 __global__ void wgmma_misuse_kernel(int misuse, float* out, float* global_b) {
   KG_DYNAMIC_SMEM(float, smem);
   const auto kind = static_cast<WgmmaMisuse>(misuse);
@@ -133,6 +167,12 @@ void wgmma_64xnx16(int n, const float* a, const float* b, const float* c, float*
     kg::launch(wgmma_kernel<32>, dim3(1), dim3(128), smem_bytes, stream, a, b, c, d, accumulate);
   else
     kg::launch(wgmma_kernel<64>, dim3(1), dim3(128), smem_bytes, stream, a, b, c, d, accumulate);
+}
+
+void wgmma_64x32x16_bf16(const float* a, const float* b, const float* c, float* d,
+                         bool accumulate, cudaStream_t stream) {
+  kg::launch(wgmma_bf16_kernel, dim3(1), dim3(128), 16 * 32 * sizeof(std::uint16_t), stream, a,
+             b, c, d, accumulate);
 }
 
 void wgmma_misuse(WgmmaMisuse misuse, float* out, cudaStream_t stream) {
