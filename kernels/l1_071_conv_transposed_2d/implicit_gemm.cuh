@@ -192,7 +192,9 @@ inline std::string unsupported_reason(const Axes& axes) {
 // Device side.
 
 // Split or not: one TF32 product, or the error-compensated three (3xTF32).
-enum class Precision { tf32, tf32x3 };
+// tf32_bf16 (the wgmma kernel only): the TF32 product plus both correction
+// terms in one BF16 wgmma (implicit_gemm_wgmma.cuh).
+enum class Precision { tf32, tf32x3, tf32_bf16 };
 
 __device__ __forceinline__ std::uint32_t tf32_bits(float value) {
   return kg::cvt_rna_tf32(value);
@@ -537,6 +539,7 @@ unsigned persistent_blocks(Kernel kernel, int threads, const Plan& p) {
 // the parity classes.
 template <Precision kPrecision>
 void launch(const LaunchArgs& args) {
+  static_assert(kPrecision != Precision::tf32_bf16, "tf32_bf16 exists on the wgmma kernel only");
   const ConvShape s = shape_from_axes(args.axes);
   const std::string reason = unsupported_reason(args.axes);
   if (!reason.empty()) throw Error("l1_071_conv_transposed_2d: " + reason);

@@ -43,9 +43,33 @@ __host__ __device__ inline int b_plane_offset(int co, int ci) {
   return (co / 8) * 64 + (ci / 4) * 32 + (co % 8) * 4 + ci % 4;
 }
 
-// Weight planes per tap and chunk: the TF32 weights, or their hi and lo parts.
+// Weight planes per tap and chunk: the TF32 weights (hi); for 3xTF32 also
+// their lo parts; for tf32_bf16 also the BF16 correction plane.
 __host__ __device__ constexpr int weight_planes(Precision precision) {
-  return precision == Precision::tf32x3 ? 2 : 1;
+  return precision == Precision::tf32 ? 1 : 2;
+}
+
+// tf32_bf16: the two correction terms a_lo b_hi + a_hi b_lo of 8 input
+// channels as one K = 16 BF16 product A' B'. K index k' of A' and B':
+// k' < 8 pairs a_lo with b_hi, k' >= 8 a_hi with b_lo, and within each half
+// k' % 8 = 2c is channel c, 2c + 1 channel c + 4 (c < 4). A thread's TF32
+// fragment holds channels t and t + 4, exactly the pair its BF16 register
+// needs (k' = 2t, 2t + 1), so both come from the same four loads.
+__host__ __device__ constexpr int correction_channel(int k_prime) {
+  return (k_prime % 8) / 2 + 4 * (k_prime % 2);
+}
+
+// Where element (co, k') of a BF16 correction plane lies, in 16-bit units:
+// K-major, 8 elements per core-matrix row, the same byte offsets as the TF32
+// planes (128 between the K halves, 256 between blocks of 8 channels).
+__host__ __device__ constexpr int bf16_plane_offset(int co, int k_prime) {
+  return (co / 8) * 128 + (k_prime / 8) * 64 + (co % 8) * 8 + k_prime % 8;
+}
+
+// The mma.sync kernel a wgmma candidate runs where its wgmma kernel does not
+// apply: tf32_bf16 falls back on 3xTF32.
+constexpr Precision mma_sync_precision(Precision precision) {
+  return precision == Precision::tf32 ? Precision::tf32 : Precision::tf32x3;
 }
 
 // make_plan's geometry with the wgmma tile; the weights are planes of every
@@ -67,9 +91,9 @@ bool wgmma_applies(const ConvShape& s) {
 }
 
 // Blocks per SM the shared memory allows at 32 input channels per group:
-// three with the TF32 weights, two with the 3xTF32 hi and lo planes.
+// three with one weight plane, two with two.
 __host__ __device__ constexpr int wgmma_blocks_per_sm(Precision precision) {
-  return precision == Precision::tf32x3 ? 2 : 3;
+  return weight_planes(precision) == 1 ? 3 : 2;
 }
 
 template <Precision kPrecision>
@@ -78,6 +102,7 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
                            float* __restrict__ y) {
   constexpr int kPlanes = weight_planes(kPrecision);
   constexpr bool kSplit = kPrecision == Precision::tf32x3;
+  constexpr bool kBf16Correction = kPrecision == Precision::tf32_bf16;
   KG_DYNAMIC_SMEM(float, smem);
   float* weights = smem;                       // [tap][chunk][plane][256], 16-byte aligned
   float* stages = smem + p.weight_floats;      // 2 x stage_floats, double buffer
@@ -103,27 +128,50 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
                                                        static_cast<int>(blockIdx.x), 0, stages);
   kg::cp_async_commit();
 
-  // The block's weights, flipped, rounded to TF32 (or split into hi and lo)
-  // while the first stage is in flight. wgmma reads them through the async
-  // proxy: each thread fences its stores (the barrier comes at the first stage).
-  for (int i = tid; i < p.weight_floats; i += kWgThreads) {
-    const int plane = i / kBPlaneFloats;  // (tap * chunks + chunk) * kPlanes + lo
-    const int co = (i % kBPlaneFloats) / kCiChunk;
-    const int ci_in_chunk = i % kCiChunk;
-    const bool lo = kSplit && plane % 2 != 0;
-    const int chunk = (plane / kPlanes) % p.chunks;
-    const int tap = plane / kPlanes / p.chunks;
-    const int ci = chunk * kCiChunk + ci_in_chunk;
+  // The block's weights, flipped, rounded to TF32 (and split as the precision
+  // needs) while the first stage is in flight. wgmma reads them through the
+  // async proxy: each thread fences its stores (the barrier comes at the
+  // first stage).
+  // The weight of (tap, input channel ci of the group, output channel co of
+  // the block), zero outside the group.
+  auto weight = [&](int tap, int ci, int co) {
     const int co_in_group = co_block * kCoTile + co;
+    if (ci >= p.cin_group || co_in_group >= p.cout_group) return 0.0f;
     const int kh = class_weight_index(dh, tap / kWgKernel, kWgKernel, 1);
     const int kw = class_weight_index(dw, tap % kWgKernel, kWgKernel, 1);
-    float value = 0.0f;
-    if (ci < p.cin_group && co_in_group < p.cout_group)
-      value = w[((static_cast<std::size_t>(group * p.cin_group + ci) * p.cout_group + co_in_group) *
-                     kWgKernel + kh) * kWgKernel + kw];
-    const float hi = __uint_as_float(tf32_bits(value));
-    weights[plane * kBPlaneFloats + b_plane_offset(co, ci_in_chunk)] =
-        lo ? __uint_as_float(tf32_bits(value - hi)) : hi;
+    return w[((static_cast<std::size_t>(group * p.cin_group + ci) * p.cout_group + co_in_group) *
+                  kWgKernel + kh) * kWgKernel + kw];
+  };
+  auto tf32_value = [](float value) { return __uint_as_float(tf32_bits(value)); };
+  auto* weight_words = reinterpret_cast<std::uint32_t*>(weights);
+  for (int i = tid; i < p.weight_floats; i += kWgThreads) {
+    const int plane = i / kBPlaneFloats;  // (tap * chunks + chunk) * kPlanes + second
+    const int slot = i % kBPlaneFloats;
+    const bool second = plane % kPlanes != 0;  // the lo or the BF16 correction plane
+    const int chunk = (plane / kPlanes) % p.chunks;
+    const int tap = plane / kPlanes / p.chunks;
+    if (kBf16Correction && second) {
+      // Slot s holds the 16-bit elements 2s and 2s + 1: one output channel,
+      // k' and k' + 1.
+      const int element = 2 * slot;
+      const int co = (element / 128) * 8 + (element / 8) % 8;
+      const int k_prime = ((element / 64) % 2) * 8 + element % 8;
+      float parts[2];
+      for (int e = 0; e < 2; ++e) {
+        const float value = weight(tap, chunk * kCiChunk + correction_channel(k_prime + e), co);
+        const float hi = tf32_value(value);
+        parts[e] = k_prime < 8 ? hi : value - hi;  // b_hi meets a_lo, b_lo meets a_hi
+      }
+      weight_words[plane * kBPlaneFloats + bf16_plane_offset(co, k_prime) / 2] =
+          kg::pack_bf16x2(parts[0], parts[1]);
+    } else {
+      const int co = slot / kCiChunk;
+      const int ci_in_chunk = slot % kCiChunk;
+      const float value = weight(tap, chunk * kCiChunk + ci_in_chunk, co);
+      const float hi = tf32_value(value);
+      weights[plane * kBPlaneFloats + b_plane_offset(co, ci_in_chunk)] =
+          second ? tf32_value(value - hi) : hi;
+    }
   }
   kg::fence_proxy_async_shared();
 
@@ -132,9 +180,10 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
   for (auto& row : acc)
     for (auto& block : row)
       for (float& v : block) v = 0.0f;
-  // A fragments of one input row, [buffer][hi, lo] (TF32: hi only): a buffer
-  // is rewritten only once the group that reads it is complete
-  // (wgmma_wait<1> below).
+  // A fragments of one input row, [buffer][hi, second] (TF32: hi only; the
+  // second is lo for 3xTF32, the packed BF16 A' for tf32_bf16): a buffer is
+  // rewritten only once the group that reads it is complete (wgmma_wait<1>
+  // below).
   std::uint32_t frag[2][kPlanes][4];
   const std::uint64_t weights_desc = kg::smem_matrix_descriptor(weights, kBLeadingBytes,
                                                                 kBStrideBytes);
@@ -183,6 +232,19 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
           if constexpr (kSplit)
             frag[buffer][kPlanes - 1][e] = tf32_bits(v[e] - __uint_as_float(frag[buffer][0][e]));
         }
+        if constexpr (kBf16Correction) {
+          // v = pixels g, g + 8 at channel t, then at channel t + 4; A' row g
+          // takes (t, t + 4) of lo at k' = 2t, 2t + 1 and of hi at 2t + 8, 2t + 9.
+          float hi[4], lo[4];
+          for (int e = 0; e < 4; ++e) {
+            hi[e] = __uint_as_float(frag[buffer][0][e]);
+            lo[e] = v[e] - hi[e];
+          }
+          frag[buffer][1][0] = kg::pack_bf16x2(lo[0], lo[2]);
+          frag[buffer][1][1] = kg::pack_bf16x2(lo[1], lo[3]);
+          frag[buffer][1][2] = kg::pack_bf16x2(hi[0], hi[2]);
+          frag[buffer][1][3] = kg::pack_bf16x2(hi[1], hi[3]);
+        }
         kg::wgmma_fence();
         // Input row ir feeds output row ir - a through tap row a.
 #pragma unroll
@@ -191,12 +253,14 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
           if (out_row < 0 || out_row >= kWgRows) continue;
           const std::uint64_t hi_desc =
               chunk_desc + static_cast<std::uint64_t>(a * kWgKernel + b) * tap_units;
+          const std::uint64_t second_desc = hi_desc + kBPlaneDescriptorUnits;
+          // Small terms first; lo x lo is below FP32 resolution.
           if constexpr (kSplit) {
-            // Small terms first; lo x lo is below FP32 resolution.
-            const std::uint64_t lo_desc = hi_desc + kBPlaneDescriptorUnits;
-            kg::wgmma_m64n32k8_tf32(acc[out_row], frag[buffer][kPlanes - 1], hi_desc, true);
-            kg::wgmma_m64n32k8_tf32(acc[out_row], frag[buffer][0], lo_desc, true);
+            kg::wgmma_m64n32k8_tf32(acc[out_row], frag[buffer][1], hi_desc, true);
+            kg::wgmma_m64n32k8_tf32(acc[out_row], frag[buffer][0], second_desc, true);
           }
+          if constexpr (kBf16Correction)
+            kg::wgmma_m64n32k16_bf16(acc[out_row], frag[buffer][1], second_desc, true);
           kg::wgmma_m64n32k8_tf32(acc[out_row], frag[buffer][0], hi_desc, true);
         }
         // The next row's loads are in flight while this thread waits.
@@ -248,7 +312,7 @@ void launch_wgmma(const LaunchArgs& args) {
   const ConvShape s = shape_from_axes(args.axes);
   const std::string reason = unsupported_reason(args.axes);
   if (!reason.empty()) throw Error("l1_071_conv_transposed_2d: " + reason);
-  if (!wgmma_applies<kPrecision>(s)) return launch<kPrecision>(args);
+  if (!wgmma_applies<kPrecision>(s)) return launch<mma_sync_precision(kPrecision)>(args);
   Plan p = wgmma_plan<kPrecision>(s);
   p.vector_loads = rows_are_16_byte_aligned(s, args.in("x"));
   auto kernel = conv_transpose2d_wgmma<kPrecision>;

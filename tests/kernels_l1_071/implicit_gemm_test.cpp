@@ -32,7 +32,8 @@ namespace {
 constexpr const char* kWorkload = "l1_071_conv_transposed_2d";
 const std::vector<std::string> kCandidateIds = {"implicit_gemm_tf32", "implicit_gemm_3xtf32",
                                                 "implicit_gemm_tf32_wgmma",
-                                                "implicit_gemm_3xtf32_wgmma"};
+                                                "implicit_gemm_3xtf32_wgmma",
+                                                "implicit_gemm_tf32_bf16corr_wgmma"};
 
 Suite load_workload() {
   return load_suite(std::filesystem::path(KERNELGATE_SOURCE_ROOT) / "suites" / "kernelbench" /
@@ -130,6 +131,7 @@ TEST(L1071ImplicitGemm, EveryCandidateIsRegistered) {
   EXPECT_EQ(find_candidate("implicit_gemm_3xtf32").precision, "fp32");
   EXPECT_EQ(find_candidate("implicit_gemm_tf32_wgmma").precision, "tf32");
   EXPECT_EQ(find_candidate("implicit_gemm_3xtf32_wgmma").precision, "fp32");
+  EXPECT_EQ(find_candidate("implicit_gemm_tf32_bf16corr_wgmma").precision, "fp32");
 }
 
 // Launches each candidate directly on host buffers (interpret mode) with
@@ -246,7 +248,8 @@ TEST(L1071ImplicitGemm, WgmmaKernelPassesEveryCheckAtRandomStrideOneAxes) {
     a["padding"] = pick(0, 3);
     if (a["height_in"] + 2 - 2 * a["padding"] < 1 || a["width_in"] + 2 - 2 * a["padding"] < 1)
       a["padding"] = 0;
-    for (const char* id : {"implicit_gemm_tf32_wgmma", "implicit_gemm_3xtf32_wgmma"})
+    for (const char* id : {"implicit_gemm_tf32_wgmma", "implicit_gemm_3xtf32_wgmma",
+                           "implicit_gemm_tf32_bf16corr_wgmma"})
       expect_candidate_passes(suite, id, suite.resolve_axes("", a));
   }
 }
