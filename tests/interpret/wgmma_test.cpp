@@ -34,17 +34,20 @@ TEST(InterpretWgmma, ChainedProductIsExactForEveryWidthWarpAndOrder) {
   }
 }
 
-TEST(InterpretWgmma, Bf16ProductIsExactForEveryWarpAndOrder) {
+TEST(InterpretWgmma, Bf16ProductIsExactForEveryWidthWarpAndOrder) {
   // The exact inputs have at most 3 significant bits: bf16 holds them.
-  const ExactGemmInputs inputs(64, 16, 32);
-  for (bool accumulate : {true, false}) {
-    const std::vector<float> want = inputs.product(accumulate);
-    for (const char* order : kAllOrders) {
-      ScopedEnvironment scoped("KG_INTERPRET_ORDER", order);
-      std::vector<float> d(64 * 32, -1.0f);
-      wgmma_64x32x16_bf16(inputs.a.data(), inputs.b.data(), inputs.c.data(), d.data(),
-                          accumulate, nullptr);
-      EXPECT_EQ(d, want) << order << (accumulate ? ", accumulate" : ", D = A B");
+  for (int n : {32, 64}) {
+    const ExactGemmInputs inputs(64, 16, n);
+    for (bool accumulate : {true, false}) {
+      const std::vector<float> want = inputs.product(accumulate);
+      for (const char* order : kAllOrders) {
+        ScopedEnvironment scoped("KG_INTERPRET_ORDER", order);
+        std::vector<float> d(64 * n, -1.0f);
+        wgmma_64xnx16_bf16(n, inputs.a.data(), inputs.b.data(), inputs.c.data(), d.data(),
+                           accumulate, nullptr);
+        EXPECT_EQ(d, want) << "n " << n << ", " << order
+                           << (accumulate ? ", accumulate" : ", D = A B");
+      }
     }
   }
 }

@@ -60,6 +60,8 @@
 //       B is 16-bit and K-major: a core matrix row is 8 elements (16 bytes),
 //       so element (n, k) is at smem + (n / 8) sbo + (n % 8) 16 +
 //       (k / 8) lbo + (k % 8) 2 bytes.
+//   kg::wgmma_m64n64k16_bf16(d, a, b_desc, accumulate)   the same with N = 64:
+//       d is float[8][4].
 //   std::uint32_t kg::pack_bf16x2(float low, float high)   cvt.rn.bf16x2.f32:
 //       both rounded to bf16 (to nearest, ties to even), `low` in bits 0-15.
 //   kg::wgmma_fence()    wgmma.fence: before the first wgmma, and between any
@@ -239,6 +241,11 @@ inline void wgmma_m64n32k16_bf16(float (&d)[4][4], const std::uint32_t (&a)[4],
                                  std::source_location where = std::source_location::current()) {
   interp::wgmma(&d[0][0], 32, interp::WgmmaInput::bf16, a, b_desc, accumulate, where);
 }
+inline void wgmma_m64n64k16_bf16(float (&d)[8][4], const std::uint32_t (&a)[4],
+                                 std::uint64_t b_desc, bool accumulate,
+                                 std::source_location where = std::source_location::current()) {
+  interp::wgmma(&d[0][0], 64, interp::WgmmaInput::bf16, a, b_desc, accumulate, where);
+}
 inline void wgmma_fence() { interp::wgmma_fence(); }
 inline void wgmma_commit() { interp::wgmma_commit(); }
 template <int N>
@@ -312,6 +319,24 @@ KG_PTX_FUNCTION void wgmma_m64n32k16_bf16(float (&d)[4][4], const std::uint32_t 
         "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]), "+f"(d[2][0]), "+f"(d[2][1]),
         "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]),
         "+f"(d[3][3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(static_cast<int>(accumulate)),
+        "l"(b_desc));
+}
+KG_PTX_FUNCTION void wgmma_m64n64k16_bf16(float (&d)[8][4], const std::uint32_t (&a)[4],
+                                          std::uint64_t b_desc, bool accumulate) {
+  KG_WGMMA_ASM(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %36, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
+      "{%32, %33, %34, %35}, %37, p, 1, 1, 0;\n}\n"
+      : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]),
+        "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]), "+f"(d[2][0]), "+f"(d[2][1]),
+        "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]),
+        "+f"(d[3][3]), "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]),
+        "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]), "+f"(d[6][0]),
+        "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]),
+        "+f"(d[7][2]), "+f"(d[7][3])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(static_cast<int>(accumulate)),
         "l"(b_desc));
 }

@@ -185,13 +185,15 @@ TEST(GpuInterpretKernels, WgmmaOnExactInputs) {
           << "n " << n << (accumulate ? ", accumulate" : ", D = A B");
     }
   }
-  const ExactGemmInputs inputs(64, 16, 32);
-  DeviceVector<float> d_a(inputs.a), d_b(inputs.b), d_c(inputs.c);
-  for (bool accumulate : {true, false}) {
-    DeviceVector<float> d_d(std::vector<float>(64 * 32, -1.0f));
-    wgmma_64x32x16_bf16(d_a.get(), d_b.get(), d_c.get(), d_d.get(), accumulate, nullptr);
-    EXPECT_EQ(d_d.read(), inputs.product(accumulate))
-        << "bf16" << (accumulate ? ", accumulate" : ", D = A B");
+  for (int n : {32, 64}) {
+    const ExactGemmInputs inputs(64, 16, n);
+    DeviceVector<float> d_a(inputs.a), d_b(inputs.b), d_c(inputs.c);
+    for (bool accumulate : {true, false}) {
+      DeviceVector<float> d_d(std::vector<float>(64 * n, -1.0f));
+      wgmma_64xnx16_bf16(n, d_a.get(), d_b.get(), d_c.get(), d_d.get(), accumulate, nullptr);
+      EXPECT_EQ(d_d.read(), inputs.product(accumulate))
+          << "bf16, n " << n << (accumulate ? ", accumulate" : ", D = A B");
+    }
   }
 }
 

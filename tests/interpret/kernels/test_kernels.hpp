@@ -77,11 +77,11 @@ void tiled_gemm_tf32(const float* a, const float* b, float* c, int m, int n, int
 // (leading byte offset 128, stride byte offset 256).
 void wgmma_64xnx16(int n, const float* a, const float* b, const float* c, float* d,
                    bool accumulate, cudaStream_t stream);
-// The same with bf16 operands and n = 32: one wgmma m64n32k16 (A packed with
+// The same with bf16 operands: one wgmma m64nNk16 (A packed with
 // kg::pack_bf16x2 in the m16n8k16 layout, B 16-bit K-major with the same byte
 // offsets). Exact when A and B are representable in bf16.
-void wgmma_64x32x16_bf16(const float* a, const float* b, const float* c, float* d,
-                         bool accumulate, cudaStream_t stream);
+void wgmma_64xnx16_bf16(int n, const float* a, const float* b, const float* c, float* d,
+                        bool accumulate, cudaStream_t stream);
 // Misuse of the wgmma rules, which interpret mode must catch (not for a GPU:
 // what these do there is undefined).
 enum class WgmmaMisuse : int {

@@ -78,12 +78,12 @@ __global__ void __launch_bounds__(128)
     for (int r = 0; r < 4; ++r) d[d_index(j, r, kWidth)] = acc[j][r];
 }
 
-// The same product with bf16 operands: one wgmma m64n32k16. B (16 x 32) is
+// The same product with bf16 operands: one wgmma m64nNk16. B (16 x N) is
 // staged K-major with 8 bf16 per core-matrix row, the two K halves of an
 // 8-row block adjacent: the same byte offsets (128 along K, 256 along N).
+template <int kWidth>
 __global__ void __launch_bounds__(128)
     wgmma_bf16_kernel(const float* a, const float* b, const float* c, float* d, bool accumulate) {
-  constexpr int kWidth = 32;
   KG_DYNAMIC_SMEM(float, smem);
   auto* b16 = reinterpret_cast<std::uint16_t*>(smem);
   for (int i = threadIdx.x; i < kKTotal * kWidth; i += blockDim.x) {
@@ -105,7 +105,10 @@ __global__ void __launch_bounds__(128)
   }
   const std::uint64_t desc = kg::smem_matrix_descriptor(smem, kLbo, kSbo);
   kg::wgmma_fence();
-  kg::wgmma_m64n32k16_bf16(acc, frag, desc, accumulate);
+  if constexpr (kWidth == 64)
+    kg::wgmma_m64n64k16_bf16(acc, frag, desc, accumulate);
+  else
+    kg::wgmma_m64n32k16_bf16(acc, frag, desc, accumulate);
   kg::wgmma_commit();
   kg::wgmma_wait<0>();
   for (int j = 0; j < kWidth / 8; ++j)
@@ -169,10 +172,15 @@ void wgmma_64xnx16(int n, const float* a, const float* b, const float* c, float*
     kg::launch(wgmma_kernel<64>, dim3(1), dim3(128), smem_bytes, stream, a, b, c, d, accumulate);
 }
 
-void wgmma_64x32x16_bf16(const float* a, const float* b, const float* c, float* d,
-                         bool accumulate, cudaStream_t stream) {
-  kg::launch(wgmma_bf16_kernel, dim3(1), dim3(128), 16 * 32 * sizeof(std::uint16_t), stream, a,
-             b, c, d, accumulate);
+void wgmma_64xnx16_bf16(int n, const float* a, const float* b, const float* c, float* d,
+                        bool accumulate, cudaStream_t stream) {
+  const std::size_t smem_bytes = 16 * n * sizeof(std::uint16_t);
+  if (n == 32)
+    kg::launch(wgmma_bf16_kernel<32>, dim3(1), dim3(128), smem_bytes, stream, a, b, c, d,
+               accumulate);
+  else
+    kg::launch(wgmma_bf16_kernel<64>, dim3(1), dim3(128), smem_bytes, stream, a, b, c, d,
+               accumulate);
 }
 
 void wgmma_misuse(WgmmaMisuse misuse, float* out, cudaStream_t stream) {
