@@ -204,7 +204,13 @@ __device__ __forceinline__ float key_value(int key) {
 // layout without swizzle: the 8 channels co 8i..8i+7 x 4 input channels form
 // one 128-byte core matrix; the next 4 input channels are 64 x 16 = 1024
 // bytes on, the next 8 output channels 128 bytes on.
-template <int kPlanes, bool kKMajor = false>
+// kBf16Correction (wgmma, kPlanes = 2): plane 1 holds instead, per 8 input
+// channels, the BF16 operand B' of the correction product (see wgmma_stage):
+// 16 x 64 bf16, K-major with 8 per core-matrix row, the same byte offsets. Its
+// 4-byte word at the K-major position of (ci, co) holds k' = 2p, 2p + 1 with
+// p = ci % 8: b_hi (p < 4) or b_lo (p >= 4) of channels 8 (ci / 8) + p % 4
+// and that + 4.
+template <int kPlanes, bool kKMajor = false, bool kBf16Correction = false>
 __global__ void pack_weights(const float* __restrict__ weight, float* __restrict__ packed,
                              int in_channels, int out_channels, long long total) {
   const long long index = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -232,14 +238,29 @@ __global__ void pack_weights(const float* __restrict__ weight, float* __restrict
     step -= nd * nh * nw;
   }
   const int co = group * kCoGroup + co_local;
-  const float value =
-      weight[(((static_cast<long long>(ci) * out_channels + co) * kKernel + kd) * kKernel + kh) *
-                 kKernel + kw];
-  const float hi = __uint_as_float(kg::cvt_rna_tf32(value));
+  auto value_of = [&](int channel) {
+    return weight[(((static_cast<long long>(channel) * out_channels + co) * kKernel + kd) *
+                       kKernel + kh) * kKernel + kw];
+  };
+  auto tf32_value = [](float v) { return __uint_as_float(kg::cvt_rna_tf32(v)); };
   const long long row_major = static_cast<long long>(ci) * kCoGroup + co_local;
   const long long k_major = (ci / 4) * 4 * kCoGroup + co_local * 4 + ci % 4;
-  packed[index - row_major + (kKMajor ? k_major : row_major)] =
-      plane == 0 ? hi : __uint_as_float(kg::cvt_rna_tf32(value - hi));
+  float& out = packed[index - row_major + (kKMajor ? k_major : row_major)];
+  if (kBf16Correction && plane == 1) {
+    const int p = ci % kCiStep;
+    const int first = ci - p + p % 4;
+    float parts[2];
+    for (int e = 0; e < 2; ++e) {
+      const float value = value_of(first + 4 * e);
+      const float hi = tf32_value(value);
+      parts[e] = p < 4 ? hi : value - hi;  // b_hi meets a_lo, b_lo meets a_hi
+    }
+    out = __uint_as_float(kg::pack_bf16x2(parts[0], parts[1]));
+    return;
+  }
+  const float value = value_of(ci);
+  const float hi = tf32_value(value);
+  out = plane == 0 ? hi : tf32_value(value - hi);
 }
 
 // The mma of one weight stage (one tap, all input channels) for a warp with
@@ -327,13 +348,19 @@ __device__ __forceinline__ void mma_stage(float (&acc)[kMaxTiles][kNTiles][4],
 // 255 registers and ptxas serializes the wgmmas, C7512): every K step waits
 // for the last, and the other warpgroup's wgmmas keep the tensor cores busy
 // meanwhile.
+// kBf16Correction (kPlanes = 2): a_hi b_hi on TF32 and the two correction
+// terms a_lo b_hi + a_hi b_lo as one BF16 wgmma m64n64k16 of A' = [a_lo | a_hi]
+// and B' = [b_hi ; b_lo] along K, which runs at twice the TF32 rate. Within
+// each half of K, k' % 8 = 2c is channel c and 2c + 1 channel c + 4: the
+// thread's TF32 fragment (channels t and t + 4) is exactly the pair its BF16
+// registers need (docs/kernels/l2_078.md).
 // kSteps = in_channels / 8 is a template argument: with a run-time count
 // ptxas cannot tell which group last read a buffer, and serializes every
 // wgmma.
 template <int kPlanes>
 inline constexpr int kABuffers = kPlanes == 1 ? 2 : 1;
 
-template <int kPlanes, int kTiles, int kMaxTiles, int kSteps>
+template <int kPlanes, int kTiles, int kMaxTiles, int kSteps, bool kBf16Correction = false>
 __device__ __forceinline__ void wgmma_stage(
     float (&acc)[kMaxTiles][kNTiles][4],
     std::uint32_t (&a_frag)[kABuffers<kPlanes>][kPlanes][kMaxTiles][4],
@@ -357,10 +384,26 @@ __device__ __forceinline__ void wgmma_stage(
       for (int r = 0; r < 4; ++r) {
         if constexpr (kPlanes == 1) {
           frag[0][i][r] = __float_as_uint(raw[r]);  // rounded to TF32 when staged
-        } else {
+        } else if constexpr (!kBf16Correction) {
           frag[0][i][r] = kg::cvt_rna_tf32(raw[r]);
           frag[1][i][r] = kg::cvt_rna_tf32(raw[r] - __uint_as_float(frag[0][i][r]));
+        } else {
+          frag[0][i][r] = kg::cvt_rna_tf32(raw[r]);
         }
+      }
+      if constexpr (kBf16Correction) {
+        // raw = rows g, g + 8 at channel t, then at t + 4. A' row g takes lo at
+        // k' = 2t, 2t + 1 and hi at 2t + 8, 2t + 9: (t, t + 4) each.
+        float hi[4], lo[4];
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+          hi[r] = __uint_as_float(frag[0][i][r]);
+          lo[r] = raw[r] - hi[r];
+        }
+        frag[1][i][0] = kg::pack_bf16x2(lo[0], lo[2]);
+        frag[1][i][1] = kg::pack_bf16x2(lo[1], lo[3]);
+        frag[1][i][2] = kg::pack_bf16x2(hi[0], hi[2]);
+        frag[1][i][3] = kg::pack_bf16x2(hi[1], hi[3]);
       }
     }
     const std::uint64_t desc_hi = b_desc + ks * kDescPerStep;
@@ -370,6 +413,14 @@ __device__ __forceinline__ void wgmma_stage(
 #pragma unroll
       for (int i = 0; i < kTiles; ++i)
         kg::wgmma_m64n64k8_tf32(acc[i], frag[0][i], desc_hi, accumulate);
+    } else if constexpr (kBf16Correction) {
+      // The BF16 plane of this K step lies where 3xTF32's lo plane does.
+      const std::uint64_t desc_correction = desc_hi + kDescLoPlane;
+#pragma unroll
+      for (int i = 0; i < kTiles; ++i)
+        kg::wgmma_m64n64k16_bf16(acc[i], frag[1][i], desc_correction, accumulate);
+#pragma unroll
+      for (int i = 0; i < kTiles; ++i) kg::wgmma_m64n64k8_tf32(acc[i], frag[0][i], desc_hi, true);
     } else {
       const std::uint64_t desc_lo = desc_hi + kDescLoPlane;
 #pragma unroll
@@ -401,8 +452,9 @@ __device__ __forceinline__ void wgmma_stage(
 // [2 tj, 2 tj + 2) per dimension, all output channels (in groups of 64).
 // kPlanes = 1: TF32; 2: 3xTF32. kImages = 1 or 2: the CTA shape (CtaShape).
 // kWgmmaSteps > 0: the paired shape on wgmma instead of mma.sync, for
-// in_channels = 8 kWgmmaSteps.
-template <int kPlanes, int kImages, int kWgmmaSteps = 0>
+// in_channels = 8 kWgmmaSteps. kBf16Correction: plane 1 and the wgmmas of
+// the TF32 + BF16 correction form (wgmma_stage).
+template <int kPlanes, int kImages, int kWgmmaSteps = 0, bool kBf16Correction = false>
 __global__ void __launch_bounds__(CtaShape<kPlanes, kImages, (kWgmmaSteps > 0)>::kThreads,
                                   CtaShape<kPlanes, kImages, (kWgmmaSteps > 0)>::kCtasPerSm)
     fused_conv_pool_sum(const float* __restrict__ x, const float* __restrict__ packed,
@@ -563,10 +615,10 @@ __global__ void __launch_bounds__(CtaShape<kPlanes, kImages, (kWgmmaSteps > 0)>:
                   stages_desc + static_cast<std::uint64_t>(read_buffer * stage_pitch * 4 / 16);
               const bool first_of_class = ud == 0 && uh == 0 && uw == 0;
               if (tiles == kMaxTiles)
-                wgmma_stage<kPlanes, kMaxTiles, kMaxTiles, kWgmmaSteps>(
+                wgmma_stage<kPlanes, kMaxTiles, kMaxTiles, kWgmmaSteps, kBf16Correction>(
                     acc, a_frag, a_base, row_offset, b_desc, first_of_class);
               else
-                wgmma_stage<kPlanes, Shape::kMinTiles, kMaxTiles, kWgmmaSteps>(
+                wgmma_stage<kPlanes, Shape::kMinTiles, kMaxTiles, kWgmmaSteps, kBf16Correction>(
                     acc, a_frag, a_base, row_offset, b_desc, first_of_class);
             } else if constexpr (Shape::kMinTiles == kMaxTiles) {
               mma_stage<kPlanes, kMaxTiles, kMaxTiles, kChannelPitch, Shape::kHalfRowDelta>(
@@ -631,12 +683,12 @@ __global__ void __launch_bounds__(CtaShape<kPlanes, kImages, (kWgmmaSteps > 0)>:
   }
 }
 
-template <int kPlanes, int kImages, int kWgmmaSteps = 0>
+template <int kPlanes, int kImages, int kWgmmaSteps = 0, bool kBf16Correction = false>
 void launch_main_kernel(const LaunchArgs& args, const Geometry& geo, const float* packed) {
   constexpr bool kWgmma = kWgmmaSteps > 0;
   using Shape = CtaShape<kPlanes, kImages, kWgmma>;
   const std::size_t smem = dynamic_smem_bytes(geo.in_channels, kPlanes, kImages, kWgmma);
-  constexpr auto kernel = fused_conv_pool_sum<kPlanes, kImages, kWgmmaSteps>;
+  constexpr auto kernel = fused_conv_pool_sum<kPlanes, kImages, kWgmmaSteps, kBf16Correction>;
   kg::set_max_dynamic_smem(kernel, smem);
   const unsigned image_groups = static_cast<unsigned>((geo.batch + kImages - 1) / kImages);
   const unsigned ctas = image_groups * geo.tiles_d * geo.tiles_h * geo.tiles_w;
@@ -647,14 +699,14 @@ void launch_main_kernel(const LaunchArgs& args, const Geometry& geo, const float
 // The wgmma kernel for in_channels = 8 (TF32 only), 16, 24 or 32: all the
 // paired shape holds. A template, so that only the candidate that calls it
 // compiles it.
-template <int kPlanes>
+template <int kPlanes, bool kBf16Correction = false>
 void launch_wgmma_kernel(const LaunchArgs& args, const Geometry& geo, const float* packed) {
   if constexpr (kPlanes == 1)
     if (geo.in_channels == kCiStep) return launch_main_kernel<kPlanes, 2, 1>(args, geo, packed);
   switch (geo.in_channels / kCiStep) {
-    case 2: return launch_main_kernel<kPlanes, 2, 2>(args, geo, packed);
-    case 3: return launch_main_kernel<kPlanes, 2, 3>(args, geo, packed);
-    case 4: return launch_main_kernel<kPlanes, 2, 4>(args, geo, packed);
+    case 2: return launch_main_kernel<kPlanes, 2, 2, kBf16Correction>(args, geo, packed);
+    case 3: return launch_main_kernel<kPlanes, 2, 3, kBf16Correction>(args, geo, packed);
+    case 4: return launch_main_kernel<kPlanes, 2, 4, kBf16Correction>(args, geo, packed);
   }
   throw Error("the paired wgmma kernel has no instance for " + std::to_string(geo.in_channels) +
               " input channels");
@@ -662,9 +714,12 @@ void launch_wgmma_kernel(const LaunchArgs& args, const Geometry& geo, const floa
 
 // Packs the weights into the workspace (K-major for the wgmma kernel), then
 // runs the fused kernel in the CTA shape images_per_cta chooses. kWgmma:
-// the paired shape on wgmma; the single-image shape stays on mma.sync.
-template <int kPlanes, bool kWgmma = false>
+// the paired shape on wgmma; the single-image shape stays on mma.sync (3xTF32
+// there also for kBf16Correction).
+template <int kPlanes, bool kWgmma = false, bool kBf16Correction = false>
 void launch_fused(const LaunchArgs& args) {
+  static_assert(!kBf16Correction || (kPlanes == 2 && kWgmma),
+                "the BF16 correction is a form of the two-plane wgmma kernel");
   const Geometry geo = geometry_of(
       static_cast<int>(args.axis("batch")), static_cast<int>(args.axis("in_channels")),
       static_cast<int>(args.axis("out_channels")), static_cast<int>(args.axis("depth")),
@@ -680,9 +735,9 @@ void launch_fused(const LaunchArgs& args) {
   };
   if constexpr (has_paired_shape(kPlanes, kWgmma)) {
     if (images_per_cta(kPlanes, geo.batch, geo.in_channels, kWgmma) == 2) {
-      pack(pack_weights<kPlanes, kWgmma>);
+      pack(pack_weights<kPlanes, kWgmma, kBf16Correction>);
       if constexpr (kWgmma)
-        launch_wgmma_kernel<kPlanes>(args, geo, packed);
+        launch_wgmma_kernel<kPlanes, kBf16Correction>(args, geo, packed);
       else
         launch_main_kernel<kPlanes, 2>(args, geo, packed);
       return;
@@ -693,8 +748,9 @@ void launch_fused(const LaunchArgs& args) {
 }
 
 // A fused candidate's registration: what it supports, its workspace (the
-// packed weights) and its launch follow from kPlanes and kWgmma.
-template <int kPlanes, bool kWgmma>
+// packed weights) and its launch follow from kPlanes, kWgmma and
+// kBf16Correction.
+template <int kPlanes, bool kWgmma, bool kBf16Correction = false>
 Candidate fused_candidate(const char* id, const char* precision, const char* summary) {
   return Candidate{
       .workload = "l2_078_conv_transpose3d_max_max_sum",
@@ -707,7 +763,8 @@ Candidate fused_candidate(const char* id, const char* precision, const char* sum
             return packed_weight_bytes(static_cast<int>(axes.at("in_channels")),
                                        static_cast<int>(axes.at("out_channels")), kPlanes);
           },
-      .launch = [](const LaunchArgs& args) { launch_fused<kPlanes, kWgmma>(args); },
+      .launch =
+          [](const LaunchArgs& args) { launch_fused<kPlanes, kWgmma, kBf16Correction>(args); },
   };
 }
 

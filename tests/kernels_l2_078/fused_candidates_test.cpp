@@ -104,6 +104,7 @@ TEST(FusedCandidates, AllAreRegisteredWithTheirPrecision) {
   EXPECT_EQ(candidate("fused_tf32_wgmma").precision, "tf32");
   EXPECT_EQ(candidate("fused_3xtf32").precision, "fp32");
   EXPECT_EQ(candidate("fused_3xtf32_wgmma").precision, "fp32");
+  EXPECT_EQ(candidate("fused_tf32_bf16corr_wgmma").precision, "fp32");
 }
 
 TEST(FusedCandidates, Tf32PassesAtTheCiPreset) {
@@ -121,6 +122,11 @@ TEST(FusedCandidates, Tf32WgmmaPassesAtTheCiPreset) {
 TEST(FusedCandidates, ThreeXTf32WgmmaPassesAtTheCiPreset) {
   const Suite suite = workload_suite();
   expect_passes(suite, "fused_3xtf32_wgmma", suite.resolve_axes("ci"));
+}
+
+TEST(FusedCandidates, Tf32Bf16CorrectionWgmmaPassesAtTheCiPreset) {
+  const Suite suite = workload_suite();
+  expect_passes(suite, "fused_tf32_bf16corr_wgmma", suite.resolve_axes("ci"));
 }
 
 TEST(FusedCandidates, ThreeXTf32PassesAtTheCiPreset) {
@@ -142,6 +148,7 @@ TEST(FusedCandidates, WgmmaKernelsPassAtEveryKStepCount) {
                                               {"width", 5}});
     expect_passes(suite, "fused_tf32_wgmma", axes);
     expect_passes(suite, "fused_3xtf32_wgmma", axes);
+    expect_passes(suite, "fused_tf32_bf16corr_wgmma", axes);
   }
 }
 
@@ -178,10 +185,12 @@ TEST_P(FusedAtRandomAxes, EveryCandidatePasses) {
   expect_passes(suite, "fused_tf32", axes);
   expect_passes(suite, "fused_3xtf32", axes);
   // At one image the wgmma candidates run the single-image mma.sync kernels,
-  // and so does fused_3xtf32_wgmma at 8 input channels.
+  // and so do the two-plane ones at 8 input channels.
   if (axes.at("batch") >= 2) expect_passes(suite, "fused_tf32_wgmma", axes);
-  if (axes.at("batch") >= 2 && axes.at("in_channels") >= 16)
+  if (axes.at("batch") >= 2 && axes.at("in_channels") >= 16) {
     expect_passes(suite, "fused_3xtf32_wgmma", axes);
+    expect_passes(suite, "fused_tf32_bf16corr_wgmma", axes);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(SeededDraws, FusedAtRandomAxes, ::testing::Values(0, 1, 2));

@@ -57,13 +57,15 @@ TEST_P(FusedSupports, RejectsWhatTheKernelDoesNotHandleWithAReason) {
 TEST_P(FusedSupports, NeedsNoMoreWorkspaceThanThePackedWeights) {
   const Axes axes = suite_.resolve_axes("");
   const std::size_t floats_per_plane = 125 * 32 * 64;
-  const std::size_t planes = fused().precision == "fp32" ? 2 : 1;  // 3xTF32: hi and lo
+  // fp32: 3xTF32's hi and lo, or the TF32 and the BF16 correction plane.
+  const std::size_t planes = fused().precision == "fp32" ? 2 : 1;
   EXPECT_EQ(fused().workspace_bytes(axes), planes * floats_per_plane * sizeof(float));
 }
 
 INSTANTIATE_TEST_SUITE_P(L2_078, FusedSupports, ::testing::Values("fused_tf32", "fused_tf32_wgmma",
                                                                  "fused_3xtf32",
-                                                                 "fused_3xtf32_wgmma"));
+                                                                 "fused_3xtf32_wgmma",
+                                                                 "fused_tf32_bf16corr_wgmma"));
 
 }  // namespace
 }  // namespace kg
