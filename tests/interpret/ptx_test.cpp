@@ -49,6 +49,40 @@ TEST(InterpretPtx, CvtRnaTf32MatchesHandComputedBitPatterns) {
   EXPECT_TRUE(std::isnan(from_bits(out[cases.size() + 1]))) << "NaN must not become Inf";
 }
 
+TEST(InterpretPtx, PackBf16x2RoundsToNearestEvenAndPutsLowFirst) {
+  struct Case {
+    std::uint32_t in;
+    std::uint16_t want;
+    const char* what;
+  };
+  const std::vector<Case> cases = {
+      {0x3f800000u, 0x3f80u, "1.0 is exact"},
+      {0x3f807fffu, 0x3f80u, "below half an ulp rounds down"},
+      {0x3f808000u, 0x3f80u, "a tie at an even mantissa stays (to even)"},
+      {0x3f818000u, 0x3f82u, "a tie at an odd mantissa rounds up (to even)"},
+      {0x3f808001u, 0x3f81u, "above half an ulp rounds up"},
+      {0xbf818000u, 0xbf82u, "a negative tie to even"},
+      {0x3fffffffu, 0x4000u, "a carry into the exponent"},
+      {0x7f7fffffu, 0x7f80u, "FLT_MAX overflows to +Inf"},
+      {0xff800000u, 0xff80u, "-Inf stays"},
+      {0x80000000u, 0x8000u, "-0 stays"},
+  };
+  std::vector<float> low, high;
+  for (const Case& c : cases) {
+    low.push_back(from_bits(c.in));
+    high.push_back(from_bits(0x40400000u));  // 3.0: 0x4040 in the high half
+  }
+  low.push_back(from_bits(0x7f800001u));  // NaN whose payload is all in the dropped bits
+  high.push_back(from_bits(0x7fc00000u));
+  std::vector<std::uint32_t> out(low.size());
+  pack_bf16x2(low.data(), high.data(), out.data(), static_cast<int>(low.size()), nullptr);
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    EXPECT_EQ(out[i], 0x40400000u | cases[i].want) << cases[i].what << ": 0x" << std::hex
+                                                     << cases[i].in;
+  EXPECT_TRUE(std::isnan(from_bits(out[cases.size()] << 16))) << "NaN must not become Inf";
+  EXPECT_TRUE(std::isnan(from_bits(out[cases.size()] & 0xffff0000u)));
+}
+
 ExactGemmInputs mma_inputs() { return ExactGemmInputs(16, 8, 8); }
 
 void expect_same_bits(const std::vector<float>& got, const std::vector<float>& want) {

@@ -135,6 +135,20 @@ TEST(GpuInterpretKernels, CvtRnaTf32) {
   EXPECT_EQ(d_out.read(), want);
 }
 
+TEST(GpuInterpretKernels, PackBf16x2) {
+  KG_REQUIRE_GPU();
+  const std::vector<std::uint32_t> low_bits = {0x3f807fffu, 0x3f808000u, 0x3f818000u,
+                                               0xbf818000u, 0x3fffffffu, 0x7f7fffffu};
+  const std::vector<std::uint32_t> want = {0xc0003f80u, 0xc0003f80u, 0xc0003f82u,
+                                           0xc000bf82u, 0xc0004000u, 0xc0007f80u};
+  std::vector<float> low, high(low_bits.size(), -2.0f);
+  for (auto bits : low_bits) low.push_back(std::bit_cast<float>(bits));
+  DeviceVector<float> d_low(low), d_high(high);
+  DeviceVector<std::uint32_t> d_out(std::vector<std::uint32_t>(low.size()));
+  pack_bf16x2(d_low.get(), d_high.get(), d_out.get(), static_cast<int>(low.size()), nullptr);
+  EXPECT_EQ(d_out.read(), want);
+}
+
 TEST(GpuInterpretKernels, MmaOnExactInputs) {
   KG_REQUIRE_GPU();
   const ExactGemmInputs inputs(16, 8, 8);

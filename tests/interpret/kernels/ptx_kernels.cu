@@ -11,6 +11,12 @@ __global__ void cvt_rna_tf32_kernel(const float* in, std::uint32_t* out, int n) 
   if (i < n) out[i] = kg::cvt_rna_tf32(in[i]);
 }
 
+__global__ void pack_bf16x2_kernel(const float* low, const float* high, std::uint32_t* out,
+                                   int n) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < n) out[i] = kg::pack_bf16x2(low[i], high[i]);
+}
+
 __global__ void mma_kernel(const float* a, const float* b, const float* c, float* d,
                            bool convert) {
   const int lane = threadIdx.x;
@@ -131,6 +137,11 @@ __global__ void __launch_bounds__(128) tiled_gemm_tf32_kernel(const float* __res
 
 void cvt_rna_tf32(const float* in, std::uint32_t* out, int n, cudaStream_t stream) {
   kg::launch(cvt_rna_tf32_kernel, dim3((n + 63) / 64), dim3(64), 0, stream, in, out, n);
+}
+
+void pack_bf16x2(const float* low, const float* high, std::uint32_t* out, int n,
+                 cudaStream_t stream) {
+  kg::launch(pack_bf16x2_kernel, dim3((n + 63) / 64), dim3(64), 0, stream, low, high, out, n);
 }
 
 void mma_16x8x8(const float* a, const float* b, const float* c, float* d, bool convert,

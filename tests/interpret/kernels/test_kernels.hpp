@@ -54,6 +54,9 @@ void syncwarp_exchange(int* out, cudaStream_t stream);
 
 // ---- PTX wrappers (ptx_kernels.cu) ----
 void cvt_rna_tf32(const float* in, std::uint32_t* out, int n, cudaStream_t stream);
+// out[i] = kg::pack_bf16x2(low[i], high[i]).
+void pack_bf16x2(const float* low, const float* high, std::uint32_t* out, int n,
+                 cudaStream_t stream);
 // One warp: D (16x8) = A (16x8, row-major) * B (8x8, row-major [k][n]) + C.
 // convert: pass A and B through cvt_rna_tf32; otherwise their raw bits.
 void mma_16x8x8(const float* a, const float* b, const float* c, float* d, bool convert,
