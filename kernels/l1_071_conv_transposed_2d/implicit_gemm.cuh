@@ -205,6 +205,30 @@ __device__ __forceinline__ void mma_tf32(float (&acc)[4], const std::uint32_t (&
   kg::mma_m16n8k8_tf32(acc, a, b, acc);
 }
 
+// A tile's image and its row and column among the class's tiles.
+struct TilePosition {
+  int n, th, tw;
+};
+__host__ __device__ inline TilePosition tile_position(int tile, const ClassDim& dh,
+                                                      const ClassDim& dw) {
+  const int tiles_per_image = dh.tiles * dw.tiles;
+  const int n = tile / tiles_per_image;
+  const int rem = tile - n * tiles_per_image;
+  const int th = rem / dw.tiles;
+  return TilePosition{n, th, rem - th * dw.tiles};
+}
+
+// Persistent blocks: block blockIdx.x takes tiles blockIdx.x, + gridDim.x,
+// ... below class_tiles, each as p.chunks pipeline stages. The number of
+// stages of this block, and the tile of its stage `stage`.
+__device__ __forceinline__ int stages_of_this_block(int class_tiles, int chunks) {
+  const int first = static_cast<int>(blockIdx.x), step = static_cast<int>(gridDim.x);
+  return (class_tiles > first ? (class_tiles - first + step - 1) / step : 0) * chunks;
+}
+__device__ __forceinline__ int tile_of_stage(int stage, int chunks) {
+  return static_cast<int>(blockIdx.x) + (stage / chunks) * static_cast<int>(gridDim.x);
+}
+
 // Where the halo's first column lies in a staged row: 16-byte copies start at
 // the multiple of 4 at or before it (tile_cols is a multiple of 4, so this is
 // the same for every tile of a class); scalar copies start at the column.
@@ -224,11 +248,7 @@ template <int kBlockThreads = kThreads, int kHaloRows = 0, int kHaloCols = 0>
 __device__ __forceinline__ void load_stage(const Plan& p, const ClassDim& dh, const ClassDim& dw,
                                            const float* __restrict__ x, int group, int tile,
                                            int chunk, float* stage) {
-  const int tiles_per_image = dh.tiles * dw.tiles;
-  const int n = tile / tiles_per_image;
-  const int rem = tile - n * tiles_per_image;
-  const int th = rem / dw.tiles;
-  const int tw = rem - th * dw.tiles;
+  const auto [n, th, tw] = tile_position(tile, dh, dw);
   // reach > 0 reads before the input: the implicit zero padding.
   const int ih0 = th * p.tile_rows - dh.reach;
   const int iw0 = tw * p.tile_cols - dw.reach - staged_column_shift(p, dw);
@@ -383,12 +403,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   const int class_tiles = p.s.batch * dh.tiles * dw.tiles;
 
   // The first stage is in flight while the weights are staged.
-  const int my_tiles =
-      class_tiles > static_cast<int>(blockIdx.x)
-          ? (class_tiles - static_cast<int>(blockIdx.x) + static_cast<int>(gridDim.x) - 1) /
-                static_cast<int>(gridDim.x)
-          : 0;
-  const int stage_count = my_tiles * p.chunks;
+  const int stage_count = stages_of_this_block(class_tiles, p.chunks);
   if (stage_count > 0) load_stage(p, dh, dw, x, group, static_cast<int>(blockIdx.x), 0, stages);
   kg::cp_async_commit();
 
@@ -422,12 +437,9 @@ __global__ void __launch_bounds__(kThreads, 2)
 
   for (int stage = 0; stage < stage_count; ++stage) {
     const int chunk = stage % p.chunks;
-    const int tile = static_cast<int>(blockIdx.x) + (stage / p.chunks) * static_cast<int>(gridDim.x);
+    const int tile = tile_of_stage(stage, p.chunks);
     if (stage + 1 < stage_count) {
-      const int next_chunk = (stage + 1) % p.chunks;
-      const int next_tile =
-          static_cast<int>(blockIdx.x) + ((stage + 1) / p.chunks) * static_cast<int>(gridDim.x);
-      load_stage(p, dh, dw, x, group, next_tile, next_chunk,
+      load_stage(p, dh, dw, x, group, tile_of_stage(stage + 1, p.chunks), (stage + 1) % p.chunks,
                  stages + ((stage + 1) & 1) * p.stage_floats);
     }
     kg::cp_async_commit();
@@ -478,11 +490,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     if (chunk == p.chunks - 1) {
       // With stride 1, each store instruction writes 4 runs of 8 consecutive
       // floats (one 32-byte sector each): pixels g along W, channel pairs by t.
-      const int tiles_per_image = dh.tiles * dw.tiles;
-      const int n = tile / tiles_per_image;
-      const int rem = tile - n * tiles_per_image;
-      const int th = rem / dw.tiles;
-      const int tw = rem - th * dw.tiles;
+      const auto [n, th, tw] = tile_position(tile, dh, dw);
 #pragma unroll
       for (int rr = 0; rr < kRowsPerWarp; ++rr) {
         const int jh = th * kTileRows + warp * kRowsPerWarp + rr;

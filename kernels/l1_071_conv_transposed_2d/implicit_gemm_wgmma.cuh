@@ -116,13 +116,7 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
   const int co_block = static_cast<int>(blockIdx.y) - group * p.co_blocks;
   const ClassDim dh = class_dim(p.s.height_out, kWgKernel, 1, p.s.padding, 0, kWgRows);
   const ClassDim dw = class_dim(p.s.width_out, kWgKernel, 1, p.s.padding, 0, kWgCols);
-  const int class_tiles = p.s.batch * dh.tiles * dw.tiles;
-  const int my_tiles =
-      class_tiles > static_cast<int>(blockIdx.x)
-          ? (class_tiles - static_cast<int>(blockIdx.x) + static_cast<int>(gridDim.x) - 1) /
-                static_cast<int>(gridDim.x)
-          : 0;
-  const int stage_count = my_tiles * p.chunks;
+  const int stage_count = stages_of_this_block(p.s.batch * dh.tiles * dw.tiles, p.chunks);
   if (stage_count > 0)
     load_stage<kWgThreads, kWgInputRows, kWgInputCols>(p, dh, dw, x, group,
                                                        static_cast<int>(blockIdx.x), 0, stages);
@@ -192,13 +186,11 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
 
   for (int stage = 0; stage < stage_count; ++stage) {
     const int chunk = stage % p.chunks;
-    const int tile = static_cast<int>(blockIdx.x) + (stage / p.chunks) * static_cast<int>(gridDim.x);
+    const int tile = tile_of_stage(stage, p.chunks);
     if (stage + 1 < stage_count) {
-      const int next_chunk = (stage + 1) % p.chunks;
-      const int next_tile =
-          static_cast<int>(blockIdx.x) + ((stage + 1) / p.chunks) * static_cast<int>(gridDim.x);
       load_stage<kWgThreads, kWgInputRows, kWgInputCols>(
-          p, dh, dw, x, group, next_tile, next_chunk, stages + ((stage + 1) & 1) * p.stage_floats);
+          p, dh, dw, x, group, tile_of_stage(stage + 1, p.chunks), (stage + 1) % p.chunks,
+          stages + ((stage + 1) & 1) * p.stage_floats);
     }
     kg::cp_async_commit();
     kg::cp_async_wait<1>();  // this stage's copies have landed
@@ -276,11 +268,7 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
       // Each store instruction of a warp writes 4 runs of 8 consecutive
       // floats (pixels g along W, one run per output channel 2t, 2t + 1 of
       // block j): four full 32-byte sectors.
-      const int tiles_per_image = dh.tiles * dw.tiles;
-      const int n = tile / tiles_per_image;
-      const int rem = tile - n * tiles_per_image;
-      const int th = rem / dw.tiles;
-      const int tw = rem - th * dw.tiles;
+      const auto [n, th, tw] = tile_position(tile, dh, dw);
 #pragma unroll
       for (int r = 0; r < kWgRows; ++r) {
         const int oh = th * kWgRows + r;

@@ -17,7 +17,11 @@ namespace {
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
-TEST(InterpretWgmma, ChainedProductIsExactForEveryWidthWarpAndOrder) {
+// D = A B (+ C) of 64 x 16 x n exact inputs through `product`, at both widths,
+// both accumulate flags and every thread order, bit for bit.
+using ProductKernel = void (*)(int n, const float* a, const float* b, const float* c, float* d,
+                               bool accumulate, cudaStream_t stream);
+void expect_exact_products(ProductKernel product) {
   for (int n : {64, 32}) {
     const ExactGemmInputs inputs(64, 16, n);
     for (bool accumulate : {true, false}) {
@@ -25,8 +29,8 @@ TEST(InterpretWgmma, ChainedProductIsExactForEveryWidthWarpAndOrder) {
       for (const char* order : kAllOrders) {
         ScopedEnvironment scoped("KG_INTERPRET_ORDER", order);
         std::vector<float> d(64 * n, -1.0f);
-        wgmma_64xnx16(n, inputs.a.data(), inputs.b.data(), inputs.c.data(), d.data(),
-                      accumulate, nullptr);
+        product(n, inputs.a.data(), inputs.b.data(), inputs.c.data(), d.data(), accumulate,
+                nullptr);
         EXPECT_EQ(d, want) << "n " << n << ", " << order
                            << (accumulate ? ", accumulate" : ", D = A B");
       }
@@ -34,22 +38,13 @@ TEST(InterpretWgmma, ChainedProductIsExactForEveryWidthWarpAndOrder) {
   }
 }
 
+TEST(InterpretWgmma, ChainedProductIsExactForEveryWidthWarpAndOrder) {
+  expect_exact_products(wgmma_64xnx16);
+}
+
 TEST(InterpretWgmma, Bf16ProductIsExactForEveryWidthWarpAndOrder) {
   // The exact inputs have at most 3 significant bits: bf16 holds them.
-  for (int n : {32, 64}) {
-    const ExactGemmInputs inputs(64, 16, n);
-    for (bool accumulate : {true, false}) {
-      const std::vector<float> want = inputs.product(accumulate);
-      for (const char* order : kAllOrders) {
-        ScopedEnvironment scoped("KG_INTERPRET_ORDER", order);
-        std::vector<float> d(64 * n, -1.0f);
-        wgmma_64xnx16_bf16(n, inputs.a.data(), inputs.b.data(), inputs.c.data(), d.data(),
-                           accumulate, nullptr);
-        EXPECT_EQ(d, want) << "n " << n << ", " << order
-                           << (accumulate ? ", accumulate" : ", D = A B");
-      }
-    }
-  }
+  expect_exact_products(wgmma_64xnx16_bf16);
 }
 
 TEST(InterpretWgmma, TheTestWouldSeeSwappedOffsetsOrATransposedB) {

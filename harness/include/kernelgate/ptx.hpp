@@ -262,6 +262,20 @@ inline void wgmma_wait(std::source_location where = std::source_location::curren
 #else
 #define KG_WGMMA_ASM(...) asm volatile(__VA_ARGS__)
 #endif
+// The operand lists of the wgmma asm statements below: the accumulators of
+// N = 64 (32 per lane) or N = 32 (16), read and written; then the four A
+// registers, the scale-d flag and the B descriptor.
+#define KG_WGMMA_D16(d)                                                                   \
+  "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]), "+f"(d[1][1]), \
+      "+f"(d[1][2]), "+f"(d[1][3]), "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]),            \
+      "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3])
+#define KG_WGMMA_D32(d)                                                                   \
+  KG_WGMMA_D16(d), "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]),             \
+      "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]), "+f"(d[6][0]),            \
+      "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]),            \
+      "+f"(d[7][2]), "+f"(d[7][3])
+#define KG_WGMMA_SOURCES(a, accumulate, b_desc)                                          \
+  "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(static_cast<int>(accumulate)), "l"(b_desc)
 KG_PTX_FUNCTION void fence_proxy_async_shared() {
   KG_WGMMA_ASM("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
@@ -282,15 +296,8 @@ KG_PTX_FUNCTION void wgmma_m64n64k8_tf32(float (&d)[8][4], const std::uint32_t (
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
       "{%32, %33, %34, %35}, %37, p, 1, 1;\n}\n"
-      : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]),
-        "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]), "+f"(d[2][0]), "+f"(d[2][1]),
-        "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]),
-        "+f"(d[3][3]), "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]),
-        "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]), "+f"(d[6][0]),
-        "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]),
-        "+f"(d[7][2]), "+f"(d[7][3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(static_cast<int>(accumulate)),
-        "l"(b_desc));
+      : KG_WGMMA_D32(d)
+      : KG_WGMMA_SOURCES(a, accumulate, b_desc));
 }
 KG_PTX_FUNCTION void wgmma_m64n32k8_tf32(float (&d)[4][4], const std::uint32_t (&a)[4],
                                          std::uint64_t b_desc, bool accumulate) {
@@ -299,12 +306,8 @@ KG_PTX_FUNCTION void wgmma_m64n32k8_tf32(float (&d)[4][4], const std::uint32_t (
       "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
       "{%16, %17, %18, %19}, %21, p, 1, 1;\n}\n"
-      : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]),
-        "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]), "+f"(d[2][0]), "+f"(d[2][1]),
-        "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]),
-        "+f"(d[3][3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(static_cast<int>(accumulate)),
-        "l"(b_desc));
+      : KG_WGMMA_D16(d)
+      : KG_WGMMA_SOURCES(a, accumulate, b_desc));
 }
 KG_PTX_FUNCTION void wgmma_m64n32k16_bf16(float (&d)[4][4], const std::uint32_t (&a)[4],
                                           std::uint64_t b_desc, bool accumulate) {
@@ -315,12 +318,8 @@ KG_PTX_FUNCTION void wgmma_m64n32k16_bf16(float (&d)[4][4], const std::uint32_t 
       "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, "
       "{%16, %17, %18, %19}, %21, p, 1, 1, 0;\n}\n"
-      : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]),
-        "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]), "+f"(d[2][0]), "+f"(d[2][1]),
-        "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]),
-        "+f"(d[3][3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(static_cast<int>(accumulate)),
-        "l"(b_desc));
+      : KG_WGMMA_D16(d)
+      : KG_WGMMA_SOURCES(a, accumulate, b_desc));
 }
 KG_PTX_FUNCTION void wgmma_m64n64k16_bf16(float (&d)[8][4], const std::uint32_t (&a)[4],
                                           std::uint64_t b_desc, bool accumulate) {
@@ -330,15 +329,8 @@ KG_PTX_FUNCTION void wgmma_m64n64k16_bf16(float (&d)[8][4], const std::uint32_t 
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
       "{%32, %33, %34, %35}, %37, p, 1, 1, 0;\n}\n"
-      : "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]),
-        "+f"(d[1][1]), "+f"(d[1][2]), "+f"(d[1][3]), "+f"(d[2][0]), "+f"(d[2][1]),
-        "+f"(d[2][2]), "+f"(d[2][3]), "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]),
-        "+f"(d[3][3]), "+f"(d[4][0]), "+f"(d[4][1]), "+f"(d[4][2]), "+f"(d[4][3]),
-        "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]), "+f"(d[6][0]),
-        "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]),
-        "+f"(d[7][2]), "+f"(d[7][3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(static_cast<int>(accumulate)),
-        "l"(b_desc));
+      : KG_WGMMA_D32(d)
+      : KG_WGMMA_SOURCES(a, accumulate, b_desc));
 }
 KG_PTX_FUNCTION void wgmma_fence() { KG_WGMMA_ASM("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 KG_PTX_FUNCTION void wgmma_commit() {
@@ -355,3 +347,6 @@ KG_PTX_FUNCTION void wgmma_wait() {
 
 #undef KG_PTX_FUNCTION
 #undef KG_WGMMA_ASM
+#undef KG_WGMMA_D16
+#undef KG_WGMMA_D32
+#undef KG_WGMMA_SOURCES
