@@ -1,16 +1,16 @@
 #pragma once
 // The implicit GEMM on wgmma (sm_90a) for stride 1 and kernel size 3, the
-// workload's own shape, in TF32 or 3xTF32; implicit_gemm_tf32_wgmma.cu and
-// implicit_gemm_3xtf32_wgmma.cu register it, and every other shape goes to
-// the mma.sync kernel of implicit_gemm.cuh. Design and figures:
-// docs/kernels/l1_071.md, "The wgmma variants".
+// workload's own shape, in TF32, 3xTF32 or TF32 with a BF16 correction;
+// implicit_gemm_{tf32,3xtf32,tf32_bf16corr}_wgmma.cu register it, and every
+// other shape goes to the mma.sync kernel of implicit_gemm.cuh. Design and
+// figures: docs/kernels/l1_071.md, "The wgmma variants".
 //
 // One warpgroup per block; its tile is 4 output rows x 64 output columns x 32
-// output channels: one wgmma m64n32k8 tile per output row, warp w owning
-// columns 16w..16w+15 of every row. The weight planes (TF32: the rounded
-// weights; 3xTF32: hi and lo) stay in shared memory (B of the wgmma); only
-// the A fragments (input pixels; 3xTF32: split into hi and lo) pass through
-// registers. Per tap column, the 6 staged input rows are walked once and each
+// output channels: one wgmma m64n32 tile per output row, warp w owning
+// columns 16w..16w+15 of every row. The weight planes (the TF32 weights, and
+// the 3xTF32 lo or the BF16 correction plane) stay in shared memory (B of the
+// wgmma); only the A fragments (input pixels, with their second form) pass
+// through registers. Per tap column, the 6 staged input rows are walked once and each
 // row's fragments feed every output row that reads it (taps a = 0..2): A is
 // read 6 times per tap column, not 12.
 #include <cstddef>
