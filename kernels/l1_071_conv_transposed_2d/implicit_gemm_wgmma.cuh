@@ -10,9 +10,9 @@
 // columns 16w..16w+15 of every row. The weight planes (the TF32 weights, and
 // the 3xTF32 lo or the BF16 correction plane) stay in shared memory (B of the
 // wgmma); only the A fragments (input pixels, with their second form) pass
-// through registers. Per tap column, the 6 staged input rows are walked once and each
-// row's fragments feed every output row that reads it (taps a = 0..2): A is
-// read 6 times per tap column, not 12.
+// through registers. Per tap column, the 6 staged input rows are walked once
+// and each row's fragments feed every output row that reads it (taps
+// a = 0..2): A is read 6 times per tap column, not 12.
 #include <cstddef>
 #include <cstdint>
 #include <string>
