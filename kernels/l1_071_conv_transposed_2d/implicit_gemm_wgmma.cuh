@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/bf16_correction.cuh"
 #include "l1_071_conv_transposed_2d/implicit_gemm.cuh"
 
 namespace kg::l1_071 {
@@ -47,16 +48,6 @@ __host__ __device__ inline int b_plane_offset(int co, int ci) {
 // their lo parts; for tf32_bf16 also the BF16 correction plane.
 __host__ __device__ constexpr int weight_planes(Precision precision) {
   return precision == Precision::tf32 ? 1 : 2;
-}
-
-// tf32_bf16: the two correction terms a_lo b_hi + a_hi b_lo of 8 input
-// channels as one K = 16 BF16 product A' B'. K index k' of A' and B':
-// k' < 8 pairs a_lo with b_hi, k' >= 8 a_hi with b_lo, and within each half
-// k' % 8 = 2c is channel c, 2c + 1 channel c + 4 (c < 4). A thread's TF32
-// fragment holds channels t and t + 4, exactly the pair its BF16 register
-// needs (k' = 2t, 2t + 1), so both come from the same four loads.
-__host__ __device__ constexpr int correction_channel(int k_prime) {
-  return (k_prime % 8) / 2 + 4 * (k_prime % 2);
 }
 
 // Where element (co, k') of a BF16 correction plane lies, in 16-bit units:
@@ -151,11 +142,10 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
       const int co = (element / 128) * 8 + (element / 8) % 8;
       const int k_prime = ((element / 64) % 2) * 8 + element % 8;
       float parts[2];
-      for (int e = 0; e < 2; ++e) {
-        const float value = weight(tap, chunk * kCiChunk + correction_channel(k_prime + e), co);
-        const float hi = tf32_value(value);
-        parts[e] = k_prime < 8 ? hi : value - hi;  // b_hi meets a_lo, b_lo meets a_hi
-      }
+      for (int e = 0; e < 2; ++e)
+        parts[e] = kernels::correction_weight(
+            weight(tap, chunk * kCiChunk + kernels::correction_channel(k_prime + e), co),
+            k_prime + e);
       weight_words[plane * kBPlaneFloats + bf16_plane_offset(co, k_prime) / 2] =
           kg::pack_bf16x2(parts[0], parts[1]);
     } else {
@@ -224,19 +214,9 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
           if constexpr (kSplit)
             frag[buffer][kPlanes - 1][e] = tf32_bits(v[e] - __uint_as_float(frag[buffer][0][e]));
         }
-        if constexpr (kBf16Correction) {
-          // v = pixels g, g + 8 at channel t, then at channel t + 4; A' row g
-          // takes (t, t + 4) of lo at k' = 2t, 2t + 1 and of hi at 2t + 8, 2t + 9.
-          float hi[4], lo[4];
-          for (int e = 0; e < 4; ++e) {
-            hi[e] = __uint_as_float(frag[buffer][0][e]);
-            lo[e] = v[e] - hi[e];
-          }
-          frag[buffer][1][0] = kg::pack_bf16x2(lo[0], lo[2]);
-          frag[buffer][1][1] = kg::pack_bf16x2(lo[1], lo[3]);
-          frag[buffer][1][2] = kg::pack_bf16x2(hi[0], hi[2]);
-          frag[buffer][1][3] = kg::pack_bf16x2(hi[1], hi[3]);
-        }
+        // v = pixels g, g + 8 at channel t, then at channel t + 4.
+        if constexpr (kBf16Correction)
+          kernels::correction_fragment(v, frag[buffer][0], frag[buffer][1]);
         kg::wgmma_fence();
         // Input row ir feeds output row ir - a through tap row a.
 #pragma unroll

@@ -3,8 +3,9 @@
 // channels, on TF32 tensor cores (mma.sync m16n8k8, or wgmma m64n64k8 in the
 // paired shape of the _wgmma candidates). Shared by the candidates
 // fused_tf32.cu (one TF32 product), fused_3xtf32.cu (hi/lo split, three
-// products) and their wgmma variants fused_tf32_wgmma.cu and
-// fused_3xtf32_wgmma.cu. The design, its numbers and the reasoning:
+// products), their wgmma variants fused_tf32_wgmma.cu and
+// fused_3xtf32_wgmma.cu, and fused_tf32_bf16corr_wgmma.cu (TF32 with a BF16
+// correction, wgmma m64n64k16). The design, its numbers and the reasoning:
 // docs/kernels/l2_078.md.
 //
 // In short: the two pools are one max over 6x6x6 blocks of conv outputs. With
@@ -23,6 +24,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/bf16_correction.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/ptx.hpp"
@@ -205,11 +207,10 @@ __device__ __forceinline__ float key_value(int key) {
 // one 128-byte core matrix; the next 4 input channels are 64 x 16 = 1024
 // bytes on, the next 8 output channels 128 bytes on.
 // kBf16Correction (wgmma, kPlanes = 2): plane 1 holds instead, per 8 input
-// channels, the BF16 operand B' of the correction product (see wgmma_stage):
-// 16 x 64 bf16, K-major with 8 per core-matrix row, the same byte offsets. Its
-// 4-byte word at the K-major position of (ci, co) holds k' = 2p, 2p + 1 with
-// p = ci % 8: b_hi (p < 4) or b_lo (p >= 4) of channels 8 (ci / 8) + p % 4
-// and that + 4.
+// channels, the BF16 operand B' of the correction product
+// (common/bf16_correction.cuh): 16 x 64 bf16, K-major with 8 per core-matrix
+// row, the same byte offsets. Its 4-byte word at the K-major position of
+// (ci, co) holds k' = 2 (ci % 8) and that + 1.
 template <int kPlanes, bool kKMajor = false, bool kBf16Correction = false>
 __global__ void pack_weights(const float* __restrict__ weight, float* __restrict__ packed,
                              int in_channels, int out_channels, long long total) {
@@ -247,14 +248,12 @@ __global__ void pack_weights(const float* __restrict__ weight, float* __restrict
   const long long k_major = (ci / 4) * 4 * kCoGroup + co_local * 4 + ci % 4;
   float& out = packed[index - row_major + (kKMajor ? k_major : row_major)];
   if (kBf16Correction && plane == 1) {
-    const int p = ci % kCiStep;
-    const int first = ci - p + p % 4;
+    const int chunk_start = ci - ci % kCiStep;
+    const int k_prime = 2 * (ci % kCiStep);
     float parts[2];
-    for (int e = 0; e < 2; ++e) {
-      const float value = value_of(first + 4 * e);
-      const float hi = tf32_value(value);
-      parts[e] = p < 4 ? hi : value - hi;  // b_hi meets a_lo, b_lo meets a_hi
-    }
+    for (int e = 0; e < 2; ++e)
+      parts[e] = kernels::correction_weight(
+          value_of(chunk_start + kernels::correction_channel(k_prime + e)), k_prime + e);
     out = __uint_as_float(kg::pack_bf16x2(parts[0], parts[1]));
     return;
   }
@@ -349,11 +348,8 @@ __device__ __forceinline__ void mma_stage(float (&acc)[kMaxTiles][kNTiles][4],
 // for the last, and the other warpgroup's wgmmas keep the tensor cores busy
 // meanwhile.
 // kBf16Correction (kPlanes = 2): a_hi b_hi on TF32 and the two correction
-// terms a_lo b_hi + a_hi b_lo as one BF16 wgmma m64n64k16 of A' = [a_lo | a_hi]
-// and B' = [b_hi ; b_lo] along K, which runs at twice the TF32 rate. Within
-// each half of K, k' % 8 = 2c is channel c and 2c + 1 channel c + 4: the
-// thread's TF32 fragment (channels t and t + 4) is exactly the pair its BF16
-// registers need (docs/kernels/l2_078.md).
+// terms a_lo b_hi + a_hi b_lo as one BF16 wgmma m64n64k16, which runs at twice
+// the TF32 rate (common/bf16_correction.cuh has the K order A' and B' share).
 // kSteps = in_channels / 8 is a template argument: with a run-time count
 // ptxas cannot tell which group last read a buffer, and serializes every
 // wgmma.
@@ -391,20 +387,8 @@ __device__ __forceinline__ void wgmma_stage(
           frag[0][i][r] = kg::cvt_rna_tf32(raw[r]);
         }
       }
-      if constexpr (kBf16Correction) {
-        // raw = rows g, g + 8 at channel t, then at t + 4. A' row g takes lo at
-        // k' = 2t, 2t + 1 and hi at 2t + 8, 2t + 9: (t, t + 4) each.
-        float hi[4], lo[4];
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-          hi[r] = __uint_as_float(frag[0][i][r]);
-          lo[r] = raw[r] - hi[r];
-        }
-        frag[1][i][0] = kg::pack_bf16x2(lo[0], lo[2]);
-        frag[1][i][1] = kg::pack_bf16x2(lo[1], lo[3]);
-        frag[1][i][2] = kg::pack_bf16x2(hi[0], hi[2]);
-        frag[1][i][3] = kg::pack_bf16x2(hi[1], hi[3]);
-      }
+      // raw = rows g, g + 8 at channel t, then at t + 4.
+      if constexpr (kBf16Correction) kernels::correction_fragment(raw, frag[0][i], frag[1][i]);
     }
     const std::uint64_t desc_hi = b_desc + ks * kDescPerStep;
     const bool accumulate = !(first_of_class && ks == 0);
