@@ -107,32 +107,19 @@ TEST(FusedCandidates, AllAreRegisteredWithTheirPrecision) {
   EXPECT_EQ(candidate("fused_tf32_bf16corr_wgmma").precision, "fp32");
 }
 
-TEST(FusedCandidates, Tf32PassesAtTheCiPreset) {
+// One test per candidate, so CTest can run them in parallel. The ci preset
+// has two images and 16 input channels: the paired shape, i.e. the wgmma
+// kernels for the _wgmma candidates.
+class FusedAtTheCiPreset : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(FusedAtTheCiPreset, Passes) {
   const Suite suite = workload_suite();
-  expect_passes(suite, "fused_tf32", suite.resolve_axes("ci"));
+  expect_passes(suite, GetParam(), suite.resolve_axes("ci"));
 }
 
-// The ci preset has two images and 16 input channels: the paired shape,
-// i.e. the wgmma kernels.
-TEST(FusedCandidates, Tf32WgmmaPassesAtTheCiPreset) {
-  const Suite suite = workload_suite();
-  expect_passes(suite, "fused_tf32_wgmma", suite.resolve_axes("ci"));
-}
-
-TEST(FusedCandidates, ThreeXTf32WgmmaPassesAtTheCiPreset) {
-  const Suite suite = workload_suite();
-  expect_passes(suite, "fused_3xtf32_wgmma", suite.resolve_axes("ci"));
-}
-
-TEST(FusedCandidates, Tf32Bf16CorrectionWgmmaPassesAtTheCiPreset) {
-  const Suite suite = workload_suite();
-  expect_passes(suite, "fused_tf32_bf16corr_wgmma", suite.resolve_axes("ci"));
-}
-
-TEST(FusedCandidates, ThreeXTf32PassesAtTheCiPreset) {
-  const Suite suite = workload_suite();
-  expect_passes(suite, "fused_3xtf32", suite.resolve_axes("ci"));
-}
+INSTANTIATE_TEST_SUITE_P(Candidates, FusedAtTheCiPreset,
+                         ::testing::Values("fused_tf32", "fused_tf32_wgmma", "fused_3xtf32",
+                                           "fused_3xtf32_wgmma", "fused_tf32_bf16corr_wgmma"));
 
 // The wgmma kernels are compiled per number of K steps (input channels / 8),
 // and their pipeline differs with it (tests above: 1 and 2 steps). The
