@@ -562,6 +562,21 @@ void launch(const LaunchArgs& args) {
              args.in("weight"), args.output);
 }
 
-inline std::size_t no_workspace(const Axes&) { return 0; }
+// An implicit-GEMM candidate's registration: they all support the same axes
+// (unsupported_reason) and need no workspace; id, precision, summary and the
+// launch (mma.sync or wgmma, and the precision) tell them apart.
+inline Candidate implicit_gemm_candidate(const char* id, const char* precision,
+                                         const char* summary,
+                                         void (*launch)(const LaunchArgs&)) {
+  return Candidate{
+      .workload = "l1_071_conv_transposed_2d",
+      .id = id,
+      .precision = precision,
+      .summary = summary,
+      .unsupported_reason = unsupported_reason,
+      .workspace_bytes = [](const Axes&) -> std::size_t { return 0; },
+      .launch = launch,
+  };
+}
 
 }  // namespace kg::l1_071

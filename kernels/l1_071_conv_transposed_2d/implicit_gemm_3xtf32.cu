@@ -5,15 +5,10 @@
 
 namespace {
 
-KG_REGISTER_CANDIDATE({
-    .workload = "l1_071_conv_transposed_2d",
-    .id = "implicit_gemm_3xtf32",
-    .precision = "fp32",
-    .summary = "implicit GEMM (parity classes for stride > 1) on TF32 mma.sync with 3xTF32 error compensation "
-               "(FP32 accuracy), cp.async double-buffered halo tiles",
-    .unsupported_reason = kg::l1_071::unsupported_reason,
-    .workspace_bytes = kg::l1_071::no_workspace,
-    .launch = kg::l1_071::launch<kg::l1_071::Precision::tf32x3>,
-});
+KG_REGISTER_CANDIDATE({kg::l1_071::implicit_gemm_candidate(
+    "implicit_gemm_3xtf32", "fp32",
+    "implicit GEMM (parity classes for stride > 1) on TF32 mma.sync with 3xTF32 error compensation "
+    "(FP32 accuracy), cp.async double-buffered halo tiles",
+    kg::l1_071::launch<kg::l1_071::Precision::tf32x3>)});
 
 }  // namespace

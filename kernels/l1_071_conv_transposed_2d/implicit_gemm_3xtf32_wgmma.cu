@@ -7,15 +7,10 @@
 
 namespace {
 
-KG_REGISTER_CANDIDATE({
-    .workload = "l1_071_conv_transposed_2d",
-    .id = "implicit_gemm_3xtf32_wgmma",
-    .precision = "fp32",
-    .summary = "implicit_gemm_3xtf32 on wgmma m64n32k8 (sm_90a) for stride 1 and kernel 3: "
-               "hi/lo weight planes in shared memory, input rows walked once per tap column",
-    .unsupported_reason = kg::l1_071::unsupported_reason,
-    .workspace_bytes = kg::l1_071::no_workspace,
-    .launch = kg::l1_071::launch_wgmma<kg::l1_071::Precision::tf32x3>,
-});
+KG_REGISTER_CANDIDATE({kg::l1_071::implicit_gemm_candidate(
+    "implicit_gemm_3xtf32_wgmma", "fp32",
+    "implicit_gemm_3xtf32 on wgmma m64n32k8 (sm_90a) for stride 1 and kernel 3: "
+    "hi/lo weight planes in shared memory, input rows walked once per tap column",
+    kg::l1_071::launch_wgmma<kg::l1_071::Precision::tf32x3>)});
 
 }  // namespace

@@ -5,16 +5,11 @@
 
 namespace {
 
-KG_REGISTER_CANDIDATE({
-    .workload = "l1_071_conv_transposed_2d",
-    .id = "implicit_gemm_tf32",
-    .precision = "tf32",
-    .summary = "implicit GEMM (flipped weight, implicit padding, parity classes for stride > 1) on "
-               "TF32 mma.sync, "
-               "cp.async double-buffered halo tiles, weights resident in shared memory",
-    .unsupported_reason = kg::l1_071::unsupported_reason,
-    .workspace_bytes = kg::l1_071::no_workspace,
-    .launch = kg::l1_071::launch<kg::l1_071::Precision::tf32>,
-});
+KG_REGISTER_CANDIDATE({kg::l1_071::implicit_gemm_candidate(
+    "implicit_gemm_tf32", "tf32",
+    "implicit GEMM (flipped weight, implicit padding, parity classes for stride > 1) on "
+    "TF32 mma.sync, "
+    "cp.async double-buffered halo tiles, weights resident in shared memory",
+    kg::l1_071::launch<kg::l1_071::Precision::tf32>)});
 
 }  // namespace

@@ -10,15 +10,10 @@
 
 namespace {
 
-KG_REGISTER_CANDIDATE({
-    .workload = "l1_071_conv_transposed_2d",
-    .id = "implicit_gemm_tf32_bf16corr_wgmma",
-    .precision = "fp32",
-    .summary = "wgmma (sm_90a), stride 1 and kernel 3: a_hi*b_hi on TF32 plus both error "
-               "corrections in one BF16 wgmma (FP32-level, about 1e-6 rel. L2)",
-    .unsupported_reason = kg::l1_071::unsupported_reason,
-    .workspace_bytes = kg::l1_071::no_workspace,
-    .launch = kg::l1_071::launch_wgmma<kg::l1_071::Precision::tf32_bf16>,
-});
+KG_REGISTER_CANDIDATE({kg::l1_071::implicit_gemm_candidate(
+    "implicit_gemm_tf32_bf16corr_wgmma", "fp32",
+    "wgmma (sm_90a), stride 1 and kernel 3: a_hi*b_hi on TF32 plus both error "
+    "corrections in one BF16 wgmma (FP32-level, about 1e-6 rel. L2)",
+    kg::l1_071::launch_wgmma<kg::l1_071::Precision::tf32_bf16>)});
 
 }  // namespace

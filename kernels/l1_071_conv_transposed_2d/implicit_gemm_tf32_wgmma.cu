@@ -7,15 +7,10 @@
 
 namespace {
 
-KG_REGISTER_CANDIDATE({
-    .workload = "l1_071_conv_transposed_2d",
-    .id = "implicit_gemm_tf32_wgmma",
-    .precision = "tf32",
-    .summary = "implicit_gemm_tf32 on wgmma m64n32k8 (sm_90a) for stride 1 and kernel 3: "
-               "weights in shared memory, input rows walked once per tap column",
-    .unsupported_reason = kg::l1_071::unsupported_reason,
-    .workspace_bytes = kg::l1_071::no_workspace,
-    .launch = kg::l1_071::launch_wgmma<kg::l1_071::Precision::tf32>,
-});
+KG_REGISTER_CANDIDATE({kg::l1_071::implicit_gemm_candidate(
+    "implicit_gemm_tf32_wgmma", "tf32",
+    "implicit_gemm_tf32 on wgmma m64n32k8 (sm_90a) for stride 1 and kernel 3: "
+    "weights in shared memory, input rows walked once per tap column",
+    kg::l1_071::launch_wgmma<kg::l1_071::Precision::tf32>)});
 
 }  // namespace
