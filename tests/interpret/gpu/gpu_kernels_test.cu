@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "exact_gemm_inputs.hpp"
@@ -189,26 +190,21 @@ TEST(GpuInterpretKernels, TiledGemm) {
 // layouts and the meaning of the descriptor's two byte offsets.
 TEST(GpuInterpretKernels, WgmmaOnExactInputs) {
   KG_REQUIRE_GPU();
-  for (int n : {64, 32}) {
-    const ExactGemmInputs inputs(64, 16, n);
-    DeviceVector<float> d_a(inputs.a), d_b(inputs.b), d_c(inputs.c);
-    for (bool accumulate : {true, false}) {
-      DeviceVector<float> d_d(std::vector<float>(64 * n, -1.0f));
-      wgmma_64xnx16(n, d_a.get(), d_b.get(), d_c.get(), d_d.get(), accumulate, nullptr);
-      EXPECT_EQ(d_d.read(), inputs.product(accumulate))
-          << "n " << n << (accumulate ? ", accumulate" : ", D = A B");
+  using ProductKernel = void (*)(int, const float*, const float*, const float*, float*, bool,
+                                 cudaStream_t);
+  const std::pair<const char*, ProductKernel> kernels[] = {{"tf32", wgmma_64xnx16},
+                                                            {"bf16", wgmma_64xnx16_bf16}};
+  for (const auto& [input, product] : kernels)
+    for (int n : {64, 32}) {
+      const ExactGemmInputs inputs(64, 16, n);
+      DeviceVector<float> d_a(inputs.a), d_b(inputs.b), d_c(inputs.c);
+      for (bool accumulate : {true, false}) {
+        DeviceVector<float> d_d(std::vector<float>(64 * n, -1.0f));
+        product(n, d_a.get(), d_b.get(), d_c.get(), d_d.get(), accumulate, nullptr);
+        EXPECT_EQ(d_d.read(), inputs.product(accumulate))
+            << input << ", n " << n << (accumulate ? ", accumulate" : ", D = A B");
+      }
     }
-  }
-  for (int n : {32, 64}) {
-    const ExactGemmInputs inputs(64, 16, n);
-    DeviceVector<float> d_a(inputs.a), d_b(inputs.b), d_c(inputs.c);
-    for (bool accumulate : {true, false}) {
-      DeviceVector<float> d_d(std::vector<float>(64 * n, -1.0f));
-      wgmma_64xnx16_bf16(n, d_a.get(), d_b.get(), d_c.get(), d_d.get(), accumulate, nullptr);
-      EXPECT_EQ(d_d.read(), inputs.product(accumulate))
-          << "bf16, n " << n << (accumulate ? ", accumulate" : ", D = A B");
-    }
-  }
 }
 
 TEST(GpuInterpretKernels, AtomicsAndIndices) {
