@@ -1,18 +1,20 @@
 #pragma once
 // The implicit GEMM on wgmma (sm_90a) for stride 1 and kernel size 3, the
 // workload's own shape, in TF32, 3xTF32 or TF32 with a BF16 correction;
-// implicit_gemm_{tf32,3xtf32,tf32_bf16corr}_wgmma.cu register it, and every
-// other shape goes to the mma.sync kernel of implicit_gemm.cuh. Design and
-// figures: docs/kernels/l1_071.md, "The wgmma variants".
+// implicit_gemm_{tf32,3xtf32,tf32_bf16corr}_wgmma.cu and
+// implicit_gemm_tf32_wgmma_8rows.cu register it, and every other shape goes to
+// the mma.sync kernel of implicit_gemm.cuh. Design and figures:
+// docs/kernels/l1_071.md, "The wgmma variants" and "Tiles of 8 rows".
 //
-// One warpgroup per block; its tile is 4 output rows x 64 output columns x 32
-// output channels: one wgmma m64n32 tile per output row, warp w owning
-// columns 16w..16w+15 of every row. The weight planes (the TF32 weights, and
-// the 3xTF32 lo or the BF16 correction plane) stay in shared memory (B of the
-// wgmma); only the A fragments (input pixels, with their second form) pass
-// through registers. Per tap column, the 6 staged input rows are walked once
-// and each row's fragments feed every output row that reads it (taps
-// a = 0..2): A is read 6 times per tap column, not 12.
+// One warpgroup per block; its tile is kRows (4 or 8) output rows x 64 output
+// columns x 32 output channels: one wgmma m64n32 tile per output row, warp w
+// owning columns 16w..16w+15 of every row. The weight planes (the TF32
+// weights, and the 3xTF32 lo or the BF16 correction plane) stay in shared
+// memory (B of the wgmma); only the A fragments (input pixels, with their
+// second form) pass through registers. Per tap column, the kRows + 2 staged
+// input rows are walked once and each row's fragments feed every output row
+// that reads it (taps a = 0..2): with 4 rows, A is read 6 times per tap
+// column, not 12.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -23,11 +25,11 @@
 namespace kg::l1_071 {
 
 inline constexpr int kWgThreads = 128;                  // one warpgroup
-inline constexpr int kWgRows = 4;                       // output rows: one m64 tile each
 inline constexpr int kWgCols = 64;                      // output columns: 16 per warp
 inline constexpr int kWgKernel = 3;                     // compiled in; stride 1
-inline constexpr int kWgInputRows = kWgRows + kWgKernel - 1;  // staged rows: 6
 inline constexpr int kWgInputCols = kWgCols + kWgKernel - 1;  // halo columns: 66
+// Staged input rows of a tile of `rows` output rows (one m64 tile each).
+__host__ __device__ constexpr int wgmma_input_rows(int rows) { return rows + kWgKernel - 1; }
 inline constexpr int kWgRowFloats = staged_row_floats(kWgInputCols);  // 72
 // One K step of B (8 input channels x 32 output channels) as a K-major wgmma
 // operand without swizzle: core matrices of 8 output channels x 4 input
@@ -65,9 +67,9 @@ constexpr Precision mma_sync_precision(Precision precision) {
 
 // make_plan's geometry with the wgmma tile; the weights are planes of every
 // tap and 8-channel chunk: [tap][chunk][plane][256].
-template <Precision kPrecision>
+template <Precision kPrecision, int kRows>
 Plan wgmma_plan(const ConvShape& s) {
-  Plan p = make_plan(s, kWgRows, kWgCols);
+  Plan p = make_plan(s, kRows, kWgCols);
   p.weight_floats = p.max_taps * p.max_taps * p.chunks * weight_planes(kPrecision) * kBPlaneFloats;
   p.smem_bytes = (static_cast<std::size_t>(p.weight_floats) + 2 * p.stage_floats) * sizeof(float);
   return p;
@@ -75,25 +77,30 @@ Plan wgmma_plan(const ConvShape& s) {
 
 // Whether the wgmma kernel takes these axes; every other supported shape runs
 // on the mma.sync kernel of the same precision.
-template <Precision kPrecision>
+template <Precision kPrecision, int kRows>
 bool wgmma_applies(const ConvShape& s) {
   return s.stride == 1 && s.kernel == kWgKernel &&
-         wgmma_plan<kPrecision>(s).smem_bytes <= kMaxSharedBytes;
+         wgmma_plan<kPrecision, kRows>(s).smem_bytes <= kMaxSharedBytes;
 }
 
-// Blocks per SM the shared memory allows at 32 input channels per group:
-// three with one weight plane, two with two.
-__host__ __device__ constexpr int wgmma_blocks_per_sm(Precision precision) {
-  return weight_planes(precision) == 1 ? 3 : 2;
+// Blocks per SM at 32 input channels per group: three for one weight plane
+// and 4 rows; two with two planes (shared memory) or 8 rows (registers: 224
+// per thread).
+__host__ __device__ constexpr int wgmma_blocks_per_sm(Precision precision, int rows) {
+  return weight_planes(precision) == 1 && rows == 4 ? 3 : 2;
 }
 
-template <Precision kPrecision>
-__global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
+template <Precision kPrecision, int kRows>
+__global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision, kRows))
     conv_transpose2d_wgmma(Plan p, const float* __restrict__ x, const float* __restrict__ w,
                            float* __restrict__ y) {
   constexpr int kPlanes = weight_planes(kPrecision);
   constexpr bool kSplit = kPrecision == Precision::tf32x3;
   constexpr bool kBf16Correction = kPrecision == Precision::tf32_bf16;
+  constexpr int kInputRows = wgmma_input_rows(kRows);
+  // The A buffer of a row step alternates: an even count of steps per chunk
+  // keeps the parity running on across chunks and tiles.
+  static_assert(kWgKernel * kInputRows % 2 == 0, "odd count of row steps per chunk");
   KG_DYNAMIC_SMEM(float, smem);
   float* weights = smem;                       // [tap][chunk][plane][256], 16-byte aligned
   float* stages = smem + p.weight_floats;      // 2 x stage_floats, double buffer
@@ -105,12 +112,12 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
   const int t = lane % 4;
   const int group = static_cast<int>(blockIdx.y) / p.co_blocks;
   const int co_block = static_cast<int>(blockIdx.y) - group * p.co_blocks;
-  const ClassDim dh = class_dim(p.s.height_out, kWgKernel, 1, p.s.padding, 0, kWgRows);
+  const ClassDim dh = class_dim(p.s.height_out, kWgKernel, 1, p.s.padding, 0, kRows);
   const ClassDim dw = class_dim(p.s.width_out, kWgKernel, 1, p.s.padding, 0, kWgCols);
   const int stage_count = stages_of_this_block(p.s.batch * dh.tiles * dw.tiles, p.chunks);
   if (stage_count > 0)
-    load_stage<kWgThreads, kWgInputRows, kWgInputCols>(p, dh, dw, x, group,
-                                                       static_cast<int>(blockIdx.x), 0, stages);
+    load_stage<kWgThreads, kInputRows, kWgInputCols>(p, dh, dw, x, group,
+                                                     static_cast<int>(blockIdx.x), 0, stages);
   kg::cp_async_commit();
 
   // The block's weights, flipped, rounded to TF32 (and split as the precision
@@ -160,7 +167,7 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
   kg::fence_proxy_async_shared();
 
   // acc[row] is the m64n32 tile of output row `row`: n8 block j, fragment e.
-  float acc[kWgRows][kCoTile / 8][4];
+  float acc[kRows][kCoTile / 8][4];
   for (auto& row : acc)
     for (auto& block : row)
       for (float& v : block) v = 0.0f;
@@ -178,7 +185,7 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
     const int chunk = stage % p.chunks;
     const int tile = tile_of_stage(stage, p.chunks);
     if (stage + 1 < stage_count) {
-      load_stage<kWgThreads, kWgInputRows, kWgInputCols>(
+      load_stage<kWgThreads, kInputRows, kWgInputCols>(
           p, dh, dw, x, group, tile_of_stage(stage + 1, p.chunks), (stage + 1) % p.chunks,
           stages + ((stage + 1) & 1) * p.stage_floats);
     }
@@ -203,10 +210,8 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
 #pragma unroll
     for (int b = 0; b < kWgKernel; ++b) {
 #pragma unroll
-      for (int ir = 0; ir < kWgInputRows; ++ir) {
-        // 18 groups per chunk (even), so the buffer parity runs on across
-        // chunks and tiles.
-        const int step = b * kWgInputRows + ir;
+      for (int ir = 0; ir < kInputRows; ++ir) {
+        const int step = b * kInputRows + ir;
         const int buffer = step % 2;
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
@@ -222,7 +227,7 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
 #pragma unroll
         for (int a = 0; a < kWgKernel; ++a) {
           const int out_row = ir - a;
-          if (out_row < 0 || out_row >= kWgRows) continue;
+          if (out_row < 0 || out_row >= kRows) continue;
           const std::uint64_t hi_desc =
               chunk_desc + static_cast<std::uint64_t>(a * kWgKernel + b) * tap_units;
           const std::uint64_t second_desc = hi_desc + kBPlaneDescriptorUnits;
@@ -236,8 +241,8 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
           kg::wgmma_m64n32k8_tf32(acc[out_row], frag[buffer][0], hi_desc, true);
         }
         // The next row's loads are in flight while this thread waits.
-        if (step + 1 < kWgKernel * kWgInputRows)
-          load_row((step + 1) / kWgInputRows, (step + 1) % kWgInputRows, v);
+        if (step + 1 < kWgKernel * kInputRows)
+          load_row((step + 1) / kInputRows, (step + 1) % kInputRows, v);
         kg::wgmma_commit();
         kg::wgmma_wait<1>();  // the previous group, and its A buffer, are done
       }
@@ -250,8 +255,8 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
       // block j): four full 32-byte sectors.
       const auto [n, th, tw] = tile_position(tile, dh, dw);
 #pragma unroll
-      for (int r = 0; r < kWgRows; ++r) {
-        const int oh = th * kWgRows + r;
+      for (int r = 0; r < kRows; ++r) {
+        const int oh = th * kRows + r;
 #pragma unroll
         for (int j = 0; j < kCoTile / 8; ++j) {
 #pragma unroll
@@ -273,17 +278,17 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision))
   kg::cp_async_wait_all();
 }
 
-// The candidates' launch: the wgmma kernel where it applies, the mma.sync
-// kernel of the same precision elsewhere.
-template <Precision kPrecision>
+// The candidates' launch: the wgmma kernel with tiles of kRows output rows
+// where it applies, the mma.sync kernel of the same precision elsewhere.
+template <Precision kPrecision, int kRows = 4>
 void launch_wgmma(const LaunchArgs& args) {
   const ConvShape s = shape_from_axes(args.axes);
   const std::string reason = unsupported_reason(args.axes);
   if (!reason.empty()) throw Error("l1_071_conv_transposed_2d: " + reason);
-  if (!wgmma_applies<kPrecision>(s)) return launch<mma_sync_precision(kPrecision)>(args);
-  Plan p = wgmma_plan<kPrecision>(s);
+  if (!wgmma_applies<kPrecision, kRows>(s)) return launch<mma_sync_precision(kPrecision)>(args);
+  Plan p = wgmma_plan<kPrecision, kRows>(s);
   p.vector_loads = rows_are_16_byte_aligned(s, args.in("x"));
-  auto kernel = conv_transpose2d_wgmma<kPrecision>;
+  auto kernel = conv_transpose2d_wgmma<kPrecision, kRows>;
   kg::set_max_dynamic_smem(kernel, p.smem_bytes);
   const dim3 grid(persistent_blocks(kernel, kWgThreads, p),
                   static_cast<unsigned>(s.groups * p.co_blocks), 1);

@@ -7,9 +7,9 @@
 // 2. The runner's checks (equivalence with the suite's tolerance for the
 //    candidate's precision, every contract check, two thread orders) at the
 //    ci preset and at three legal axes values drawn with a fixed seed.
-// The _wgmma candidates run their wgmma kernel at stride 1 and kernel size 3
-// only (the ci preset, the exact tests' stride-1 shapes, and draws of their
-// own), the mma.sync kernel of their precision elsewhere.
+// The wgmma candidates (kWgmmaCandidateIds) run their wgmma kernel at stride 1
+// and kernel size 3 only (the ci preset, the exact tests' stride-1 shapes, and
+// draws of their own), the mma.sync kernel of their precision elsewhere.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -30,10 +30,14 @@ namespace kg {
 namespace {
 
 constexpr const char* kWorkload = "l1_071_conv_transposed_2d";
-const std::vector<std::string> kCandidateIds = {"implicit_gemm_tf32", "implicit_gemm_3xtf32",
-                                                "implicit_gemm_tf32_wgmma",
-                                                "implicit_gemm_3xtf32_wgmma",
-                                                "implicit_gemm_tf32_bf16corr_wgmma"};
+const std::vector<std::string> kWgmmaCandidateIds = {
+    "implicit_gemm_tf32_wgmma", "implicit_gemm_tf32_wgmma_8rows", "implicit_gemm_3xtf32_wgmma",
+    "implicit_gemm_tf32_bf16corr_wgmma"};
+const std::vector<std::string> kCandidateIds = [] {
+  std::vector<std::string> ids = {"implicit_gemm_tf32", "implicit_gemm_3xtf32"};
+  ids.insert(ids.end(), kWgmmaCandidateIds.begin(), kWgmmaCandidateIds.end());
+  return ids;
+}();
 
 Suite load_workload() {
   return load_suite(std::filesystem::path(KERNELGATE_SOURCE_ROOT) / "suites" / "kernelbench" /
@@ -130,6 +134,7 @@ TEST(L1071ImplicitGemm, EveryCandidateIsRegistered) {
   EXPECT_EQ(find_candidate("implicit_gemm_tf32").precision, "tf32");
   EXPECT_EQ(find_candidate("implicit_gemm_3xtf32").precision, "fp32");
   EXPECT_EQ(find_candidate("implicit_gemm_tf32_wgmma").precision, "tf32");
+  EXPECT_EQ(find_candidate("implicit_gemm_tf32_wgmma_8rows").precision, "tf32");
   EXPECT_EQ(find_candidate("implicit_gemm_3xtf32_wgmma").precision, "fp32");
   EXPECT_EQ(find_candidate("implicit_gemm_tf32_bf16corr_wgmma").precision, "fp32");
 }
@@ -248,8 +253,7 @@ TEST(L1071ImplicitGemm, WgmmaKernelPassesEveryCheckAtRandomStrideOneAxes) {
     a["padding"] = pick(0, 3);
     if (a["height_in"] + 2 - 2 * a["padding"] < 1 || a["width_in"] + 2 - 2 * a["padding"] < 1)
       a["padding"] = 0;
-    for (const char* id : {"implicit_gemm_tf32_wgmma", "implicit_gemm_3xtf32_wgmma",
-                           "implicit_gemm_tf32_bf16corr_wgmma"})
+    for (const std::string& id : kWgmmaCandidateIds)
       expect_candidate_passes(suite, id, suite.resolve_axes("", a));
   }
 }
