@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -138,6 +139,39 @@ TEST(FusedCandidates, WgmmaKernelsPassAtEveryKStepCount) {
     expect_passes(suite, "fused_tf32_bf16corr_wgmma", axes);
   }
 }
+
+// Output channels beyond 64 are further passes of the same CTA over its tile
+// (kCoGroup channels each, with their own weights, bias and maxima), which
+// every other test here, at 64 output channels, leaves out. Two images run
+// the paired shape (the wgmma kernels for the _wgmma candidates), one image
+// fused_tf32's single-image shape. One test per (candidate, batch), so CTest
+// can run them in parallel.
+class FusedWithTwoOutputChannelPasses
+    : public ::testing::TestWithParam<std::pair<std::string, std::int64_t>> {};
+
+TEST_P(FusedWithTwoOutputChannelPasses, Passes) {
+  const Suite suite = workload_suite();
+  const auto [id, batch] = GetParam();
+  expect_passes(suite, id,
+                suite.resolve_axes("", {{"batch", batch},
+                                        {"in_channels", 16},
+                                        {"out_channels", 128},
+                                        {"depth", 4},
+                                        {"height", 4},
+                                        {"width", 5}}));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Candidates, FusedWithTwoOutputChannelPasses,
+    ::testing::Values(std::pair<std::string, std::int64_t>{"fused_tf32", 1},
+                      std::pair<std::string, std::int64_t>{"fused_tf32", 2},
+                      std::pair<std::string, std::int64_t>{"fused_tf32_wgmma", 2},
+                      std::pair<std::string, std::int64_t>{"fused_3xtf32", 2},
+                      std::pair<std::string, std::int64_t>{"fused_3xtf32_wgmma", 2},
+                      std::pair<std::string, std::int64_t>{"fused_tf32_bf16corr_wgmma", 2}),
+    [](const auto& info) {
+      return info.param.first + "_batch" + std::to_string(info.param.second);
+    });
 
 // The draws must keep exercising what the kernels distinguish: the
 // single-image and the paired CTA shape, a pair with a missing image, and
