@@ -122,23 +122,40 @@ INSTANTIATE_TEST_SUITE_P(Candidates, FusedAtTheCiPreset,
                          ::testing::Values("fused_tf32", "fused_tf32_wgmma", "fused_3xtf32",
                                            "fused_3xtf32_wgmma", "fused_tf32_bf16corr_wgmma"));
 
-// The wgmma kernels are compiled per number of K steps (input channels / 8),
-// and their pipeline differs with it (tests above: 1 and 2 steps). The
-// default axes have 32 input channels: 4 steps. One small tile each.
-TEST(FusedCandidates, WgmmaKernelsPassAtEveryKStepCount) {
+// The default axes have 32 input channels; the tests above have 8 and 16.
+// The input tile of every kernel grows with them (175 KB at 32 in the paired
+// shape), and the wgmma kernels are compiled per number of K steps (input
+// channels / 8), with a pipeline that differs with it: 3 and 4 steps here.
+// One small tile each; one test per (candidate, input channels), so CTest can
+// run them in parallel.
+class FusedAtMoreInputChannels
+    : public ::testing::TestWithParam<std::pair<std::string, std::int64_t>> {};
+
+TEST_P(FusedAtMoreInputChannels, Passes) {
   const Suite suite = workload_suite();
-  for (std::int64_t in_channels : {24, 32}) {
-    const Axes axes = suite.resolve_axes("", {{"batch", 2},
-                                              {"in_channels", in_channels},
-                                              {"out_channels", 64},
-                                              {"depth", 4},
-                                              {"height", 4},
-                                              {"width", 5}});
-    expect_passes(suite, "fused_tf32_wgmma", axes);
-    expect_passes(suite, "fused_3xtf32_wgmma", axes);
-    expect_passes(suite, "fused_tf32_bf16corr_wgmma", axes);
-  }
+  const auto [id, in_channels] = GetParam();
+  expect_passes(suite, id,
+                suite.resolve_axes("", {{"batch", 2},
+                                        {"in_channels", in_channels},
+                                        {"out_channels", 64},
+                                        {"depth", 4},
+                                        {"height", 4},
+                                        {"width", 5}}));
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Candidates, FusedAtMoreInputChannels,
+    ::testing::Values(std::pair<std::string, std::int64_t>{"fused_tf32", 32},
+                      std::pair<std::string, std::int64_t>{"fused_3xtf32", 32},
+                      std::pair<std::string, std::int64_t>{"fused_tf32_wgmma", 24},
+                      std::pair<std::string, std::int64_t>{"fused_tf32_wgmma", 32},
+                      std::pair<std::string, std::int64_t>{"fused_3xtf32_wgmma", 24},
+                      std::pair<std::string, std::int64_t>{"fused_3xtf32_wgmma", 32},
+                      std::pair<std::string, std::int64_t>{"fused_tf32_bf16corr_wgmma", 24},
+                      std::pair<std::string, std::int64_t>{"fused_tf32_bf16corr_wgmma", 32}),
+    [](const auto& info) {
+      return info.param.first + "_cin" + std::to_string(info.param.second);
+    });
 
 // Output channels beyond 64 are further passes of the same CTA over its tile
 // (kCoGroup channels each, with their own weights, bias and maxima), which
