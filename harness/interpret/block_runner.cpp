@@ -119,6 +119,9 @@ void BlockRunner::build_order(std::mt19937_64& rng, bool reshuffle) {
       order_[i] = task_->order.kind == ThreadOrder::Kind::reverse ? thread_count_ - 1 - i : i;
   }
   if (task_->order.kind == ThreadOrder::Kind::random) std::shuffle(order_.begin(), order_.end(), rng);
+  position_of_.resize(thread_count_);
+  for (unsigned position = 0; position < thread_count_; ++position)
+    position_of_[order_[position]] = position;
 }
 
 void BlockRunner::run_block(const BlockTask& task, std::uint64_t block_linear) {
@@ -153,8 +156,11 @@ void BlockRunner::run_block(const BlockTask& task, std::uint64_t block_linear) {
 
   for (;;) {
     // Sweep the order until no thread is ready: a sweep ends when a fiber
-    // finds no ready fiber after it; warp operations completed late in a
-    // sweep may have made earlier threads ready again.
+    // finds no ready fiber after it. A warp operation that completes moves
+    // the sweep back to the lanes it released (warp_collective), so between
+    // two barriers the warps run one after another in the order's sense:
+    // with `forward` warp 0 runs to the barrier before warp 1 starts, with
+    // `reverse` the last warp does.
     for (;;) {
       position_ = 0;
       Fiber* first = next_ready();
@@ -432,9 +438,16 @@ void BlockRunner::warp_collective(WarpCombine combine, const char* operation, un
   } catch (const Error& error) {
     throw Error(who() + " with mask " + hex(mask) + ": " + error.what());
   }
+  // The released lanes come next in the sweep, before the threads after this
+  // one in the order: a warp runs on until it waits at a barrier (or for a
+  // lane that has not run yet), so one warp runs ahead of the others as far
+  // as the code allows (see run_block).
   for (unsigned other = 0; other < 32; ++other)
-    if ((mask >> other & 1u) && other != lane)
-      fibers_[warp * 32 + other].state = FiberState::ready;
+    if ((mask >> other & 1u) && other != lane) {
+      const unsigned linear = warp * 32 + other;
+      fibers_[linear].state = FiberState::ready;
+      position_ = std::min<std::size_t>(position_, position_of_[linear]);
+    }
   if (op + 1 != pending.end()) *op = pending.back();
   pending.pop_back();
 }

@@ -154,6 +154,7 @@ class BlockRunner {
   unsigned live_ = 0;
   std::vector<unsigned> order_;
   std::size_t position_ = 0;  // of the sweep in order_
+  std::vector<unsigned> position_of_;  // a thread's position in order_
   std::vector<std::vector<PendingWarpOp>> warps_;
   Fiber* current_ = nullptr;
   FiberContext scheduler_context_ = nullptr;

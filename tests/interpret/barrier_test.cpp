@@ -2,6 +2,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <string>
@@ -51,6 +52,30 @@ TEST(InterpretBarriers, MissingBarrierGivesAWrongAnswerUnderReverseOrder) {
   EXPECT_EQ(run("forward", false), 0);
   // ...and reverse order runs every reader first: it reads poisoned shared memory.
   EXPECT_EQ(run("reverse", false), threads - 1);
+}
+
+// Between two barriers a warp runs on through its warp operations until the
+// next barrier (or its end) before the next warp in the order starts: with
+// forward order every ticket of warp 0 comes before every ticket of warp 1,
+// with reverse order the other way round. So one warp gets as far ahead of
+// another as the code allows, and a buffer refilled without a barrier while
+// another warp still reads it shows up (a sweep that moved every warp one
+// warp operation at a time hid that).
+TEST(InterpretBarriers, AWarpRunsToTheNextBarrierBeforeTheNextWarpStarts) {
+  const int threads = 64, steps = 3;
+  for (const char* order : {"forward", "reverse"}) {
+    ScopedEnvironment scoped("KG_INTERPRET_ORDER", order);
+    std::vector<int> out(threads * steps, -1);
+    warp_steps(out.data(), threads, steps, nullptr);
+    const auto tickets = [&](int warp) {
+      return std::vector<int>(out.begin() + warp * 32 * steps, out.begin() + (warp + 1) * 32 * steps);
+    };
+    const std::vector<int> first = tickets(std::string(order) == "forward" ? 0 : 1);
+    const std::vector<int> second = tickets(std::string(order) == "forward" ? 1 : 0);
+    EXPECT_LT(*std::max_element(first.begin(), first.end()),
+              *std::min_element(second.begin(), second.end()))
+        << order;
+  }
 }
 
 TEST(InterpretBarriers, DivergentBarriersAreReportedWithBothSites) {

@@ -28,6 +28,16 @@ __global__ void shift_through_shared_kernel(const float* in, float* out, bool wi
   out[t] = staged[t == 0 ? 0 : t - 1];  // written by another thread
 }
 
+__global__ void warp_steps_kernel(int* out, int steps) {
+  __shared__ int ticket;
+  if (threadIdx.x == 0) ticket = 0;
+  __syncthreads();
+  for (int step = 0; step < steps; ++step) {
+    __syncwarp();
+    out[threadIdx.x * steps + step] = atomicAdd(&ticket, 1);
+  }
+}
+
 __global__ void divergent_barriers_kernel(int* out, int split) {
   if (static_cast<int>(threadIdx.x) < split) {
     __syncthreads();  // KG-MARK divergent-a
@@ -109,6 +119,10 @@ void shift_through_shared(const float* in, float* out, int threads, bool with_ba
                           cudaStream_t stream) {
   kg::launch(shift_through_shared_kernel, dim3(1), dim3(threads), sizeof(float) * threads, stream,
              in, out, with_barrier);
+}
+
+void warp_steps(int* out, int threads, int steps, cudaStream_t stream) {
+  kg::launch(warp_steps_kernel, dim3(1), dim3(threads), 0, stream, out, steps);
 }
 
 void divergent_barriers(int* out, int threads, int split, cudaStream_t stream) {

@@ -19,6 +19,9 @@ void block_reduce_sum(const float* in, float* out, int blocks, int threads_x, in
 // the barrier between the write and the read.
 void shift_through_shared(const float* in, float* out, int threads, bool with_barrier,
                           cudaStream_t stream);
+// After one barrier, each thread takes `steps` tickets from a shared counter,
+// a __syncwarp before each: out[thread * steps + step] = its ticket.
+void warp_steps(int* out, int threads, int steps, cudaStream_t stream);
 // Threads below `split` wait at one __syncthreads, the others at another.
 void divergent_barriers(int* out, int threads, int split, cudaStream_t stream);
 // Lanes 0-15 shuffle with a full mask while lanes 16-31 wait at __syncthreads.
