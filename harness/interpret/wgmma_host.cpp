@@ -204,13 +204,19 @@ void wgmma(float* flat, int n, WgmmaInput input, const std::uint32_t (&a)[4],
   if (chained && pending->count != count)
     throw Error(where_text(operation, where) +
                 ": accumulates into registers a pending wgmma of another shape writes");
-  // Lane 0 of each warp keeps the B operand as read at the issue (below).
+  // The operand record, with the group filled in below. Lane 0 of each warp
+  // keeps in it the B operand as read at the issue. The fiber owns the record
+  // before the collective, so a block abandoned there (another lane's error)
+  // frees it with the fiber's state, not with this frame, which never returns.
   const bool lane_0 = fiber.linear % 32 == 0;
-  auto b_issued = lane_0 ? std::make_unique<BOperandBits>() : nullptr;
+  PendingWgmmaOperand& operand = fiber.wgmma_operands.emplace_back(PendingWgmmaOperand{
+      shape, a, {a[0], a[1], a[2], a[3]}, 0, where, b_desc,
+      lane_0 ? std::make_unique<BOperandBits>() : nullptr});
   WgmmaPayload payload{shape, a, chained ? pending->values : flat, b_desc, accumulate, &where, {},
-                       b_issued.get()};
+                       operand.b_issued.get()};
   warp_collective(combine_wgmma, operation, 0xffffffffu, &payload, where);
   const std::uint64_t group = fiber.wgmma_groups;  // the group the next commit closes
+  operand.group = group;
   if (chained) {
     std::copy_n(payload.result, count, pending->values);
     pending->group = group;
@@ -225,8 +231,6 @@ void wgmma(float* flat, int n, WgmmaInput input, const std::uint32_t (&a)[4],
   if (lane_0)
     BlockRunner::active()->warpgroup_log().issue(fiber.linear / 32,
                                                  WgmmaIssue{shape, b_desc, accumulate, where});
-  fiber.wgmma_operands.push_back(PendingWgmmaOperand{shape, a, {a[0], a[1], a[2], a[3]}, group,
-                                                     where, b_desc, std::move(b_issued)});
 }
 
 void wgmma_fence() { BlockRunner::current_fiber("kg::wgmma_fence").wgmma_fenced = true; }
