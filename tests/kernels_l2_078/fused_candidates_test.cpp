@@ -4,9 +4,9 @@
 // repeatability), under the forward and the reverse thread order.
 #include <cstdint>
 #include <cstdlib>
+#include <ostream>
 #include <random>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -122,73 +122,66 @@ INSTANTIATE_TEST_SUITE_P(Candidates, FusedAtTheCiPreset,
                          ::testing::Values("fused_tf32", "fused_tf32_wgmma", "fused_3xtf32",
                                            "fused_3xtf32_wgmma", "fused_tf32_bf16corr_wgmma"));
 
-// The default axes have 32 input channels; the tests above have 8 and 16.
-// The input tile of every kernel grows with them (175 KB at 32 in the paired
-// shape), and the wgmma kernels are compiled per number of K steps (input
-// channels / 8), with a pipeline that differs with it: 3 and 4 steps here.
-// One small tile each; one test per (candidate, input channels), so CTest can
-// run them in parallel.
-class FusedAtMoreInputChannels
-    : public ::testing::TestWithParam<std::pair<std::string, std::int64_t>> {};
+// One candidate on one small tile (input 4 x 4 x 5) at the given batch and
+// channel counts. One test per case, so CTest can run them in parallel.
+struct SmallTileCase {
+  const char* id;
+  std::int64_t batch, in_channels, out_channels;
+};
 
-TEST_P(FusedAtMoreInputChannels, Passes) {
+void PrintTo(const SmallTileCase& c, std::ostream* out) {
+  *out << c.id << " at batch " << c.batch << ", " << c.in_channels << " -> " << c.out_channels
+       << " channels";
+}
+
+class FusedOnOneSmallTile : public ::testing::TestWithParam<SmallTileCase> {};
+
+TEST_P(FusedOnOneSmallTile, Passes) {
   const Suite suite = workload_suite();
-  const auto [id, in_channels] = GetParam();
-  expect_passes(suite, id,
-                suite.resolve_axes("", {{"batch", 2},
-                                        {"in_channels", in_channels},
-                                        {"out_channels", 64},
+  const SmallTileCase& c = GetParam();
+  expect_passes(suite, c.id,
+                suite.resolve_axes("", {{"batch", c.batch},
+                                        {"in_channels", c.in_channels},
+                                        {"out_channels", c.out_channels},
                                         {"depth", 4},
                                         {"height", 4},
                                         {"width", 5}}));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Candidates, FusedAtMoreInputChannels,
-    ::testing::Values(std::pair<std::string, std::int64_t>{"fused_tf32", 32},
-                      std::pair<std::string, std::int64_t>{"fused_3xtf32", 32},
-                      std::pair<std::string, std::int64_t>{"fused_tf32_wgmma", 24},
-                      std::pair<std::string, std::int64_t>{"fused_tf32_wgmma", 32},
-                      std::pair<std::string, std::int64_t>{"fused_3xtf32_wgmma", 24},
-                      std::pair<std::string, std::int64_t>{"fused_3xtf32_wgmma", 32},
-                      std::pair<std::string, std::int64_t>{"fused_tf32_bf16corr_wgmma", 24},
-                      std::pair<std::string, std::int64_t>{"fused_tf32_bf16corr_wgmma", 32}),
-    [](const auto& info) {
-      return info.param.first + "_cin" + std::to_string(info.param.second);
-    });
+std::string small_tile_name(const ::testing::TestParamInfo<SmallTileCase>& info) {
+  const SmallTileCase& c = info.param;
+  return std::string(c.id) + "_n" + std::to_string(c.batch) + "_cin" +
+         std::to_string(c.in_channels) + "_cout" + std::to_string(c.out_channels);
+}
+
+// The default axes have 32 input channels; the tests above have 8 and 16.
+// The input tile of every kernel grows with them (175 KB at 32 in the paired
+// shape), and the wgmma kernels are compiled per number of K steps (input
+// channels / 8), with a pipeline that differs with it: 3 and 4 steps here.
+INSTANTIATE_TEST_SUITE_P(MoreInputChannels, FusedOnOneSmallTile,
+                         ::testing::Values(SmallTileCase{"fused_tf32", 2, 32, 64},
+                                           SmallTileCase{"fused_3xtf32", 2, 32, 64},
+                                           SmallTileCase{"fused_tf32_wgmma", 2, 24, 64},
+                                           SmallTileCase{"fused_tf32_wgmma", 2, 32, 64},
+                                           SmallTileCase{"fused_3xtf32_wgmma", 2, 24, 64},
+                                           SmallTileCase{"fused_3xtf32_wgmma", 2, 32, 64},
+                                           SmallTileCase{"fused_tf32_bf16corr_wgmma", 2, 24, 64},
+                                           SmallTileCase{"fused_tf32_bf16corr_wgmma", 2, 32, 64}),
+                         small_tile_name);
 
 // Output channels beyond 64 are further passes of the same CTA over its tile
 // (kCoGroup channels each, with their own weights, bias and maxima), which
 // every other test here, at 64 output channels, leaves out. Two images run
 // the paired shape (the wgmma kernels for the _wgmma candidates), one image
-// fused_tf32's single-image shape. One test per (candidate, batch), so CTest
-// can run them in parallel.
-class FusedWithTwoOutputChannelPasses
-    : public ::testing::TestWithParam<std::pair<std::string, std::int64_t>> {};
-
-TEST_P(FusedWithTwoOutputChannelPasses, Passes) {
-  const Suite suite = workload_suite();
-  const auto [id, batch] = GetParam();
-  expect_passes(suite, id,
-                suite.resolve_axes("", {{"batch", batch},
-                                        {"in_channels", 16},
-                                        {"out_channels", 128},
-                                        {"depth", 4},
-                                        {"height", 4},
-                                        {"width", 5}}));
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Candidates, FusedWithTwoOutputChannelPasses,
-    ::testing::Values(std::pair<std::string, std::int64_t>{"fused_tf32", 1},
-                      std::pair<std::string, std::int64_t>{"fused_tf32", 2},
-                      std::pair<std::string, std::int64_t>{"fused_tf32_wgmma", 2},
-                      std::pair<std::string, std::int64_t>{"fused_3xtf32", 2},
-                      std::pair<std::string, std::int64_t>{"fused_3xtf32_wgmma", 2},
-                      std::pair<std::string, std::int64_t>{"fused_tf32_bf16corr_wgmma", 2}),
-    [](const auto& info) {
-      return info.param.first + "_batch" + std::to_string(info.param.second);
-    });
+// fused_tf32's single-image shape.
+INSTANTIATE_TEST_SUITE_P(TwoOutputChannelPasses, FusedOnOneSmallTile,
+                         ::testing::Values(SmallTileCase{"fused_tf32", 1, 16, 128},
+                                           SmallTileCase{"fused_tf32", 2, 16, 128},
+                                           SmallTileCase{"fused_tf32_wgmma", 2, 16, 128},
+                                           SmallTileCase{"fused_3xtf32", 2, 16, 128},
+                                           SmallTileCase{"fused_3xtf32_wgmma", 2, 16, 128},
+                                           SmallTileCase{"fused_tf32_bf16corr_wgmma", 2, 16, 128}),
+                         small_tile_name);
 
 // The draws must keep exercising what the kernels distinguish: the
 // single-image and the paired CTA shape, a pair with a missing image, and
