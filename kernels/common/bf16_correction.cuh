@@ -24,7 +24,7 @@ __host__ __device__ constexpr int correction_channel(int k_prime) {
 
 // B' at k': b_hi where A' holds a_lo (k' < 8), b_lo where it holds a_hi.
 __device__ __forceinline__ float correction_weight(float b, int k_prime) {
-  const float hi = __uint_as_float(kg::cvt_rna_tf32(b));
+  const float hi = kg::round_to_tf32(b);
   return k_prime < 8 ? hi : b - hi;
 }
 

@@ -425,7 +425,7 @@ __global__ void __launch_bounds__(kThreads, 2)
       value = w[((static_cast<std::size_t>(group * p.cin_group + ci) * p.cout_group + co_in_group) *
                      k + kh) * k + kw];
     }
-    if constexpr (kPrecision == Precision::tf32) value = __uint_as_float(tf32_bits(value));
+    if constexpr (kPrecision == Precision::tf32) value = kg::round_to_tf32(value);
     weights[i] = value;
   }
 

@@ -134,7 +134,6 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision, kR
     return w[((static_cast<std::size_t>(group * p.cin_group + ci) * p.cout_group + co_in_group) *
                   kWgKernel + kh) * kWgKernel + kw];
   };
-  auto tf32_value = [](float value) { return __uint_as_float(tf32_bits(value)); };
   auto* weight_words = reinterpret_cast<std::uint32_t*>(weights);
   for (int i = tid; i < p.weight_floats; i += kWgThreads) {
     const int plane = i / kBPlaneFloats;  // (tap * chunks + chunk) * kPlanes + second
@@ -159,9 +158,9 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision, kR
       const int co = slot / kCiChunk;
       const int ci_in_chunk = slot % kCiChunk;
       const float value = weight(tap, chunk * kCiChunk + ci_in_chunk, co);
-      const float hi = tf32_value(value);
+      const float hi = kg::round_to_tf32(value);
       weights[plane * kBPlaneFloats + b_plane_offset(co, ci_in_chunk)] =
-          second ? tf32_value(value - hi) : hi;
+          second ? kg::round_to_tf32(value - hi) : hi;
     }
   }
   kg::fence_proxy_async_shared();

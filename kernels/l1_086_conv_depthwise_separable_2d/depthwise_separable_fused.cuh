@@ -152,10 +152,9 @@ __device__ __forceinline__ void stage_weights(const Problem& pr, int co_block0, 
     const float a = co < pr.cout && ci < pr.cin
                         ? __ldg(pr.pointwise + static_cast<std::int64_t>(co) * pr.cin + ci)
                         : 0.0f;
-    const std::uint32_t big = kg::cvt_rna_tf32(a);
-    hi[e] = kg::tf32_to_float(big);
-    if constexpr (P == PointwisePrecision::split3xtf32)
-      lo[e] = kg::tf32_to_float(kg::cvt_rna_tf32(a - kg::tf32_to_float(big)));
+    const float big = kg::round_to_tf32(a);
+    hi[e] = big;
+    if constexpr (P == PointwisePrecision::split3xtf32) lo[e] = kg::round_to_tf32(a - big);
   }
 }
 
@@ -212,10 +211,9 @@ __device__ __forceinline__ void load_chunk(const Problem& pr, float* stage, cons
 // TF32 remainder.
 template <PointwisePrecision P>
 __device__ __forceinline__ void put_depthwise(float* hi, float* lo, int index, float value) {
-  const std::uint32_t big = kg::cvt_rna_tf32(value);
-  hi[index] = kg::tf32_to_float(big);
-  if constexpr (P == PointwisePrecision::split3xtf32)
-    lo[index] = kg::tf32_to_float(kg::cvt_rna_tf32(value - kg::tf32_to_float(big)));
+  const float big = kg::round_to_tf32(value);
+  hi[index] = big;
+  if constexpr (P == PointwisePrecision::split3xtf32) lo[index] = kg::round_to_tf32(value - big);
 }
 
 // Depthwise FP32 result of one chunk for the whole tile into shared memory.

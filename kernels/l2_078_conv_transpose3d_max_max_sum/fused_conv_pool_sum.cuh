@@ -243,7 +243,6 @@ __global__ void pack_weights(const float* __restrict__ weight, float* __restrict
     return weight[(((static_cast<long long>(channel) * out_channels + co) * kKernel + kd) *
                        kKernel + kh) * kKernel + kw];
   };
-  auto tf32_value = [](float v) { return __uint_as_float(kg::cvt_rna_tf32(v)); };
   const long long row_major = static_cast<long long>(ci) * kCoGroup + co_local;
   const long long k_major = (ci / 4) * 4 * kCoGroup + co_local * 4 + ci % 4;
   float& out = packed[index - row_major + (kKMajor ? k_major : row_major)];
@@ -258,8 +257,8 @@ __global__ void pack_weights(const float* __restrict__ weight, float* __restrict
     return;
   }
   const float value = value_of(ci);
-  const float hi = tf32_value(value);
-  out = plane == 0 ? hi : tf32_value(value - hi);
+  const float hi = kg::round_to_tf32(value);
+  out = plane == 0 ? hi : kg::round_to_tf32(value - hi);
 }
 
 // The mma of one weight stage (one tap, all input channels) for a warp with
@@ -526,7 +525,7 @@ __global__ void __launch_bounds__(CtaShape<kPlanes, kImages, (kWgmmaSteps > 0)>:
     for (int image = 0; image < kImages; ++image)
       for (int e = tid; e < tile_elems; e += kThreads) {
         float* p = tile + image * kPitchImage + tile_offset(e);
-        *p = __uint_as_float(kg::cvt_rna_tf32(*p));
+        *p = kg::round_to_tf32(*p);
       }
   }
   if constexpr (kWgmma) kg::fence_proxy_async_shared();  // stage 0 for the async proxy

@@ -6,6 +6,8 @@
 //   std::uint32_t kg::cvt_rna_tf32(float x)   cvt.rna.tf32.f32: the tf32 bit
 //       pattern (low 13 bits zero) as a .b32 register, ready for the mma.
 //       kg::tf32_to_float gives it back as a float (e.g. for 3xTF32 splits).
+//   float kg::round_to_tf32(float x)          both at once: x rounded to TF32,
+//       as a float (the hi part of a split; x - hi is the remainder).
 //   kg::mma_m16n8k8_tf32(d, a, b, c)          mma.sync.aligned.m16n8k8.row.col
 //       .f32.tf32.tf32.f32, warp-collective: every lane of the warp calls it.
 //       A (16x8, row), B (8x8, col), C/D (16x8) in the PTX fragment layouts:
@@ -132,6 +134,8 @@ KG_PTX_FUNCTION float tf32_to_float(std::uint32_t bits) {
   return __uint_as_float(bits);
 #endif
 }
+
+KG_PTX_FUNCTION float round_to_tf32(float x) { return tf32_to_float(cvt_rna_tf32(x)); }
 
 // ---- cvt.rn.bf16x2.f32 ----
 #if defined(KG_INTERPRET)

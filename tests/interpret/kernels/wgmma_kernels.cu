@@ -25,8 +25,7 @@ __device__ __forceinline__ void stage_b(float* smem, const float* b, int n_width
   const int step_floats = n_width * 8;
   for (int i = threadIdx.x; i < kSteps * step_floats; i += blockDim.x) {
     const int step = i / step_floats, n = (i % step_floats) / 8, k = i % 8;
-    smem[step * step_floats + b_offset(n, k)] =
-        __uint_as_float(kg::cvt_rna_tf32(b[(8 * step + k) * n_width + n]));
+    smem[step * step_floats + b_offset(n, k)] = kg::round_to_tf32(b[(8 * step + k) * n_width + n]);
   }
   kg::fence_proxy_async_shared();  // the stores above, then the async proxy reads them
   __syncthreads();
