@@ -33,6 +33,8 @@ struct RunCommandOptions {
   std::string orders = "forward,reverse";
   std::string candidates;
   std::string results_file;
+  std::int64_t compare_whole_max = std::int64_t{1} << 21;
+  std::int64_t sample_points = 4096;
   bool quiet = false;
   bool json = false;
   GatePolicyOverrides gate;
@@ -116,6 +118,8 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
   run_options.timing.budget_s = options.budget_s;
   run_options.timeout_s = options.timeout_s;
   run_options.thread_orders = split_list(options.orders);
+  run_options.full_reference_max_elements = options.compare_whole_max;
+  run_options.sample_points = options.sample_points;
   // Progress goes to stderr when stdout carries the JSON report.
   std::FILE* progress = options.json ? stderr : stdout;
 
@@ -174,6 +178,15 @@ const CommandRegistrar run_registrar{{
           run->add_option("--candidates", options->candidates, "only these candidate ids, comma-separated");
           run->add_option("--results", options->results_file,
                           "also write the runner's results before the gate (a JSON array of runs)");
+          run->add_option("--compare-whole-max", options->compare_whole_max,
+                          "outputs of at most this many elements are compared whole; larger ones at "
+                          "--sample-points points plus a scan of every element")
+              ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40))
+              ->capture_default_str();
+          run->add_option("--sample-points", options->sample_points,
+                          "points of the float64 reference compared where the output is not compared whole")
+              ->check(CLI::Range(std::int64_t{2}, std::int64_t{1} << 24))
+              ->capture_default_str();
           run->add_option("--suites", common.suites_dir, "load workloads from this folder");
           run->add_flag("--quiet,-q", options->quiet, "no progress lines and no table");
           run->add_flag("--json", options->json, "the JSON report on stdout (progress on stderr)");
@@ -181,14 +194,12 @@ const CommandRegistrar run_registrar{{
           run->callback([options, &common, &exit_code] { exit_code = run_command(*options, common); });
 
           // The runner starts each candidate as `<this binary> __kg-candidate-child
-          // <request> <result>`; hidden from --help (an empty group).
-          auto request = std::make_shared<std::string>();
-          auto result = std::make_shared<std::string>();
+          // <scratch folder>`; hidden from --help (an empty group).
+          auto folder = std::make_shared<std::string>();
           CLI::App* child = app.add_subcommand(kChildSubcommand, "");
           child->group("");
-          child->add_option("request", *request)->required();
-          child->add_option("result", *result)->required();
-          child->callback([request, result, &exit_code] { exit_code = run_child(*request, *result); });
+          child->add_option("folder", *folder)->required();
+          child->callback([folder, &exit_code] { exit_code = run_child(*folder); });
         },
 }};
 

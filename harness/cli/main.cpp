@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "command.hpp"
+#include "kernelgate/candidate.hpp"
 #include "kernelgate/error.hpp"
 
 namespace kg::cli {
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   for (auto& command : kg::cli::commands()) command.add(app, common, exit_code);
   try {
+    kg::check_candidate_registry();  // two candidates with one id: refuse before anything runs
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // --help and --version exit 0; every malformed command line exits 2, as

@@ -23,6 +23,8 @@ std::vector<LaunchRecord>& records() {
 }
 }  // namespace
 
+unsigned long long stream_id_of(cudaStream_t stream) { return stream ? stream->id : 0; }
+
 void record_operation(const LaunchRecord& record) {
   std::lock_guard lock(records_mutex());
   records().push_back(record);
@@ -67,8 +69,8 @@ const char* cudaGetErrorString(cudaError_t error) {
 
 cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t count, cudaStream_t stream) {
   if (dst == nullptr && count > 0) return cudaErrorInvalidValue;
-  record_operation(LaunchRecord{LaunchRecord::Kind::memset, stream, dim3{0, 0, 0}, dim3{0, 0, 0},
-                                count, nullptr});
+  record_operation(LaunchRecord{LaunchRecord::Kind::memset, stream, kg::interp::stream_id_of(stream),
+                                dim3{0, 0, 0}, dim3{0, 0, 0}, count, nullptr});
   if (count > 0) std::memset(dst, value, count);
   return cudaSuccess;
 }
@@ -76,8 +78,8 @@ cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t count, cudaStream_
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t count, cudaMemcpyKind,
                             cudaStream_t stream) {
   if ((dst == nullptr || src == nullptr) && count > 0) return cudaErrorInvalidValue;
-  record_operation(LaunchRecord{LaunchRecord::Kind::memcpy, stream, dim3{0, 0, 0}, dim3{0, 0, 0},
-                                count, nullptr});
+  record_operation(LaunchRecord{LaunchRecord::Kind::memcpy, stream, kg::interp::stream_id_of(stream),
+                                dim3{0, 0, 0}, dim3{0, 0, 0}, count, nullptr});
   if (count > 0) std::memmove(dst, src, count);
   return cudaSuccess;
 }

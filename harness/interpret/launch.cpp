@@ -192,12 +192,12 @@ void launch_grid(const LaunchConfig& config, KernelInvocation invocation) {
   if (BlockRunner::active() != nullptr)
     throw Error("kg::launch called from inside a kernel (dynamic parallelism is not supported)");
   check_limits(config);
-  record_operation(LaunchRecord{LaunchRecord::Kind::kernel, config.stream, config.grid,
-                                config.block, config.dynamic_smem_bytes, config.kernel});
+  record_operation(LaunchRecord{LaunchRecord::Kind::kernel, config.stream, stream_id_of(config.stream),
+                                config.grid, config.block, config.dynamic_smem_bytes, config.kernel});
 
   GridJob job;
   job.task = BlockTask{invocation, config.grid, config.block, config.dynamic_smem_bytes,
-                       thread_order_from_environment()};
+                       current_thread_order()};
   job.total = std::uint64_t{config.grid.x} * config.grid.y * config.grid.z;
   if (job.task.order.kind == ThreadOrder::Kind::random) {
     // A stride coprime to the block count visits every block once, in an order

@@ -1,5 +1,7 @@
-// KG_INTERPRET_ORDER and KG_INTERPRET_THREADS.
+// KG_INTERPRET_ORDER (or the order the process pinned) and KG_INTERPRET_THREADS.
 #include <cstdlib>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -8,12 +10,35 @@
 
 namespace kg::interp {
 
+namespace {
+
+std::mutex pinned_mutex;
+std::optional<ThreadOrder> pinned_order;
+
+}  // namespace
+
 ThreadOrder thread_order_from_environment() {
   const char* text = std::getenv("KG_INTERPRET_ORDER");
+  if (text == nullptr || *text == '\0') return ThreadOrder{};
+  return parse_thread_order(text);
+}
+
+void pin_thread_order(const ThreadOrder& order) {
+  std::lock_guard lock(pinned_mutex);
+  pinned_order = order;
+}
+
+ThreadOrder current_thread_order() {
+  {
+    std::lock_guard lock(pinned_mutex);
+    if (pinned_order) return *pinned_order;
+  }
+  return thread_order_from_environment();
+}
+
+ThreadOrder parse_thread_order(const std::string& value) {
   ThreadOrder order;
-  if (text == nullptr || *text == '\0') return order;
-  const std::string value(text);
-  if (value == "forward") return order;
+  if (value.empty() || value == "forward") return order;
   if (value == "reverse") {
     order.kind = ThreadOrder::Kind::reverse;
     return order;

@@ -1,92 +1,162 @@
-# Runs kernelgate-adversarial on the adversarial candidates plus the real
-# direct_fp32 candidate and asserts each outcome (runner results, before the
-# gate), that the JSON report on stdout parses, and the exit code.
+# Runs kernelgate-adversarial on the adversarial candidates of each workload
+# plus that workload's real direct_fp32 candidate and asserts each outcome
+# (runner results, before the gate), its rule or message, that the JSON
+# report on stdout parses, and the exit code. Every passing candidate is
+# timed (two checked samples), so a candidate that misbehaves only while
+# timed is judged too.
 # -DKERNELGATE=<binary> -DDEVICE=cpu|cuda -DWORK_DIR=<scratch folder>
 cmake_minimum_required(VERSION 3.25)
 
-set(workload l1_086_conv_depthwise_separable_2d)
-# candidate id -> expected outcome[:contract rule]
-set(expected
+# id=outcome[:rule][~message regex]; "cpu|" or "gpu|" before the id: that
+# device only.
+set(l1_086_expected
   "writes_half=contract_violation:output_fully_written"
   "mutates_input=contract_violation:inputs_unchanged"
   "writes_past_end=contract_violation:guard_bands"
   "replays_previous=contract_violation:fresh_inputs"
   "ignores_stream=contract_violation:launch_stream"
+  "cpu|destroys_its_stream=contract_violation:launch_stream~was issued on stream [0-9]+, not on the stream the harness gave"
+  "gpu|destroys_its_stream=contract_violation:launch_stream"
   "writes_nan=incorrect"
   "wrong_by_one=incorrect"
-  "segfaults=crashed"
-  "aborts=crashed"
+  "segfaults=crashed~SIGSEGV"
+  "aborts=crashed~SIGABRT"
+  "aborts_in_workspace_bytes=crashed~SIGABRT"
+  "forges_result=crashed~exited with code 0 before the runner's checks were done"
+  "cpu|sets_thread_order=incorrect~^under thread order reverse: "
+  "gpu|sets_thread_order=passed"
   "loops_forever=timed_out"
   "direct_fp32=passed")
+set(l1_086_axes batch=1,in_channels=4,out_channels=8)
+set(l1_071_expected
+  "skips_when_timed=contract_violation:timed_outputs~timed sample 1 \\(input set A\\): [0-9]+ of [0-9]+ output elements were never written"
+  "writes_parent_stdout=passed"
+  "direct_fp32=passed")
+set(l1_071_axes batch=1)
+set(l2_078_expected
+  "throws_in_unsupported_reason=crashed~^exception: adversarial: unsupported_reason gave up$"
+  "replays_when_timed=contract_violation:timed_outputs~is not the answer its checked runs gave"
+  "leaves_grandchild=contract_violation:stray_processes"
+  "stops_parent=timed_out"
+  "direct_fp32=passed")
+set(l2_078_axes batch=1,in_channels=4,out_channels=8)
+# Sampled comparison (outputs above 16 elements, only the first and last
+# element compared): the NaN in the middle is seen by the scan alone.
+set(sampled_expected
+  "nan_between_samples=incorrect~output elements are NaN or infinite"
+  "direct_fp32=passed")
 
-set(ids "")
-foreach(entry IN LISTS expected)
-  string(REGEX REPLACE "=.*" "" id "${entry}")
-  list(APPEND ids ${id})
-endforeach()
-list(JOIN ids "," id_list)
-
-file(REMOVE_RECURSE ${WORK_DIR})
-file(MAKE_DIRECTORY ${WORK_DIR}/baselines)  # empty: the real candidate is `new`
 # The watchdog covers a child's whole life: on a GPU that includes creating
 # the CUDA context and starting the stream audit, so it gets more time there.
-# No timing: the outcomes are what is asserted.
 if(DEVICE STREQUAL "cpu")
   set(child_timeout 5)
 else()
   set(child_timeout 30)
 endif()
-execute_process(
-  COMMAND ${KERNELGATE} run --workload ${workload} --device ${DEVICE} --preset ci
-          --axes batch=1,in_channels=4,out_channels=8 --timeout ${child_timeout} --protocol none
-          --candidates ${id_list}
-          --baselines ${WORK_DIR}/baselines --report-dir ${WORK_DIR}/reports
-          --results ${WORK_DIR}/results.json --json
-  RESULT_VARIABLE exit_code
-  OUTPUT_VARIABLE json_report
-  ERROR_VARIABLE progress)
-message(STATUS "progress:\n${progress}")
-if(exit_code EQUAL 77)
-  message(STATUS "kernelgate: skipped: no device")
-  return()
-endif()
-if(NOT exit_code EQUAL 1)
-  message(FATAL_ERROR "expected exit code 1 (candidates failed), got ${exit_code}")
-endif()
-string(JSON report_type ERROR_VARIABLE json_error TYPE "${json_report}")
-if(json_error OR NOT report_type STREQUAL "OBJECT")
-  message(FATAL_ERROR "--json did not print a JSON object on stdout: ${json_error}\n${json_report}")
-endif()
+math(EXPR wait_s "${child_timeout} + 2")
+set(ENV{KG_ADVERSARIAL_WAIT_S} ${wait_s})
+set(ENV{KG_ADVERSARIAL_PID_FILE} ${WORK_DIR}/grandchild.pid)
 
-file(READ ${WORK_DIR}/results.json results)
-string(JSON candidate_count LENGTH "${results}" 0 candidates)
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR}/baselines)  # empty: the real candidates are `new`
 set(failures "")
-foreach(entry IN LISTS expected)
-  string(REGEX MATCH "^([^=]+)=([^:]+):?(.*)$" _ "${entry}")
-  set(id ${CMAKE_MATCH_1})
-  set(want_outcome ${CMAKE_MATCH_2})
-  set(want_rule "${CMAKE_MATCH_3}")
-  set(found FALSE)
-  math(EXPR last "${candidate_count} - 1")
-  foreach(i RANGE ${last})
-    string(JSON candidate_id GET "${results}" 0 candidates ${i} id)
-    if(NOT candidate_id STREQUAL id)
-      continue()
+
+# run_case(<name> <workload> <axes> <expected list> [extra run arguments...])
+function(run_case name workload axes expected_var)
+  set(ids "")
+  set(expected "")
+  foreach(entry IN LISTS ${expected_var})
+    if(entry MATCHES "^(cpu|gpu)\\|(.*)$")
+      if((CMAKE_MATCH_1 STREQUAL "cpu") AND NOT (DEVICE STREQUAL "cpu"))
+        continue()
+      endif()
+      if((CMAKE_MATCH_1 STREQUAL "gpu") AND (DEVICE STREQUAL "cpu"))
+        continue()
+      endif()
+      set(entry "${CMAKE_MATCH_2}")
     endif()
-    set(found TRUE)
-    string(JSON outcome GET "${results}" 0 candidates ${i} outcome)
-    string(JSON message GET "${results}" 0 candidates ${i} message)
-    if(NOT outcome STREQUAL want_outcome)
-      string(APPEND failures "\n  ${id}: expected ${want_outcome}, got ${outcome}: ${message}")
-    elseif(want_rule AND NOT message MATCHES "^${want_rule}: ")
-      string(APPEND failures "\n  ${id}: expected rule ${want_rule}, got: ${message}")
+    list(APPEND expected "${entry}")
+    string(REGEX REPLACE "=.*" "" id "${entry}")
+    list(APPEND ids ${id})
+  endforeach()
+  list(JOIN ids "," id_list)
+  execute_process(
+    COMMAND ${KERNELGATE} run --workload ${workload} --device ${DEVICE} --preset ci
+            --axes ${axes} --timeout ${child_timeout} --protocol adaptive --budget 0
+            --candidates ${id_list}
+            --baselines ${WORK_DIR}/baselines --report-dir ${WORK_DIR}/reports-${name}
+            --results ${WORK_DIR}/results-${name}.json --json ${ARGN}
+    RESULT_VARIABLE exit_code
+    OUTPUT_VARIABLE json_report
+    ERROR_VARIABLE progress)
+  message(STATUS "${name} progress:\n${progress}")
+  if(exit_code EQUAL 77)
+    message(STATUS "kernelgate: skipped: no device")
+    set(skipped TRUE PARENT_SCOPE)
+    return()
+  endif()
+  if(NOT exit_code EQUAL 1)
+    message(FATAL_ERROR "${name}: expected exit code 1 (candidates failed), got ${exit_code}")
+  endif()
+  string(JSON report_type ERROR_VARIABLE json_error TYPE "${json_report}")
+  if(json_error OR NOT report_type STREQUAL "OBJECT")
+    message(FATAL_ERROR "${name}: --json did not print a JSON object on stdout: ${json_error}\n${json_report}")
+  endif()
+
+  file(READ ${WORK_DIR}/results-${name}.json results)
+  string(JSON candidate_count LENGTH "${results}" 0 candidates)
+  math(EXPR last "${candidate_count} - 1")
+  set(case_failures "")
+  foreach(entry IN LISTS expected)
+    string(REGEX MATCH "^([^=]+)=([^:~]+):?([^~]*)~?(.*)$" _ "${entry}")
+    set(id ${CMAKE_MATCH_1})
+    set(want_outcome ${CMAKE_MATCH_2})
+    set(want_rule "${CMAKE_MATCH_3}")
+    set(want_message "${CMAKE_MATCH_4}")
+    set(found FALSE)
+    foreach(i RANGE ${last})
+      string(JSON candidate_id GET "${results}" 0 candidates ${i} id)
+      if(NOT candidate_id STREQUAL id)
+        continue()
+      endif()
+      set(found TRUE)
+      string(JSON outcome GET "${results}" 0 candidates ${i} outcome)
+      string(JSON candidate_message GET "${results}" 0 candidates ${i} message)
+      if(NOT outcome STREQUAL want_outcome)
+        string(APPEND case_failures "\n  ${name}/${id}: expected ${want_outcome}, got ${outcome}: ${candidate_message}")
+      elseif(want_rule AND NOT candidate_message MATCHES "^${want_rule}: ")
+        string(APPEND case_failures "\n  ${name}/${id}: expected rule ${want_rule}, got: ${candidate_message}")
+      elseif(want_message AND NOT candidate_message MATCHES "${want_message}")
+        string(APPEND case_failures "\n  ${name}/${id}: expected a message matching '${want_message}', got: ${candidate_message}")
+      endif()
+    endforeach()
+    if(NOT found)
+      string(APPEND case_failures "\n  ${name}/${id}: missing from the results")
     endif()
   endforeach()
-  if(NOT found)
-    string(APPEND failures "\n  ${id}: missing from the results")
+  set(failures "${failures}${case_failures}" PARENT_SCOPE)
+endfunction()
+
+run_case(l1_086 l1_086_conv_depthwise_separable_2d ${l1_086_axes} l1_086_expected)
+if(skipped)
+  return()
+endif()
+run_case(l1_071 l1_071_conv_transposed_2d ${l1_071_axes} l1_071_expected)
+run_case(l2_078 l2_078_conv_transpose3d_max_max_sum ${l2_078_axes} l2_078_expected)
+run_case(sampled l1_071_conv_transposed_2d ${l1_071_axes} sampled_expected --compare-whole-max 16 --sample-points 2)
+
+# The grandchild that leaves_grandchild left must be gone.
+if(EXISTS ${WORK_DIR}/grandchild.pid)
+  file(STRINGS ${WORK_DIR}/grandchild.pid grandchild)
+  execute_process(COMMAND kill -0 ${grandchild} RESULT_VARIABLE alive ERROR_QUIET)
+  if(alive EQUAL 0)
+    string(APPEND failures "\n  leaves_grandchild: its grandchild (pid ${grandchild}) is still running")
   endif()
-endforeach()
+else()
+  string(APPEND failures "\n  leaves_grandchild: wrote no pid file (it never ran?)")
+endif()
+
 if(failures)
   message(FATAL_ERROR "adversarial outcomes differ:${failures}")
 endif()
-message(STATUS "every adversarial candidate got its outcome; the real candidate passed")
+message(STATUS "every adversarial candidate got its outcome and the real candidates passed")

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernelgate/candidate.hpp"
+#include "kernelgate/interpret/launch.hpp"
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/reference.hpp"
 #include "kernelgate/strict_reference.hpp"
@@ -138,8 +139,8 @@ const CandidateRegistrar registrars[] = {
     CandidateRegistrar(make("wrong_under_reverse",
                             [](const LaunchArgs& args) {
                               oracle(args);
-                              const char* order = std::getenv("KG_INTERPRET_ORDER");
-                              if (order && std::strcmp(order, "reverse") == 0) args.output[1] -= 1.0f;
+                              if (kg::interp::current_thread_order().kind == kg::interp::ThreadOrder::Kind::reverse)
+                                args.output[1] -= 1.0f;
                             })),
     CandidateRegistrar(make("segfaults",
                             [](const LaunchArgs&) {

@@ -50,8 +50,13 @@ struct Candidate {
 // Every candidate linked into this binary, in registration order.
 std::vector<Candidate>& candidate_registry();
 
+// Throws kg::Error when two registered candidates share a (workload, id),
+// naming both source files: the parent and the child could otherwise pick
+// different ones, and a wrong kernel hide behind a correct one.
+void check_candidate_registry();
+
 struct CandidateRegistrar {
-  explicit CandidateRegistrar(Candidate candidate);
+  explicit CandidateRegistrar(Candidate candidate, const char* source_file = nullptr);
 };
 
 }  // namespace kg
@@ -62,5 +67,5 @@ struct CandidateRegistrar {
 #define KG_REGISTER_CANDIDATE(...)                                                  \
   static const ::kg::CandidateRegistrar KG_CANDIDATE_CONCAT(kg_candidate_registrar_, \
                                                             __LINE__) {             \
-    ::kg::Candidate __VA_ARGS__                                                     \
+    ::kg::Candidate __VA_ARGS__, __FILE__                                           \
   }

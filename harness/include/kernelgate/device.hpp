@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -65,6 +66,16 @@ inline bool buffers_overlap(const DeviceBuffer& a, const DeviceBuffer& b) {
 // element the candidate never wrote is both non-finite and recognisable.
 inline constexpr std::uint32_t kPoisonWord = 0x7fc0dead;
 
+// What a scan of a buffer of floats found: elements still holding
+// kPoisonWord (never written), and other elements that are NaN or infinite.
+// Flat indices; -1 when there is none.
+struct FloatScan {
+  std::int64_t poisoned = 0;
+  std::int64_t first_poisoned = -1;
+  std::int64_t non_finite = 0;
+  std::int64_t first_non_finite = -1;
+};
+
 class Device {
  public:
   virtual ~Device() = default;
@@ -98,6 +109,14 @@ class Device {
   // Empty when both guard bands are intact; otherwise which band and the first
   // overwritten byte offset relative to the user region.
   virtual std::string check_guards(const DeviceBuffer& buffer) = 0;
+  // Copies the whole user region of src into dst (same size), on the device.
+  virtual void copy_buffer(DeviceBuffer& dst, const DeviceBuffer& src) = 0;
+  // The user region read as floats: the poison and non-finite scan of every
+  // element (a small kernel on GPU: nothing crosses PCIe), and the values at
+  // the given flat indices.
+  virtual FloatScan scan_floats(const DeviceBuffer& buffer) = 0;
+  virtual std::vector<float> gather_floats(const DeviceBuffer& buffer,
+                                           const std::vector<std::int64_t>& indices) = 0;
 
   // The stream the harness gives candidates (never the default stream on GPU).
   virtual cudaStream_t stream() = 0;

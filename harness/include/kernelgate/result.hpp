@@ -1,6 +1,7 @@
 #pragma once
-// The records that flow from the runner (one per candidate, produced in a child
-// process and sent to the parent as JSON) to the gate and the reports.
+// The records that flow from the runner (one per candidate, decided in the
+// parent from what the candidate's child process observed) to the gate and
+// the reports.
 // JSON field names are the struct field names; units are in the names (_ms).
 #include <cstdint>
 #include <optional>
@@ -58,6 +59,11 @@ struct LatencyStats {
   double median_ms = 0;
   double max_ms = 0;
   double cv = 0;  // std / mean
+  // Every timed sample's output is checked outside the timed region: how
+  // many were, and the milliseconds per sample the checks (poisoning,
+  // loading the input set, scans, spot checks) added to the run's wall time.
+  std::int64_t checked_samples = 0;
+  double check_ms = 0;
 };
 
 // One named check: "equivalence", "contract", "latency", "staleness".

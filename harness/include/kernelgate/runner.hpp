@@ -70,9 +70,10 @@ RunResult run_workload(const Suite& suite, Device& device, const RunOptions& opt
 // The candidates of a workload linked into this binary, in registration order.
 std::vector<const Candidate*> candidates_for(const std::string& workload);
 
-// One candidate checked and timed inside the current process: what the child
-// does. Exposed for the child entry point and for tests; a crash or hang here
-// takes the process with it, which is why run_workload uses a child.
+// One candidate checked and timed with its code in the current process (the
+// same checks as run_workload, without isolation). For tests: a crash or
+// hang here takes the process with it, which is why run_workload uses a
+// child. The interpret-mode thread order is the environment's.
 CandidateResult check_candidate(const Suite& suite, const Candidate& candidate, Device& device,
                                 const Axes& axes, const RunOptions& options);
 
@@ -93,12 +94,13 @@ ErrorStats compare_whole_output(const std::vector<float>& got, const std::vector
 // non-finite, relative L2 within bound.
 bool within_tolerance(const ErrorStats& stats, const Tolerance& tolerance);
 
-// The hidden subcommand the child runs: `<exe> __kg-candidate-child <request.json> <result.json>`.
+// The hidden subcommand the child runs: `<exe> __kg-candidate-child <scratch folder>`,
+// with the parent's commands on fd 3 and its replies on fd 4.
 inline constexpr const char* kChildSubcommand = "__kg-candidate-child";
 
-// The child's work: reads the request, runs check_candidate, writes the
-// CandidateResult JSON. Returns the process exit code.
-int run_child(const std::filesystem::path& request_file, const std::filesystem::path& result_file);
+// The child's work: answers the parent's commands (the candidate's code runs
+// here) until the close command. Returns the process exit code.
+int run_child(const std::filesystem::path& scratch_folder);
 
 // For binaries without the CLI (tests): if argv is the child subcommand, runs
 // it and returns its exit code; otherwise nullopt.

@@ -76,6 +76,7 @@ class CudaDevice final : public Device {
     KG_CUDA_CHECK(cudaEventCreate(&start_));
     KG_CUDA_CHECK(cudaEventCreate(&stop_));
     KG_CUDA_CHECK(cudaMalloc(&hash_scratch_, sizeof(std::uint64_t)));
+    KG_CUDA_CHECK(cudaMalloc(&scan_scratch_, 4 * sizeof(unsigned long long)));
     capture_environment();
     // The flush buffer covers twice the L2 so no line of the previous run survives.
     flush_bytes_ = std::max<std::size_t>(2 * static_cast<std::size_t>(environment_.l2_cache_bytes), 64u << 20);
@@ -86,6 +87,7 @@ class CudaDevice final : public Device {
     // Nothing here may throw; after a sticky error these calls just fail.
     if (flush_buffer_) cudaFree(flush_buffer_);
     if (hash_scratch_) cudaFree(hash_scratch_);
+    if (scan_scratch_) cudaFree(scan_scratch_);
     if (start_) cudaEventDestroy(start_);
     if (stop_) cudaEventDestroy(stop_);
     if (stream_) cudaStreamDestroy(stream_);
@@ -186,6 +188,48 @@ class CudaDevice final : public Device {
     return "";
   }
 
+  void copy_buffer(DeviceBuffer& dst, const DeviceBuffer& src) override {
+    if (dst.bytes != src.bytes)
+      throw Error("copy of " + src.label + " (" + std::to_string(src.bytes) + " bytes) into " + dst.label +
+                  " (" + std::to_string(dst.bytes) + " bytes)");
+    check_device(cudaMemcpyAsync(dst.data, src.data, src.bytes, cudaMemcpyDeviceToDevice, stream_),
+                 "device to device copy");
+    synchronize();
+  }
+
+  FloatScan scan_floats(const DeviceBuffer& buffer) override {
+    synchronize();
+    const auto counts = cuda_detail::scan_floats(reinterpret_cast<const float*>(buffer.data),
+                                                 buffer.bytes / sizeof(float), kPoisonWord, scan_scratch_, stream_);
+    return FloatScan{counts.poisoned, counts.first_poisoned, counts.non_finite, counts.first_non_finite};
+  }
+
+  std::vector<float> gather_floats(const DeviceBuffer& buffer, const std::vector<std::int64_t>& indices) override {
+    const auto count = static_cast<std::int64_t>(buffer.bytes / sizeof(float));
+    for (std::int64_t index : indices)
+      if (index < 0 || index >= count) throw Error("index " + std::to_string(index) + " outside " + buffer.label);
+    std::vector<float> values(indices.size());
+    if (indices.empty()) return values;
+    // Scratch for the indices and the values, freed on every path.
+    struct Scratch {
+      void* memory = nullptr;
+      ~Scratch() { if (memory) cudaFree(memory); }
+    } scratch;
+    const std::size_t index_bytes = indices.size() * sizeof(std::int64_t);
+    check_device(cudaMalloc(&scratch.memory, index_bytes + values.size() * sizeof(float)), "gather scratch");
+    auto* device_indices = static_cast<std::int64_t*>(scratch.memory);
+    auto* device_values = reinterpret_cast<float*>(static_cast<std::byte*>(scratch.memory) + index_bytes);
+    check_device(cudaMemcpyAsync(device_indices, indices.data(), index_bytes, cudaMemcpyHostToDevice, stream_),
+                 "gather indices");
+    cuda_detail::gather_floats(reinterpret_cast<const float*>(buffer.data), device_indices, indices.size(),
+                               device_values, stream_);
+    check_device(cudaMemcpyAsync(values.data(), device_values, values.size() * sizeof(float),
+                                 cudaMemcpyDeviceToHost, stream_),
+                 "gather values");
+    synchronize();
+    return values;
+  }
+
   cudaStream_t stream() override { return stream_; }
 
   void synchronize() override {
@@ -277,6 +321,7 @@ class CudaDevice final : public Device {
   cudaEvent_t start_ = nullptr;
   cudaEvent_t stop_ = nullptr;
   std::uint64_t* hash_scratch_ = nullptr;
+  unsigned long long* scan_scratch_ = nullptr;
   void* flush_buffer_ = nullptr;
   std::size_t flush_bytes_ = 0;
   std::uint64_t flushes_ = 0;

@@ -47,6 +47,40 @@ __global__ void hash_kernel(const unsigned char* data, std::size_t bytes, std::u
   if ((threadIdx.x & 31) == 0) atomicAdd(reinterpret_cast<unsigned long long*>(result), sum);
 }
 
+// scratch[0]: poisoned count, [1]: first poisoned index, [2]: other
+// non-finite count, [3]: first of those; the firsts start at ~0 (none).
+__global__ void scan_floats_kernel(const std::uint32_t* data, std::size_t count, std::uint32_t poison,
+                                   unsigned long long* scratch) {
+  const std::size_t step = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  unsigned long long poisoned = 0, non_finite = 0;
+  unsigned long long first_poisoned = ~0ull, first_non_finite = ~0ull;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += step) {
+    const std::uint32_t word = data[i];
+    if (word == poison) {
+      ++poisoned;
+      if (i < first_poisoned) first_poisoned = i;
+    } else if ((word & 0x7f800000u) == 0x7f800000u) {
+      ++non_finite;
+      if (i < first_non_finite) first_non_finite = i;
+    }
+  }
+  if (poisoned) {
+    atomicAdd(&scratch[0], poisoned);
+    atomicMin(&scratch[1], first_poisoned);
+  }
+  if (non_finite) {
+    atomicAdd(&scratch[2], non_finite);
+    atomicMin(&scratch[3], first_non_finite);
+  }
+}
+
+__global__ void gather_floats_kernel(const float* data, const std::int64_t* indices, std::size_t count,
+                                     float* values) {
+  const std::size_t step = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += step)
+    values[i] = data[indices[i]];
+}
+
 unsigned int grid_for(std::size_t items) {
   // Enough blocks to fill any current GPU several times over; the loop does the rest.
   const std::size_t blocks = (items + kThreads - 1) / kThreads;
@@ -76,6 +110,32 @@ std::uint64_t hash_bytes(const void* data, std::size_t bytes, std::uint64_t* scr
   KG_CUDA_CHECK(cudaMemcpyAsync(&value, scratch, sizeof value, cudaMemcpyDeviceToHost, stream));
   KG_CUDA_CHECK(cudaStreamSynchronize(stream));
   return value;
+}
+
+FloatScanCounts scan_floats(const float* data, std::size_t count, std::uint32_t poison,
+                            unsigned long long* scratch, cudaStream_t stream) {
+  const unsigned long long initial[4] = {0, ~0ull, 0, ~0ull};
+  KG_CUDA_CHECK(cudaMemcpyAsync(scratch, initial, sizeof initial, cudaMemcpyHostToDevice, stream));
+  if (count > 0) {
+    scan_floats_kernel<<<grid_for(count), kThreads, 0, stream>>>(reinterpret_cast<const std::uint32_t*>(data),
+                                                                 count, poison, scratch);
+    KG_CUDA_CHECK(cudaGetLastError());
+  }
+  unsigned long long result[4] = {};
+  KG_CUDA_CHECK(cudaMemcpyAsync(result, scratch, sizeof result, cudaMemcpyDeviceToHost, stream));
+  KG_CUDA_CHECK(cudaStreamSynchronize(stream));  // also keeps `initial` alive until copied
+  auto first = [](unsigned long long index) {
+    return index == ~0ull ? std::int64_t{-1} : static_cast<std::int64_t>(index);
+  };
+  return {static_cast<std::int64_t>(result[0]), first(result[1]), static_cast<std::int64_t>(result[2]),
+          first(result[3])};
+}
+
+void gather_floats(const float* data, const std::int64_t* indices, std::size_t count, float* values,
+                   cudaStream_t stream) {
+  if (count == 0) return;
+  gather_floats_kernel<<<grid_for(count), kThreads, 0, stream>>>(data, indices, count, values);
+  KG_CUDA_CHECK(cudaGetLastError());
 }
 
 std::string cuda_compiler_version() {

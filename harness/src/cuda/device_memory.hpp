@@ -17,6 +17,20 @@ void fill_words(void* data, std::size_t bytes, std::uint32_t word, cudaStream_t 
 // is 8 bytes of device memory. Synchronises `stream` to return the value.
 std::uint64_t hash_bytes(const void* data, std::size_t bytes, std::uint64_t* scratch, cudaStream_t stream);
 
+// Counts, over the floats of [data, data + count), the elements equal to
+// `poison` and the other NaN or infinite ones, with the first index of each
+// (-1 when none). `scratch` is 4 x 8 bytes of device memory. Synchronises
+// `stream` to return the values.
+struct FloatScanCounts {
+  std::int64_t poisoned, first_poisoned, non_finite, first_non_finite;
+};
+FloatScanCounts scan_floats(const float* data, std::size_t count, std::uint32_t poison,
+                            unsigned long long* scratch, cudaStream_t stream);
+
+// values[i] = data[indices[i]] for `count` indices, both in device memory.
+void gather_floats(const float* data, const std::int64_t* indices, std::size_t count, float* values,
+                   cudaStream_t stream);
+
 // "nvcc 13.0.88": the compiler that built the device code.
 std::string cuda_compiler_version();
 

@@ -6,13 +6,38 @@
 
 namespace kg {
 
+namespace {
+
+// The file each registration came from, in registration order (for messages).
+std::vector<std::string>& source_files() {
+  static std::vector<std::string> files;
+  return files;
+}
+
+}  // namespace
+
 std::vector<Candidate>& candidate_registry() {
   static std::vector<Candidate> registry;  // function-local: safe in static init
   return registry;
 }
 
-CandidateRegistrar::CandidateRegistrar(Candidate candidate) {
+CandidateRegistrar::CandidateRegistrar(Candidate candidate, const char* source_file) {
   candidate_registry().push_back(std::move(candidate));
+  source_files().resize(candidate_registry().size() - 1);
+  source_files().push_back(source_file ? source_file : "(registered without a file name)");
+}
+
+void check_candidate_registry() {
+  const auto& all = candidate_registry();
+  auto file_of = [](std::size_t i) {
+    return i < source_files().size() ? source_files()[i] : std::string("(registered without a file name)");
+  };
+  for (std::size_t i = 0; i < all.size(); ++i)
+    for (std::size_t j = i + 1; j < all.size(); ++j)
+      if (all[i].workload == all[j].workload && all[i].id == all[j].id)
+        throw Error("two candidates of workload " + all[i].workload + " have the id '" + all[i].id +
+                    "': " + file_of(i) + " and " + file_of(j) +
+                    " (each candidate needs an id of its own)");
 }
 
 const float* LaunchArgs::in(std::string_view name) const {

@@ -1,22 +1,36 @@
-// What the child process does for one candidate (DESIGN.md, "Checks"): it
-// allocates every buffer with guard bands, runs the candidate on input set A,
-// then on a fresh set B, then again on B, checking the contract after every
-// run and the output against the float64 reference (and, where the float64
-// reference is only sampled, the whole output against the workload's
-// strict-FP32 GPU reference when it has one); then it times it.
+// The checks of one candidate, decided in the parent from what its session
+// observed (docs/runner.md, "What the child checks"): input set A, then a
+// fresh set B, then B again, each checked for the contract and against the
+// float64 reference (and, where that is sampled, every element against the
+// workload's strict-FP32 GPU reference when it has one); then the timing,
+// where every timed sample is checked as well.
+//
+// The candidate's code runs only on the other side of the session (its child
+// process). The reference, the points compared and the tolerances stay here;
+// what comes back are raw observations: times, scans for poison and
+// non-finite values, guard bands, input hashes compared, output values at
+// points picked here after the run.
 #include <algorithm>
-#include <bit>
-#include <cstring>
-#include <memory>
+#include <chrono>
 #include <random>
 #include <sstream>
 
+#include "candidate_host.hpp"
 #include "kernelgate/error.hpp"
 #include "kernelgate/reference.hpp"
 #include "runner_internal.hpp"
 
+#if defined(KG_INTERPRET)
+#include "kernelgate/interpret/launch.hpp"
+#endif
+
 namespace kg {
+namespace detail {
 namespace {
+
+// Points spot-checked after each timed sample: fresh picks every sample, so
+// a candidate cannot tell which elements will be read.
+constexpr std::size_t kTimedSpotChecks = 1024;
 
 std::string format_number(double value) {
   std::ostringstream out;
@@ -25,320 +39,371 @@ std::string format_number(double value) {
   return out.str();
 }
 
-// Which output points are compared: all of them at small shapes, otherwise
-// the first and last element plus seeded uniform samples.
-std::vector<std::int64_t> comparison_indices(std::int64_t numel, const RunOptions& options) {
-  std::vector<std::int64_t> indices;
-  if (numel <= options.full_reference_max_elements) {
-    indices.resize(static_cast<std::size_t>(numel));
-    for (std::int64_t i = 0; i < numel; ++i) indices[static_cast<std::size_t>(i)] = i;
-    return indices;
-  }
-  std::mt19937_64 generator(options.seed ^ 0x9e3779b97f4a7c15ull);
-  std::uniform_int_distribution<std::int64_t> pick(0, numel - 1);
-  indices.push_back(0);
-  indices.push_back(numel - 1);
-  while (static_cast<std::int64_t>(indices.size()) < std::max<std::int64_t>(options.sample_points, 2))
-    indices.push_back(pick(generator));
-  std::sort(indices.begin(), indices.end());
-  indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
-  return indices;
+std::string describe(const ErrorStats& stats, const Tolerance& tolerance, const std::string& precision) {
+  std::ostringstream message;
+  if (stats.non_finite) message << "non-finite values where the reference is finite; ";
+  message << stats.mismatches << " of " << stats.checked << (stats.sampled ? " sampled" : "")
+          << " points outside atol " << tolerance.atol << " + rtol " << tolerance.rtol << " (" << precision
+          << ")";
+  if (stats.first_mismatch_index >= 0)
+    message << ", first at flat index " << stats.first_mismatch_index << ": got "
+            << format_number(stats.first_mismatch_got) << ", want " << format_number(stats.first_mismatch_want);
+  message << "; max abs error" << (stats.non_finite ? " over the finite points " : " ")
+          << format_number(stats.max_abs) << ", relative L2 " << format_number(stats.rel_l2);
+  if (tolerance.rel_l2 > 0) message << " (bound " << tolerance.rel_l2 << ")";
+  return message.str();
 }
 
-// The float64 reference at the compared points.
-std::vector<double> reference_at(const Suite& suite, const Axes& axes, const Tensors& inputs,
-                                 const std::vector<std::int64_t>& indices, bool whole) {
-  if (whole) return reference_output(suite, axes, inputs).data;
-  std::vector<double> values(indices.size());
-  for (std::size_t i = 0; i < indices.size(); ++i)
-    values[i] = reference_point(suite, axes, inputs, indices[i]);
-  return values;
+Message command(const std::string& name, nlohmann::ordered_json fields = nlohmann::ordered_json::object()) {
+  Message message;
+  message.header = std::move(fields);
+  message.header["command"] = name;
+  return message;
 }
-
-// A contract violation or wrong answer found while checking: ends the checks.
-struct Finding {
-  Outcome outcome;
-  std::string check;  // "contract" or "equivalence"
-  std::string rule;
-  std::string message;
-};
 
 class CandidateChecker {
  public:
-  CandidateChecker(const Suite& suite, const Candidate& candidate, Device& device, const Axes& axes,
-                   const RunOptions& options)
-      : suite_(suite), candidate_(candidate), device_(device), axes_(axes), options_(options),
-        tolerance_(suite.tolerance(candidate.precision)) {}
-
-  ~CandidateChecker() {
-    for (auto& buffer : inputs_) device_.release(buffer);
-    device_.release(output_);
-    device_.release(workspace_);
-  }
+  CandidateChecker(const Suite& suite, const Candidate& candidate, const Axes& axes, const RunOptions& options,
+                   const ReferencePoints& reference, const SessionRequest& request, bool interpreted,
+                   std::string clock, CandidateSession& session)
+      : suite_(suite), candidate_(candidate), axes_(axes), options_(options), reference_(reference),
+        request_(request), interpreted_(interpreted), clock_(std::move(clock)), session_(session),
+        tolerance_(suite.tolerance(candidate.precision)), spot_picker_(std::random_device{}()) {}
 
   CandidateResult run() {
     CandidateResult result;
     result.id = candidate_.id;
     result.precision = candidate_.precision;
     result.kind = "candidate";
-    if (device_.interpreted()) {
-      const char* order = std::getenv("KG_INTERPRET_ORDER");
-      result.thread_orders.push_back(order && *order ? order : "forward");
-    }
+    if (interpreted_) result.thread_orders.push_back(request_.thread_order.empty() ? "forward" : request_.thread_order);
 
     try {
-      prepare();
+      if (!open(result)) return result;
       check_runs(result);
+      result.checks.push_back(make_check("contract", Outcome::passed));
+      result.checks.push_back(make_check(
+          "equivalence", Outcome::passed,
+          strict_summary_.empty() ? std::string()
+                                  : "every output element also within tolerance of the strict-FP32 GPU reference (" +
+                                        strict_summary_ + ")"));
+      if (options_.timing.protocol == "none") {
+        result.checks.push_back(make_check("latency", Outcome::skipped, "timing disabled (--protocol none)"));
+      } else {
+        result.latency = time_checked();
+        result.checks.push_back(make_check("latency", Outcome::passed));
+      }
     } catch (const Finding& finding) {
-      result.outcome = finding.outcome;
-      result.message = finding.message;
-      result.checks.push_back(detail::make_check(finding.check, finding.outcome, finding.message, finding.rule));
-      if (finding.check == "contract")
-        result.checks.push_back(detail::make_check("equivalence", Outcome::skipped, "not judged after a contract violation"));
-      result.checks.push_back(detail::make_check("latency", Outcome::skipped, "not timed: the candidate failed a check"));
-      return result;
-    }
-    result.checks.push_back(detail::make_check("contract", Outcome::passed));
-    result.checks.push_back(detail::make_check(
-        "equivalence", Outcome::passed,
-        strict_ ? "every output element also within tolerance of the strict-FP32 GPU reference (" +
-                      strict_->summary() + ")"
-                : std::string()));
-
-    if (options_.timing.protocol == "none") {
-      result.checks.push_back(detail::make_check("latency", Outcome::skipped, "timing disabled (--protocol none)"));
-    } else {
-      load(set_a_);
-      result.latency = detail::measure_latency(
-          device_, [&] { candidate_.launch(args_); }, options_.timing);
-      result.checks.push_back(detail::make_check("latency", Outcome::passed));
+      return failed(std::move(result), finding);
+    } catch (const nlohmann::json::exception& e) {
+      // A reply without the fields its command answers with: forged or garbled.
+      return failed(std::move(result), Finding{Outcome::crashed, "isolation", "",
+                                               std::string("its reply to the runner could not be read: ") + e.what()});
     }
     result.outcome = Outcome::passed;
     return result;
   }
 
  private:
-  void prepare() {
-    const TensorSpec* output_spec = nullptr;
-    std::vector<const TensorSpec*> ordered;  // suite order: inputs, then parameters
-    for (const auto& spec : suite_.tensors)
-      if (spec.role == TensorRole::input) ordered.push_back(&spec);
-    for (const auto& spec : suite_.tensors)
-      if (spec.role == TensorRole::parameter) ordered.push_back(&spec);
-    for (const auto& spec : suite_.tensors)
-      if (spec.role == TensorRole::output) output_spec = &spec;
-    if (!output_spec) throw Error("workload " + suite_.id + " declares no output tensor");
-
-    set_a_ = generate_inputs(suite_, axes_, options_.seed);
-    set_b_ = generate_inputs(suite_, axes_, options_.seed + 1);
-
-    args_.axes = axes_;
-    for (const TensorSpec* spec : ordered) {
-      const auto& host = set_a_.at(spec->name);
-      const char* role = spec->role == TensorRole::input ? "input " : "parameter ";
-      inputs_.push_back(device_.allocate(host.data.size() * sizeof(float), role + spec->name));
-      args_.inputs.push_back({.name = spec->name, .shape = host.shape,
-                              .data = reinterpret_cast<const float*>(inputs_.back().data)});
-      input_names_.push_back(spec->name);
+  static CandidateResult failed(CandidateResult result, const Finding& finding) {
+    result.outcome = finding.outcome;
+    result.message = finding.message;
+    result.latency.reset();
+    if (finding.check == "isolation") {
+      result.checks = {make_check("isolation", finding.outcome, finding.message)};
+      return result;
     }
-    args_.output_shape = suite_.shape(output_spec->name, axes_);
-    output_numel_ = detail::element_count(args_.output_shape);
-    output_ = device_.allocate(static_cast<std::size_t>(output_numel_) * sizeof(float),
-                               "output " + output_spec->name);
-    args_.output = reinterpret_cast<float*>(output_.data);
-    args_.workspace_bytes = candidate_.workspace_bytes ? candidate_.workspace_bytes(axes_) : 0;
-    workspace_ = device_.allocate(args_.workspace_bytes, "workspace");
-    args_.workspace = args_.workspace_bytes ? workspace_.data : nullptr;
-    args_.stream = device_.stream();
+    std::erase_if(result.checks, [&](const CheckResult& check) { return check.name == finding.check; });
+    result.checks.push_back(make_check(finding.check, finding.outcome, finding.message, finding.rule));
+    if (finding.check == "contract" &&
+        std::none_of(result.checks.begin(), result.checks.end(),
+                     [](const CheckResult& check) { return check.name == "equivalence"; }))
+      result.checks.push_back(make_check("equivalence", Outcome::skipped, "not judged after a contract violation"));
+    std::erase_if(result.checks, [](const CheckResult& check) { return check.name == "latency"; });
+    result.checks.push_back(make_check("latency", Outcome::skipped, "not timed: the candidate failed a check"));
+    return result;
+  }
 
-    // The harness's own promise, checked rather than assumed.
-    for (const auto& input : inputs_) {
-      if (buffers_overlap(output_, input))
-        throw Finding{Outcome::contract_violation, "contract", "output_not_overlapping",
-                      "the output buffer overlaps " + input.label};
-      if (buffers_overlap(workspace_, input))
-        throw Finding{Outcome::contract_violation, "contract", "output_not_overlapping",
-                      "the workspace overlaps " + input.label};
+  // One command; a reply saying the candidate threw is its crash.
+  Message call(Message message) {
+    Message reply = session_.call(message);
+    if (reply.header.contains("failed"))
+      throw Finding{Outcome::crashed, "isolation", "", printable(reply.header["failed"].get<std::string>())};
+    return reply;
+  }
+
+  bool open(CandidateResult& result) {
+    nlohmann::ordered_json fields = {{"workload", suite_.id},
+                                     {"suite_file", suite_.file.string()},
+                                     {"candidate", candidate_.id},
+                                     {"device", request_.device},
+                                     {"axes", axes_},
+                                     {"seed", options_.seed},
+                                     {"thread_order", request_.thread_order},
+                                     {"nonce", request_.nonce}};
+    const Message reply = call(command("open", std::move(fields)));
+    if (reply.header.contains("unsupported")) {
+      result.outcome = Outcome::not_supported;
+      result.message = reply.header["unsupported"].get<std::string>();
+      result.thread_orders.clear();
+      result.checks.push_back(make_check("support", Outcome::not_supported, result.message));
+      return false;
     }
-
-    indices_ = comparison_indices(output_numel_, options_);
-    whole_ = output_numel_ <= options_.full_reference_max_elements;
-    want_a_ = reference_at(suite_, axes_, set_a_, indices_, whole_);
-    want_b_ = reference_at(suite_, axes_, set_b_, indices_, whole_);
-    if (const StrictReference* strict = whole_ ? nullptr : find_strict_reference(suite_.id))
-      strict_ = std::make_unique<detail::StrictReferenceRun>(*strict, device_, args_);
+    if (reply.header.at("numel").get<std::int64_t>() != reference_.numel)
+      throw Error("the child of " + candidate_.id + " sees an output of " + reply.header.at("numel").dump() +
+                  " elements, the parent " + std::to_string(reference_.numel));
+    if (const std::string overlap = reply.header.value("overlap", std::string()); !overlap.empty())
+      violation("output_not_overlapping", overlap);
+    return true;
   }
 
-  void load(const Tensors& set) {
-    input_hashes_.clear();
-    for (std::size_t i = 0; i < inputs_.size(); ++i) {
-      const auto& host = set.at(input_names_[i]);
-      device_.copy_to_device(inputs_[i], host.data.data(), host.data.size() * sizeof(float));
-      input_hashes_.push_back(device_.hash(inputs_[i]));
-    }
+  // The contract after one launch, from the run command's reply. `timed`
+  // failures of the output itself get the rule of timed runs.
+  void check_contract(const Message& reply, const std::string& what, bool timed) {
+    const auto& h = reply.header;
+    if (const std::string problem = h.value("stream", std::string()); !problem.empty())
+      violation("launch_stream", what + ": a kernel ran outside the harness's stream: " + problem);
+    if (const std::string damage = h.value("guards", std::string()); !damage.empty())
+      violation("guard_bands", what + ": " + damage);
+    if (const std::string changed = h.value("inputs", std::string()); !changed.empty())
+      violation("inputs_unchanged", what + ": the candidate modified " + changed);
+    const auto& scan = h.at("scan");
+    if (const auto poisoned = scan.at("poisoned").get<std::int64_t>(); poisoned > 0)
+      violation(timed ? "timed_outputs" : "output_fully_written",
+                what + ": " + std::to_string(poisoned) + " of " + std::to_string(reference_.numel) +
+                    " output elements were never written (first at flat index " +
+                    scan.at("first_poisoned").dump() + ")");
   }
 
-  // One checked run: poison, launch on the harness stream, then the contract.
-  std::vector<float> run_once(const std::string& what) {
-    device_.fill_words(output_, kPoisonWord);
-    device_.fill_words(workspace_, kPoisonWord);
-    device_.begin_stream_audit();
-    candidate_.launch(args_);
-    device_.synchronize();
-    const std::string stream_problem = device_.end_stream_audit();
-    if (!stream_problem.empty())
-      violation("launch_stream", what + ": a kernel ran outside the harness's stream: " + stream_problem);
-
-    for (const DeviceBuffer* buffer : all_buffers()) {
-      const std::string damage = device_.check_guards(*buffer);
-      if (!damage.empty()) violation("guard_bands", what + ": " + damage);
-    }
-    for (std::size_t i = 0; i < inputs_.size(); ++i)
-      if (device_.hash(inputs_[i]) != input_hashes_[i])
-        violation("inputs_unchanged", what + ": the candidate modified " + inputs_[i].label);
-
-    std::vector<float> output(static_cast<std::size_t>(output_numel_));
-    device_.copy_to_host(output.data(), output_, output.size() * sizeof(float));
-    std::int64_t unwritten = 0, first_unwritten = -1;
-    for (std::size_t i = 0; i < output.size(); ++i)
-      if (std::bit_cast<std::uint32_t>(output[i]) == kPoisonWord) {
-        if (first_unwritten < 0) first_unwritten = static_cast<std::int64_t>(i);
-        ++unwritten;
-      }
-    if (unwritten > 0)
-      violation("output_fully_written", what + ": " + std::to_string(unwritten) + " of " +
-                                            std::to_string(output_numel_) +
-                                            " output elements were never written (first at flat index " +
-                                            std::to_string(first_unwritten) + ")");
-    return output;
+  // Every element is scanned for NaN and infinity; where only sampled points
+  // are compared, that scan is what sees the rest.
+  void check_finite(const Message& reply, const std::string& what, bool timed) {
+    const auto& scan = reply.header.at("scan");
+    const auto non_finite = scan.at("non_finite").get<std::int64_t>();
+    if (non_finite == 0) return;
+    const std::string message = what + ": " + std::to_string(non_finite) + " of " +
+                                std::to_string(reference_.numel) +
+                                " output elements are NaN or infinite (first at flat index " +
+                                scan.at("first_non_finite").dump() + ")";
+    if (timed) violation("timed_outputs", message);
+    throw Finding{Outcome::incorrect, "equivalence", "", message};
   }
 
-  std::vector<float> at_indices(const std::vector<float>& output) const {
-    if (whole_) return output;
-    std::vector<float> picked(indices_.size());
-    for (std::size_t i = 0; i < indices_.size(); ++i)
-      picked[i] = output[static_cast<std::size_t>(indices_[i])];
-    return picked;
+  Message run_checked(const std::string& set, const std::string& what) {
+    Message reply = call(command("run", {{"set", set}, {"timed", false}, {"audit", true}}));
+    check_contract(reply, what, false);
+    return reply;
   }
 
-  std::string describe(const ErrorStats& stats) const {
-    return describe(stats, tolerance_, candidate_.precision);
-  }
-  static std::string describe(const ErrorStats& stats, const Tolerance& tolerance,
-                              const std::string& precision) {
-    std::ostringstream message;
-    if (stats.non_finite) message << "non-finite values where the reference is finite; ";
-    message << stats.mismatches << " of " << stats.checked << (stats.sampled ? " sampled" : "")
-            << " points outside atol " << tolerance.atol << " + rtol " << tolerance.rtol
-            << " (" << precision << ")";
-    if (stats.first_mismatch_index >= 0)
-      message << ", first at flat index " << stats.first_mismatch_index << ": got "
-              << format_number(stats.first_mismatch_got) << ", want "
-              << format_number(stats.first_mismatch_want);
-    message << "; max abs error" << (stats.non_finite ? " over the finite points " : " ")
-            << format_number(stats.max_abs) << ", relative L2 "
-            << format_number(stats.rel_l2);
-    if (tolerance.rel_l2 > 0) message << " (bound " << tolerance.rel_l2 << ")";
-    return message.str();
+  // The output at the compared points (every element at small shapes).
+  std::vector<float> compared_values() {
+    if (reference_.whole) return call(command("values", {{"all", true}})).values;
+    return call(command("values", {{"indices", reference_.indices}})).values;
   }
 
-  // At full size the float64 reference is only sampled; the strict-FP32 GPU
-  // reference covers every element. It must itself agree with the float64
-  // points (fp32 tolerance) first, so a broken reference can neither pass
-  // nor fail a candidate: it stops the run with an error naming itself.
-  void check_whole_output(const std::vector<float>& got, const std::vector<double>& want_sampled,
-                          const std::string& what, CandidateResult& result) {
-    if (!strict_) return;
-    const std::vector<float> strict = strict_->output();
+  ErrorStats compare(const std::vector<float>& got, const std::vector<double>& want) const {
+    return compare_to_reference(got, want, reference_.indices, tolerance_, !reference_.whole);
+  }
+
+  // Where the float64 reference is sampled, the strict-FP32 GPU reference
+  // covers every element, in the child (it runs on the device). It must
+  // itself agree with the float64 points (fp32 tolerance) first, so a
+  // broken reference can neither pass nor fail a candidate.
+  void check_whole_output(const std::vector<double>& want, const std::string& what, CandidateResult& result) {
+    if (reference_.whole || !find_strict_reference(suite_.id)) return;
+    const Message reply = call(command("strict", {{"indices", reference_.indices},
+                                                  {"atol", tolerance_.atol},
+                                                  {"rtol", tolerance_.rtol},
+                                                  {"rel_l2", tolerance_.rel_l2}}));
+    strict_summary_ = reply.header.value("summary", std::string());
     const Tolerance& fp32 = suite_.tolerance("fp32");
-    const ErrorStats reference_stats =
-        compare_to_reference(at_indices(strict), want_sampled, indices_, fp32, true);
+    const ErrorStats reference_stats = compare_to_reference(reply.values, want, reference_.indices, fp32, true);
     if (!within_tolerance(reference_stats, fp32))
-      throw Error("the strict-FP32 GPU reference of " + suite_.id + " (" + strict_->summary() +
-                  ") disagrees with the float64 reference on " + what + ": " +
-                  describe(reference_stats, fp32, "fp32"));
-    const ErrorStats stats = compare_whole_output(got, strict, tolerance_);
+      throw Finding{Outcome::crashed, "isolation", "",
+                    "the strict-FP32 GPU reference of " + suite_.id + " (" + strict_summary_ +
+                        ") disagrees with the float64 reference on " + what + ": " +
+                        describe(reference_stats, fp32, "fp32")};
+    const ErrorStats stats = reply.header.at("stats").get<ErrorStats>();
     if (!within_tolerance(stats, tolerance_)) {
       result.error = stats;
       throw Finding{Outcome::incorrect, "equivalence", "",
-                    what + ", every element against the strict-FP32 GPU reference: " + describe(stats)};
+                    what + ", every element against the strict-FP32 GPU reference: " +
+                        describe(stats, tolerance_, candidate_.precision)};
     }
   }
 
   void check_runs(CandidateResult& result) {
     // Set A: the answer must be right.
-    load(set_a_);
-    const auto got_a = run_once("input set A");
-    ErrorStats stats_a = compare_to_reference(at_indices(got_a), want_a_, indices_, tolerance_, !whole_);
+    const Message run_a = run_checked("A", "input set A");
+    const auto got_a = compared_values();
+    const ErrorStats stats_a = compare(got_a, reference_.want_a);
     result.error = stats_a;
     if (!within_tolerance(stats_a, tolerance_))
-      throw Finding{Outcome::incorrect, "equivalence", "", "input set A: " + describe(stats_a)};
-    check_whole_output(got_a, want_a_, "input set A", result);
+      throw Finding{Outcome::incorrect, "equivalence", "",
+                    "input set A: " + describe(stats_a, tolerance_, candidate_.precision)};
+    check_finite(run_a, "input set A", false);
+    check_whole_output(reference_.want_a, "input set A", result);
 
     // Set B: a candidate that caches or replays its previous result fails here.
-    load(set_b_);
-    const auto got_b = run_once("input set B");
-    const ErrorStats stats_b = compare_to_reference(at_indices(got_b), want_b_, indices_, tolerance_, !whole_);
+    const Message run_b = run_checked("B", "input set B");
+    const auto got_b = compared_values();
+    const ErrorStats stats_b = compare(got_b, reference_.want_b);
     if (!within_tolerance(stats_b, tolerance_)) {
       result.error = stats_b;
-      const ErrorStats against_a = compare_to_reference(at_indices(got_b), want_a_, indices_, tolerance_, !whole_);
-      if (within_tolerance(against_a, tolerance_))
+      if (within_tolerance(compare(got_b, reference_.want_a), tolerance_))
         violation("fresh_inputs",
                   "on fresh inputs (set B) the candidate returned the answer for the previous inputs (set A)");
-      throw Finding{Outcome::incorrect, "equivalence", "", "input set B: " + describe(stats_b)};
+      throw Finding{Outcome::incorrect, "equivalence", "",
+                    "input set B: " + describe(stats_b, tolerance_, candidate_.precision)};
     }
-    check_whole_output(got_b, want_b_, "input set B", result);
+    check_finite(run_b, "input set B", false);
+    check_whole_output(reference_.want_b, "input set B", result);
     if (stats_b.max_abs > stats_a.max_abs) result.error = stats_b;
 
-    // Set B again: repeated runs must agree within tolerance; report bitwise.
-    const auto again = run_once("input set B, repeated");
-    result.bitwise_deterministic = std::memcmp(again.data(), got_b.data(), got_b.size() * sizeof(float)) == 0;
+    // Set B again: repeated runs must agree within tolerance; bitwise
+    // identity is reported (from the hash of the whole output).
+    const Message again = run_checked("B", "input set B, repeated");
+    const auto got_again = compared_values();
+    result.bitwise_deterministic = again.header.at("output_hash") == run_b.header.at("output_hash");
     if (!*result.bitwise_deterministic) {
-      const ErrorStats drift = compare_whole_output(again, got_b, tolerance_);
+      std::vector<double> first(got_b.begin(), got_b.end());
+      const ErrorStats drift = compare(got_again, first);
       if (!within_tolerance(drift, tolerance_))
         violation("repeat_agreement", "a repeated run on the same inputs disagrees with the first: " +
-                                          describe(drift));
+                                          describe(drift, tolerance_, candidate_.precision));
     }
+  }
+
+  // Fresh points for one timed sample: positions into reference_.indices.
+  std::vector<std::size_t> spot_positions() {
+    const std::size_t pool = reference_.indices.size();
+    std::vector<std::size_t> positions;
+    if (pool <= kTimedSpotChecks) {
+      positions.resize(pool);
+      for (std::size_t i = 0; i < pool; ++i) positions[i] = i;
+      return positions;
+    }
+    std::uniform_int_distribution<std::size_t> pick(0, pool - 1);
+    positions.reserve(kTimedSpotChecks);
+    for (std::size_t i = 0; i < kTimedSpotChecks; ++i) positions.push_back(pick(spot_picker_));
+    std::sort(positions.begin(), positions.end());
+    positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+    return positions;
+  }
+
+  // One timed sample: the launch between events (or the wall clock), then
+  // the same contract as a checked run, the poison and non-finite scan of
+  // every element and a spot check of fresh points against the reference
+  // of the set it used. Returns the timed milliseconds.
+  double timed_sample() {
+    const int number = samples_taken_++;
+    const std::string set = number % 2 == 0 ? "A" : "B";  // rotate: the content behind the pointers changes
+    const std::string what = "timed sample " + std::to_string(number + 1) + " (input set " + set + ")";
+    const auto started = std::chrono::steady_clock::now();
+    const Message reply = call(command("run", {{"set", set}, {"timed", true}, {"audit", interpreted_}}));
+    check_contract(reply, what, true);
+    check_finite(reply, what, true);
+    const std::vector<std::size_t> positions = spot_positions();
+    std::vector<std::int64_t> indices;
+    std::vector<double> want;
+    const auto& reference_want = set == "A" ? reference_.want_a : reference_.want_b;
+    for (std::size_t position : positions) {
+      indices.push_back(reference_.indices[position]);
+      want.push_back(reference_want[position]);
+    }
+    const std::vector<float> got = call(command("values", {{"indices", indices}})).values;
+    const ErrorStats stats = compare_to_reference(got, want, indices, tolerance_, true);
+    if (!within_tolerance(stats, tolerance_))
+      violation("timed_outputs", what + " is not the answer its checked runs gave: " +
+                                     describe(stats, tolerance_, candidate_.precision));
+    const double time_ms = reply.header.at("time_ms").get<double>();
+    const double round_trip_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    check_ms_ += std::max(0.0, round_trip_ms - time_ms);
+    return time_ms;
+  }
+
+  LatencyStats time_checked() {
+    LatencyStats stats = measure_latency(
+        [&](int count) { call(command("warmup", {{"count", count}})); }, [&] { return timed_sample(); },
+        options_.timing, interpreted_, clock_);
+    stats.checked_samples = samples_taken_;
+    stats.check_ms = samples_taken_ > 0 ? check_ms_ / samples_taken_ : 0.0;
+    return stats;
   }
 
   [[noreturn]] void violation(const std::string& rule, const std::string& message) {
     throw Finding{Outcome::contract_violation, "contract", rule, rule + ": " + message};
   }
 
-  std::vector<const DeviceBuffer*> all_buffers() const {
-    std::vector<const DeviceBuffer*> buffers;
-    for (const auto& input : inputs_) buffers.push_back(&input);
-    buffers.push_back(&output_);
-    buffers.push_back(&workspace_);
-    return buffers;
-  }
-
   const Suite& suite_;
   const Candidate& candidate_;
-  Device& device_;
   const Axes& axes_;
   const RunOptions& options_;
+  const ReferencePoints& reference_;
+  const SessionRequest& request_;
+  const bool interpreted_;
+  const std::string clock_;
+  CandidateSession& session_;
   const Tolerance& tolerance_;
-
-  Tensors set_a_, set_b_;
-  std::vector<DeviceBuffer> inputs_;
-  std::vector<std::string> input_names_;
-  std::vector<std::uint64_t> input_hashes_;
-  DeviceBuffer output_, workspace_;
-  std::int64_t output_numel_ = 0;
-  LaunchArgs args_;
-  std::vector<std::int64_t> indices_;
-  bool whole_ = true;
-  std::vector<double> want_a_, want_b_;
-  std::unique_ptr<detail::StrictReferenceRun> strict_;  // only where the float64 check is sampled
+  std::mt19937_64 spot_picker_;
+  std::string strict_summary_;
+  std::int64_t samples_taken_ = 0;
+  double check_ms_ = 0;
 };
 
 }  // namespace
 
-CandidateResult check_candidate(const Suite& suite, const Candidate& candidate, Device& device,
-                                const Axes& axes, const RunOptions& options) {
-  CandidateChecker checker(suite, candidate, device, axes, options);
+ReferencePoints compute_reference_points(const Suite& suite, const Axes& axes, const RunOptions& options) {
+  ReferencePoints points;
+  for (const auto& spec : suite.tensors)
+    if (spec.role == TensorRole::output) points.numel = element_count(suite.shape(spec.name, axes));
+  const Tensors set_a = generate_inputs(suite, axes, options.seed);
+  const Tensors set_b = generate_inputs(suite, axes, options.seed + 1);
+  points.whole = points.numel <= options.full_reference_max_elements;
+  if (points.whole) {
+    points.indices.resize(static_cast<std::size_t>(points.numel));
+    for (std::int64_t i = 0; i < points.numel; ++i) points.indices[static_cast<std::size_t>(i)] = i;
+    points.want_a = reference_output(suite, axes, set_a).data;
+    points.want_b = reference_output(suite, axes, set_b).data;
+    return points;
+  }
+  // Drawn from a source no candidate can read: the candidate learns which
+  // points are compared only when the parent asks for their values.
+  std::mt19937_64 generator(std::random_device{}());
+  std::uniform_int_distribution<std::int64_t> pick(0, points.numel - 1);
+  points.indices = {0, points.numel - 1};
+  while (static_cast<std::int64_t>(points.indices.size()) < std::max<std::int64_t>(options.sample_points, 2))
+    points.indices.push_back(pick(generator));
+  std::sort(points.indices.begin(), points.indices.end());
+  points.indices.erase(std::unique(points.indices.begin(), points.indices.end()), points.indices.end());
+  for (std::int64_t index : points.indices) {
+    points.want_a.push_back(reference_point(suite, axes, set_a, index));
+    points.want_b.push_back(reference_point(suite, axes, set_b, index));
+  }
+  return points;
+}
+
+CandidateResult check_through_session(const Suite& suite, const Candidate& candidate, const Axes& axes,
+                                      const RunOptions& options, const ReferencePoints& reference,
+                                      const SessionRequest& request, bool interpreted, const std::string& clock,
+                                      CandidateSession& session) {
+  CandidateChecker checker(suite, candidate, axes, options, reference, request, interpreted, clock, session);
   return checker.run();
+}
+
+}  // namespace detail
+
+CandidateResult check_candidate(const Suite& suite, const Candidate& candidate, Device& device, const Axes& axes,
+                                const RunOptions& options) {
+  const detail::ReferencePoints reference = detail::compute_reference_points(suite, axes, options);
+  detail::InProcessSession session(device);
+  detail::SessionRequest request{.device = device.name(), .thread_order = {}, .nonce = {}};
+#if defined(KG_INTERPRET)
+  // In this process the order is the environment's, read at each launch.
+  if (device.interpreted()) request.thread_order = interp::to_string(interp::current_thread_order());
+#endif
+  return detail::check_through_session(suite, candidate, axes, options, reference, request, device.interpreted(),
+                                       device.clock_name(), session);
 }
 
 }  // namespace kg

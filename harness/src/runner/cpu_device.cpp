@@ -49,13 +49,12 @@ class CpuDevice final : public Device {
   std::string name() const override { return "cpu"; }
   std::string hardware_key() const override { return "cpu"; }
   nlohmann::ordered_json environment() const override {
-    const char* order = std::getenv("KG_INTERPRET_ORDER");
     return {{"device", "cpu"},
             {"mode", "interpret"},
             {"cpu", cpu_model()},
             {"logical_cores", std::thread::hardware_concurrency()},
             {"compiler", std::string("g++ ") + __VERSION__},
-            {"thread_order", order && *order ? order : "forward"}};
+            {"thread_order", interp::to_string(interp::current_thread_order())}};
   }
   bool interpreted() const override { return true; }
   // Interpret mode runs a ci-preset candidate in seconds; full shapes take far
@@ -132,6 +131,39 @@ class CpuDevice final : public Device {
     return "";
   }
 
+  void copy_buffer(DeviceBuffer& dst, const DeviceBuffer& src) override {
+    if (dst.bytes != src.bytes)
+      throw Error("copy of " + src.label + " (" + std::to_string(src.bytes) + " bytes) into " + dst.label +
+                  " (" + std::to_string(dst.bytes) + " bytes)");
+    std::memcpy(dst.data, src.data, src.bytes);
+  }
+
+  FloatScan scan_floats(const DeviceBuffer& buffer) override {
+    FloatScan scan;
+    const std::int64_t count = static_cast<std::int64_t>(buffer.bytes / sizeof(float));
+    for (std::int64_t i = 0; i < count; ++i) {
+      std::uint32_t word;
+      std::memcpy(&word, buffer.data + i * sizeof(float), sizeof word);
+      if (word == kPoisonWord) {
+        if (scan.poisoned++ == 0) scan.first_poisoned = i;
+      } else if ((word & 0x7f800000u) == 0x7f800000u) {  // exponent all ones: NaN or infinity
+        if (scan.non_finite++ == 0) scan.first_non_finite = i;
+      }
+    }
+    return scan;
+  }
+
+  std::vector<float> gather_floats(const DeviceBuffer& buffer, const std::vector<std::int64_t>& indices) override {
+    const std::int64_t count = static_cast<std::int64_t>(buffer.bytes / sizeof(float));
+    std::vector<float> values(indices.size());
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+      if (indices[i] < 0 || indices[i] >= count)
+        throw Error("index " + std::to_string(indices[i]) + " outside " + buffer.label);
+      std::memcpy(&values[i], buffer.data + indices[i] * sizeof(float), sizeof(float));
+    }
+    return values;
+  }
+
   cudaStream_t stream() override { return stream_; }
   void synchronize() override { cudaStreamSynchronize(stream_); }
   void flush_caches() override {}
@@ -147,9 +179,9 @@ class CpuDevice final : public Device {
   void begin_stream_audit() override { interp::take_launch_records(); }
   std::string end_stream_audit() override {
     for (const auto& record : interp::take_launch_records())
-      if (record.stream != stream_)
+      if (record.stream_id != stream_->id)  // ids, not pointers: a freed stream's address is reused
         return describe(record) + " was issued on " +
-               (record.stream ? "stream " + std::to_string(record.stream->id)
+               (record.stream_id ? "stream " + std::to_string(record.stream_id)
                               : std::string("the default stream")) +
                ", not on the stream the harness gave (stream " + std::to_string(stream_->id) + ")";
     return "";

@@ -38,56 +38,47 @@ LatencyStats latency_statistics(std::vector<double> samples_ms, const std::strin
 
 namespace detail {
 
-LatencyStats measure_latency(Device& device, const std::function<void()>& enqueue,
-                             const TimingOptions& options) {
+LatencyStats measure_latency(const std::function<void(int)>& warm_up, const std::function<double()>& take_sample,
+                             const TimingOptions& options, bool slow_device, const std::string& clock) {
   // Interpret mode is orders of magnitude slower than a GPU: a small budget
   // keeps CI fast while still giving a wall-clock figure.
-  const bool slow_device = device.interpreted();
   std::string protocol = options.protocol.empty() ? "adaptive" : options.protocol;
   if (protocol != "kernelbench" && protocol != "adaptive" && protocol != "none")
     throw Error("unknown timing protocol '" + protocol + "' (known: kernelbench, adaptive, none)");
-  if (protocol == "none") return latency_statistics({}, protocol, device.clock_name(), 0);
+  if (protocol == "none") return latency_statistics({}, protocol, clock, 0);
 
   const int warmups = options.warmups >= 0 ? options.warmups
                       : protocol == "kernelbench" ? 3
                       : slow_device             ? 0
                                                 : 3;
-  for (int i = 0; i < warmups; ++i) {
-    enqueue();
-    device.synchronize();
-  }
+  if (warmups > 0) warm_up(warmups);
 
   std::vector<double> samples;
-  auto take_sample = [&] {
-    device.flush_caches();
-    samples.push_back(device.time_ms(enqueue));
-  };
-
   if (protocol == "kernelbench") {
-    for (int i = 0; i < options.trials; ++i) take_sample();
-    return latency_statistics(std::move(samples), protocol, device.clock_name(), warmups);
+    for (int i = 0; i < options.trials; ++i) samples.push_back(take_sample());
+    return latency_statistics(std::move(samples), protocol, clock, warmups);
   }
 
   const double budget_s = options.budget_s >= 0 ? options.budget_s : slow_device ? 1.0 : 5.0;
   const int max_samples = options.max_samples >= 0 ? options.max_samples : slow_device ? 10 : 10000;
-  // On GPU take at least the KernelBench trial count (DESIGN.md, "Latency");
+  // On GPU take at least the KernelBench trial count (docs/runner.md);
   // on the cpu device two samples give a spread within the 1 s budget.
   const int min_samples = options.min_samples >= 0 ? options.min_samples : slow_device ? 2 : 100;
   const auto start = std::chrono::steady_clock::now();
   while (static_cast<int>(samples.size()) < std::max(1, max_samples)) {
-    take_sample();
+    samples.push_back(take_sample());
     const int n = static_cast<int>(samples.size());
     if (n < std::min(min_samples, std::max(1, max_samples))) continue;
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (elapsed >= budget_s) break;
     if (n >= 2) {
-      const LatencyStats so_far = latency_statistics(samples, protocol, device.clock_name(), warmups);
+      const LatencyStats so_far = latency_statistics(samples, protocol, clock, warmups);
       const double relative_standard_error = so_far.cv / std::sqrt(static_cast<double>(n));
       if (relative_standard_error < options.target_rse) break;
     }
   }
-  return latency_statistics(std::move(samples), protocol, device.clock_name(), warmups);
+  return latency_statistics(std::move(samples), protocol, clock, warmups);
 }
 
 }  // namespace detail

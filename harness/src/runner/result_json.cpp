@@ -123,7 +123,7 @@ void to_json(nlohmann::ordered_json& j, const LatencyStats& v) {
       {"protocol", v.protocol}, {"clock", v.clock},   {"warmups", v.warmups},
       {"n", v.n},               {"mean_ms", v.mean_ms}, {"std_ms", v.std_ms},
       {"min_ms", v.min_ms},     {"median_ms", v.median_ms}, {"max_ms", v.max_ms},
-      {"cv", v.cv},
+      {"cv", v.cv},             {"checked_samples", v.checked_samples}, {"check_ms", v.check_ms},
   };
 }
 
@@ -138,6 +138,8 @@ void from_json(const nlohmann::ordered_json& j, LatencyStats& v) {
   read_if_present(j, "median_ms", v.median_ms);
   read_if_present(j, "max_ms", v.max_ms);
   read_if_present(j, "cv", v.cv);
+  read_if_present(j, "checked_samples", v.checked_samples);
+  read_if_present(j, "check_ms", v.check_ms);
 }
 
 void to_json(nlohmann::ordered_json& j, const CheckResult& v) {

@@ -8,6 +8,10 @@
 #include "kernelgate/error.hpp"
 #include "runner_internal.hpp"
 
+#if defined(KG_INTERPRET)
+#include "kernelgate/interpret/launch.hpp"
+#endif
+
 namespace kg {
 namespace {
 
@@ -48,7 +52,8 @@ std::vector<const Candidate*> select_candidates(const Suite& suite, const RunOpt
 // and the timing; the others repeat the checks, so a missing barrier shows as
 // a wrong answer. The first failure wins, naming its order.
 CandidateResult run_candidate(const Suite& suite, const Candidate& candidate, Device& device,
-                              const Axes& axes, const RunOptions& options, double timeout_s) {
+                              const Axes& axes, const RunOptions& options,
+                              const detail::ReferencePoints& reference, double timeout_s) {
   std::vector<std::string> orders;
   if (device.interpreted()) orders = options.thread_orders;
   if (orders.empty()) orders.push_back("");
@@ -57,9 +62,9 @@ CandidateResult run_candidate(const Suite& suite, const Candidate& candidate, De
   for (std::size_t i = 0; i < orders.size(); ++i) {
     RunOptions order_options = options;
     if (i > 0) order_options.timing.protocol = "none";
-    auto request = detail::make_child_request(suite, candidate, device, axes, order_options);
-    request["thread_order"] = orders[i];
-    CandidateResult result = detail::run_in_child(candidate, request, timeout_s, options.executable);
+    CandidateResult result =
+        detail::run_in_child(suite, candidate, axes, order_options, reference, device, orders[i], timeout_s);
+    if (result.outcome == Outcome::not_supported) return result;
     if (!orders[i].empty()) {
       result.thread_orders = {orders[i]};
       if (i > 0 && is_failure(result.outcome))
@@ -88,6 +93,7 @@ CandidateResult run_candidate(const Suite& suite, const Candidate& candidate, De
 }  // namespace
 
 std::vector<const Candidate*> candidates_for(const std::string& workload) {
+  check_candidate_registry();
   std::vector<const Candidate*> found;
   for (const auto& candidate : candidate_registry())
     if (candidate.workload == workload) found.push_back(&candidate);
@@ -108,19 +114,18 @@ RunResult run_workload(const Suite& suite, Device& device, const RunOptions& opt
   run.started_at = utc_now_iso8601();
 
   const double timeout_s = options.timeout_s > 0 ? options.timeout_s : device.default_timeout_s();
-  for (const Candidate* candidate : select_candidates(suite, options)) {
-    const std::string reason =
-        candidate->unsupported_reason ? candidate->unsupported_reason(run.axes) : std::string();
-    CandidateResult result;
-    if (!reason.empty()) {
-      result.id = candidate->id;
-      result.precision = candidate->precision;
-      result.outcome = Outcome::not_supported;
-      result.message = reason;
-      result.checks.push_back(detail::make_check("support", Outcome::not_supported, reason));
-    } else {
-      result = run_candidate(suite, *candidate, device, run.axes, options, timeout_s);
-    }
+  // Validate the thread orders before anything runs: a bad one is one usage
+  // error, not a crash of every candidate.
+#if defined(KG_INTERPRET)
+  if (device.interpreted())
+    for (const auto& order : options.thread_orders) interp::parse_thread_order(order);
+#endif
+  const std::vector<const Candidate*> selected = select_candidates(suite, options);
+  // The float64 reference, once for every candidate, here in the parent.
+  const detail::ReferencePoints reference = detail::compute_reference_points(suite, run.axes, options);
+  for (const Candidate* candidate : selected) {
+    // Everything of the candidate's, unsupported_reason included, runs in its child.
+    CandidateResult result = run_candidate(suite, *candidate, device, run.axes, options, reference, timeout_s);
     if (options.on_result) options.on_result(result);
     run.candidates.push_back(std::move(result));
   }

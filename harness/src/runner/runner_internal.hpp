@@ -1,6 +1,7 @@
 #pragma once
 // Pieces of the runner shared between its source files; not a public API.
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -18,6 +19,16 @@ inline CheckResult make_check(std::string name, Outcome outcome, std::string mes
                               std::string rule = {}) {
   return CheckResult{.name = std::move(name), .outcome = outcome, .message = std::move(message),
                      .rule = std::move(rule)};
+}
+
+// Text a candidate controls (its output, an exception's message) made safe
+// for a one-line message and for JSON: printable ASCII kept, every other
+// byte a '?'.
+inline std::string printable(const std::string& text) {
+  std::string safe = text;
+  for (char& c : safe)
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
+  return safe;
 }
 
 // The number of elements of a tensor of this shape.
@@ -54,20 +65,54 @@ std::string current_git_revision();
 // the tree has changes HEAD does not hold; empty outside a work tree.
 std::string git_revision_of_tree(const std::string& directory);
 
-// Samples the work `enqueue` puts on the device's stream with the protocol of
-// `options` (defaults filled in from the device) and returns the statistics.
-LatencyStats measure_latency(Device& device, const std::function<void()>& enqueue,
-                             const TimingOptions& options);
+// The timing loop of a protocol (TimingOptions, defaults filled in from the
+// device kind): warm_up(n) runs n untimed launches, take_sample() one timed
+// and checked launch, returning its milliseconds.
+LatencyStats measure_latency(const std::function<void(int)>& warm_up, const std::function<double()>& take_sample,
+                             const TimingOptions& options, bool slow_device, const std::string& clock);
 
-// The request a parent writes for a child: everything run_child needs.
-nlohmann::ordered_json make_child_request(const Suite& suite, const Candidate& candidate,
-                                          const Device& device, const Axes& axes,
-                                          const RunOptions& options);
+// What a check found that ends the checks of a candidate. Thrown by the
+// parent's checks and by a session whose child died or hung ("isolation").
+struct Finding {
+  Outcome outcome;
+  std::string check;  // "contract", "equivalence" or "isolation"
+  std::string rule;
+  std::string message;
+};
 
-// Runs the candidate's child process with the watchdog and returns its result;
-// a crash or a hang becomes a `crashed` or `timed_out` result.
-CandidateResult run_in_child(const Candidate& candidate, const nlohmann::ordered_json& request,
-                             double timeout_s, const std::filesystem::path& executable);
+// The float64 reference at the points the parent compares, for input sets A
+// and B. Computed once per run in the parent, where no candidate code runs.
+// At full size the points are drawn from a random source the candidate
+// cannot know (the first and last element always included).
+struct ReferencePoints {
+  std::int64_t numel = 0;
+  bool whole = true;                   // every element is a point
+  std::vector<std::int64_t> indices;   // sorted flat indices
+  std::vector<double> want_a, want_b;  // the reference at indices
+};
+ReferencePoints compute_reference_points(const Suite& suite, const Axes& axes, const RunOptions& options);
+
+// What the parent tells the candidate's side when it opens it.
+struct SessionRequest {
+  std::string device;        // the device spec the child opens
+  std::string thread_order;  // interpret mode; "" outside it
+  std::string nonce;         // echoed by close: the reply came from the child we started
+};
+
+class CandidateSession;
+
+// The checks and the timing of one candidate, decided here from what the
+// session observed (check_candidate.cpp).
+CandidateResult check_through_session(const Suite& suite, const Candidate& candidate, const Axes& axes,
+                                      const RunOptions& options, const ReferencePoints& reference,
+                                      const SessionRequest& request, bool interpreted, const std::string& clock,
+                                      CandidateSession& session);
+
+// Runs the candidate in a child process under the watchdog and checks it
+// there; a crash or a hang becomes a `crashed` or `timed_out` result.
+CandidateResult run_in_child(const Suite& suite, const Candidate& candidate, const Axes& axes,
+                             const RunOptions& options, const ReferencePoints& reference,
+                             const Device& device, const std::string& thread_order, double timeout_s);
 
 // "SIGSEGV (segmentation fault)" for a signal number.
 std::string describe_signal(int signal_number);

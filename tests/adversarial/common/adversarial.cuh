@@ -6,6 +6,8 @@
 // same files test the cpu device (interpret mode) and a GPU.
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
 #include <string>
 
 #include "kernelgate/candidate.hpp"
@@ -26,29 +28,21 @@ enum class Misbehaviour {
   spin_forever,        // never finishes
 };
 
+// Each thread computes its element into dynamic shared memory, then writes
+// its left neighbour's element without a barrier between: right only when
+// the threads of a block run in order (as a 32-thread warp does on a GPU),
+// wrong when interpret mode runs them in reverse.
+inline constexpr unsigned kShiftThreads = 32;
+
 struct Shape {
   std::int64_t batch, in_channels, out_channels, kernel, stride, padding, dilation;
   std::int64_t height, width, height_out, width_out;
   __host__ __device__ std::int64_t total() const { return batch * out_channels * height_out * width_out; }
 };
 
-// static: each candidate file compiles its own copy (a header, in every translation unit).
-static __global__ void misbehaving_kernel(Shape s, Misbehaviour misbehaviour, const float* __restrict__ x,
-                                   const float* __restrict__ depthwise,
-                                   const float* __restrict__ pointwise, float* y, float* writable_x,
-                                   float* wild) {
-  const std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::int64_t total = s.total();
-  if (misbehaviour == Misbehaviour::spin_forever) {
-    volatile bool forever = true;
-    while (forever) {
-    }
-  }
-  if (misbehaviour == Misbehaviour::wild_pointer && index == 0) *static_cast<volatile float*>(wild) = 1.0f;
-  if (misbehaviour == Misbehaviour::write_past_end && index == total) y[total] = 0.0f;
-  if (index >= total) return;
-  if (misbehaviour == Misbehaviour::write_first_half && index >= total / 2) return;
-
+// One output element of the depthwise-separable convolution.
+static __device__ float element_value(const Shape& s, const float* __restrict__ x, const float* __restrict__ depthwise,
+                                      const float* __restrict__ pointwise, std::int64_t index) {
   const std::int64_t ow = index % s.width_out;
   const std::int64_t oh = (index / s.width_out) % s.height_out;
   const std::int64_t co = (index / (s.width_out * s.height_out)) % s.out_channels;
@@ -68,11 +62,45 @@ static __global__ void misbehaving_kernel(Shape s, Misbehaviour misbehaviour, co
     }
     sum += pointwise[co * s.in_channels + c] * mid;
   }
+  return sum;
+}
+
+// static: each candidate file compiles its own copy (a header, in every translation unit).
+static __global__ void misbehaving_kernel(Shape s, Misbehaviour misbehaviour, const float* __restrict__ x,
+                                   const float* __restrict__ depthwise,
+                                   const float* __restrict__ pointwise, float* y, float* writable_x,
+                                   float* wild) {
+  const std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t total = s.total();
+  if (misbehaviour == Misbehaviour::spin_forever) {
+    volatile bool forever = true;
+    while (forever) {
+    }
+  }
+  if (misbehaviour == Misbehaviour::wild_pointer && index == 0) *static_cast<volatile float*>(wild) = 1.0f;
+  if (misbehaviour == Misbehaviour::write_past_end && index == total) y[total] = 0.0f;
+  if (index >= total) return;
+  if (misbehaviour == Misbehaviour::write_first_half && index >= total / 2) return;
+
+  float sum = element_value(s, x, depthwise, pointwise, index);
   if (misbehaviour == Misbehaviour::write_nan && index == total / 3) sum = __uint_as_float(0x7fc00000u);
   if (misbehaviour == Misbehaviour::wrong_by_one && index == total / 3) sum += 1.0f;
   y[index] = sum;
   // After the output is written, so only the input rule can catch it.
   if (misbehaviour == Misbehaviour::mutate_input && index == 0) writable_x[0] += 1.0f;
+}
+
+static __global__ void shifted_through_shared_kernel(Shape s, const float* __restrict__ x,
+                                                     const float* __restrict__ depthwise,
+                                                     const float* __restrict__ pointwise, float* y) {
+  KG_DYNAMIC_SMEM(float, staged);
+  const unsigned t = threadIdx.x;
+  const std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + t;
+  const std::int64_t total = s.total();
+  if (index < total) staged[t] = element_value(s, x, depthwise, pointwise, index);
+  // No barrier here: the missing __syncthreads this candidate relies on.
+  if (t > 0 && index - 1 < total) y[index - 1] = staged[t - 1];
+  if ((t == blockDim.x - 1 && index < total) || index == total - 1) y[index] = staged[t];
 }
 
 inline Shape shape_of(const LaunchArgs& args) {
@@ -102,6 +130,33 @@ inline void launch_misbehaving(const LaunchArgs& args, Misbehaviour misbehaviour
   kg::launch(misbehaving_kernel, dim3(blocks), dim3(kThreads), 0, stream, s, misbehaviour, x,
              args.in("depthwise_weight"), args.in("pointwise_weight"), args.output,
              const_cast<float*>(x), reinterpret_cast<float*>(std::uintptr_t{16}));
+}
+
+// The real direct_fp32 candidate of `workload`, linked into the same binary:
+// the adversarial candidates of the other workloads wrap it, so that only
+// their misbehaviour differs from an honest kernel.
+inline void launch_honest(const std::string& workload, const LaunchArgs& args) {
+  for (const Candidate& candidate : candidate_registry())
+    if (candidate.workload == workload && candidate.id == "direct_fp32") {
+      candidate.launch(args);
+      return;
+    }
+  throw std::runtime_error("no direct_fp32 candidate of " + workload + " in this binary");
+}
+
+// Seconds an adversarial candidate that waits should wait: longer than the
+// watchdog limit the test gives (KG_ADVERSARIAL_WAIT_S), 7 s otherwise.
+inline unsigned wait_seconds() {
+  const char* text = std::getenv("KG_ADVERSARIAL_WAIT_S");
+  return text && *text ? static_cast<unsigned>(std::strtoul(text, nullptr, 10)) : 7u;
+}
+
+// Launches shifted_through_shared_kernel: blocks of one warp.
+inline void launch_shifted(const LaunchArgs& args) {
+  const Shape s = shape_of(args);
+  const auto blocks = static_cast<unsigned>((s.total() + kShiftThreads - 1) / kShiftThreads);
+  kg::launch(shifted_through_shared_kernel, dim3(blocks), dim3(kShiftThreads), kShiftThreads * sizeof(float),
+             args.stream, s, args.in("x"), args.in("depthwise_weight"), args.in("pointwise_weight"), args.output);
 }
 
 inline std::string always_supported(const Axes&) { return {}; }

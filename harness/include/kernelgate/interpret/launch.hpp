@@ -26,6 +26,9 @@ struct LaunchRecord {
   enum class Kind { kernel, memset, memcpy };
   Kind kind = Kind::kernel;
   cudaStream_t stream = nullptr;
+  // The stream's id, copied when the record is made: a candidate may destroy
+  // its stream before the audit reads the record. 0 for the default stream.
+  unsigned long long stream_id = 0;
   dim3 grid{0, 0, 0};
   dim3 block{0, 0, 0};
   std::size_t dynamic_smem_bytes = 0;  // kernels; bytes moved for memset/memcpy
@@ -37,15 +40,24 @@ struct LaunchRecord {
 std::vector<LaunchRecord> take_launch_records();
 
 // The order in which the threads of a block run between barriers, and in which
-// blocks are dispatched. Read from KG_INTERPRET_ORDER at each launch:
-// "forward" (default), "reverse", "random" or "random:<seed>".
+// blocks are dispatched: "forward" (default), "reverse", "random" or
+// "random:<seed>". Read from KG_INTERPRET_ORDER at each launch, unless the
+// process pinned an order (pin_thread_order): the runner's child pins the
+// order of its request before any candidate code runs, so a candidate that
+// changes the environment cannot change the order it is judged under.
 struct ThreadOrder {
   enum class Kind { forward, reverse, random };
   Kind kind = Kind::forward;
   std::uint64_t seed = 1;
 };
 ThreadOrder thread_order_from_environment();  // throws kg::Error on a bad value
+ThreadOrder parse_thread_order(const std::string& text);  // throws kg::Error on a bad value
 std::string to_string(const ThreadOrder& order);
+// From now on every launch of this process uses `order`; the environment is
+// no longer read.
+void pin_thread_order(const ThreadOrder& order);
+// The pinned order, else the environment's.
+ThreadOrder current_thread_order();
 
 // A type-erased kernel call: invoke(context) runs the kernel body for the
 // current thread.

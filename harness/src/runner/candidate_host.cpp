@@ -1,0 +1,242 @@
+// The commands a CandidateHost carries out (candidate_host.hpp).
+#include "candidate_host.hpp"
+
+#include <algorithm>
+
+#include "kernelgate/error.hpp"
+#include "kernelgate/reference.hpp"
+#include "runner_internal.hpp"
+
+#if defined(KG_INTERPRET)
+#include "kernelgate/interpret/launch.hpp"
+#endif
+
+namespace kg::detail {
+
+struct CandidateHost::State {
+  Device* device = nullptr;
+  std::unique_ptr<Device> owned_device;
+  bool pin_thread_order = false;
+  std::string nonce;
+
+  Suite suite;
+  const Candidate* candidate = nullptr;
+  // Input sets A and B stay on the device (not given to the candidate); each
+  // run copies one of them into the buffers the candidate reads, so the
+  // content behind its input pointers changes between runs.
+  std::vector<DeviceBuffer> inputs, staged_a, staged_b;
+  std::vector<std::uint64_t> input_hashes;
+  DeviceBuffer output, workspace;
+  std::int64_t numel = 0;
+  LaunchArgs args;
+  std::unique_ptr<StrictReferenceRun> strict;
+
+  ~State() {
+    strict.reset();
+    if (!device) return;
+    for (auto* set : {&inputs, &staged_a, &staged_b})
+      for (auto& buffer : *set) device->release(buffer);
+    device->release(output);
+    device->release(workspace);
+  }
+
+  void require_open() const {
+    if (!candidate || inputs.size() != staged_a.size())
+      throw Error("the runner sent a command before the candidate's buffers were ready");
+  }
+
+  Message open(const nlohmann::ordered_json& request) {
+    check_candidate_registry();
+    suite = load_suite(request.at("suite_file").get<std::string>());
+    const std::string workload = request.at("workload").get<std::string>();
+    const std::string id = request.at("candidate").get<std::string>();
+    for (const Candidate* registered : candidates_for(workload))
+      if (registered->id == id) candidate = registered;
+    if (!candidate) throw Error("workload " + workload + " has no candidate '" + id + "' in this binary");
+    Axes axes;
+    for (const auto& [name, value] : request.at("axes").items()) axes[name] = value.get<std::int64_t>();
+    const auto seed = request.at("seed").get<std::uint64_t>();
+    nonce = request.value("nonce", std::string());
+    if (!device) {
+      owned_device = open_device(request.at("device").get<std::string>());
+      device = owned_device.get();
+    }
+#if defined(KG_INTERPRET)
+    // Before any candidate code runs in this process, and never read again.
+    if (pin_thread_order)
+      interp::pin_thread_order(interp::parse_thread_order(request.value("thread_order", std::string())));
+#endif
+
+    Message reply;
+    const std::string reason = candidate->unsupported_reason ? candidate->unsupported_reason(axes) : std::string();
+    if (!reason.empty()) {
+      reply.header["unsupported"] = reason;
+      return reply;
+    }
+    const Tensors set_a = generate_inputs(suite, axes, seed);
+    const Tensors set_b = generate_inputs(suite, axes, seed + 1);
+    args.axes = axes;
+    std::vector<const TensorSpec*> ordered;  // suite order: inputs, then parameters
+    const TensorSpec* output_spec = nullptr;
+    for (const auto& spec : suite.tensors)
+      if (spec.role == TensorRole::input) ordered.push_back(&spec);
+    for (const auto& spec : suite.tensors)
+      if (spec.role == TensorRole::parameter) ordered.push_back(&spec);
+    for (const auto& spec : suite.tensors)
+      if (spec.role == TensorRole::output) output_spec = &spec;
+    if (!output_spec) throw Error("workload " + suite.id + " declares no output tensor");
+
+    args.output_shape = suite.shape(output_spec->name, axes);
+    numel = element_count(args.output_shape);
+    args.workspace_bytes = candidate->workspace_bytes ? candidate->workspace_bytes(axes) : 0;
+    for (const TensorSpec* spec : ordered) {
+      const auto& a = set_a.at(spec->name);
+      const auto& b = set_b.at(spec->name);
+      const std::size_t bytes = a.data.size() * sizeof(float);
+      const std::string role = spec->role == TensorRole::input ? "input " : "parameter ";
+      inputs.push_back(device->allocate(bytes, role + spec->name));
+      args.inputs.push_back({.name = spec->name, .shape = a.shape,
+                             .data = reinterpret_cast<const float*>(inputs.back().data)});
+      staged_a.push_back(device->allocate(bytes, "set A of " + spec->name));
+      device->copy_to_device(staged_a.back(), a.data.data(), bytes);
+      staged_b.push_back(device->allocate(bytes, "set B of " + spec->name));
+      device->copy_to_device(staged_b.back(), b.data.data(), bytes);
+    }
+    output = device->allocate(static_cast<std::size_t>(numel) * sizeof(float), "output " + output_spec->name);
+    args.output = reinterpret_cast<float*>(output.data);
+    workspace = device->allocate(args.workspace_bytes, "workspace");
+    args.workspace = args.workspace_bytes ? workspace.data : nullptr;
+    args.stream = device->stream();
+
+    // The harness's own promise, observed rather than assumed.
+    std::string overlap;
+    for (const auto& input : inputs) {
+      if (overlap.empty() && buffers_overlap(output, input)) overlap = "the output buffer overlaps " + input.label;
+      if (overlap.empty() && buffers_overlap(workspace, input)) overlap = "the workspace overlaps " + input.label;
+    }
+    reply.header = {{"numel", numel}, {"workspace_bytes", args.workspace_bytes}, {"overlap", overlap}};
+    return reply;
+  }
+
+  void load(const std::string& set) {
+    if (set != "A" && set != "B") throw Error("the runner asked for input set '" + set + "'");
+    const auto& staged = set == "A" ? staged_a : staged_b;
+    input_hashes.clear();
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      device->copy_buffer(inputs[i], staged[i]);
+      input_hashes.push_back(device->hash(inputs[i]));
+    }
+  }
+
+  Message run(const nlohmann::ordered_json& request) {
+    require_open();
+    load(request.at("set").get<std::string>());
+    const bool timed = request.value("timed", false);
+    const bool audit = request.value("audit", true);
+    device->fill_words(output, kPoisonWord);
+    device->fill_words(workspace, kPoisonWord);
+    Message reply;
+    if (timed) device->flush_caches();
+    if (audit) device->begin_stream_audit();
+    if (timed) {
+      reply.header["time_ms"] = device->time_ms([&] { candidate->launch(args); });
+    } else {
+      candidate->launch(args);
+    }
+    device->synchronize();
+    reply.header["stream"] = audit ? device->end_stream_audit() : std::string();
+
+    std::string guards;
+    for (const auto* set : {&inputs, &staged_a, &staged_b})
+      for (const auto& buffer : *set)
+        if (guards.empty()) guards = device->check_guards(buffer);
+    if (guards.empty()) guards = device->check_guards(output);
+    if (guards.empty()) guards = device->check_guards(workspace);
+    reply.header["guards"] = guards;
+    std::string changed;
+    for (std::size_t i = 0; i < inputs.size() && changed.empty(); ++i)
+      if (device->hash(inputs[i]) != input_hashes[i]) changed = inputs[i].label;
+    reply.header["inputs"] = changed;
+    reply.header["output_hash"] = device->hash(output);
+    const FloatScan scan = device->scan_floats(output);
+    reply.header["scan"] = {{"poisoned", scan.poisoned},
+                            {"first_poisoned", scan.first_poisoned},
+                            {"non_finite", scan.non_finite},
+                            {"first_non_finite", scan.first_non_finite}};
+    return reply;
+  }
+
+  Message values(const nlohmann::ordered_json& request) {
+    require_open();
+    Message reply;
+    if (request.value("all", false)) {
+      reply.values.resize(static_cast<std::size_t>(numel));
+      device->copy_to_host(reply.values.data(), output, reply.values.size() * sizeof(float));
+    } else {
+      reply.values = device->gather_floats(output, request.at("indices").get<std::vector<std::int64_t>>());
+    }
+    return reply;
+  }
+
+  Message strict_comparison(const nlohmann::ordered_json& request) {
+    require_open();
+    const StrictReference* reference = find_strict_reference(suite.id);
+    if (!reference) throw Error("workload " + suite.id + " has no strict-FP32 reference in this build");
+    if (!strict) strict = std::make_unique<StrictReferenceRun>(*reference, *device, args);
+    const std::vector<float> want = strict->output();
+    std::vector<float> got(static_cast<std::size_t>(numel));
+    device->copy_to_host(got.data(), output, got.size() * sizeof(float));
+    const Tolerance tolerance{.atol = request.at("atol").get<double>(), .rtol = request.at("rtol").get<double>(),
+                              .rel_l2 = request.at("rel_l2").get<double>()};
+    Message reply;
+    reply.header["stats"] = compare_whole_output(got, want, tolerance);
+    reply.header["summary"] = strict->summary();
+    for (std::int64_t index : request.at("indices").get<std::vector<std::int64_t>>())
+      reply.values.push_back(want.at(static_cast<std::size_t>(index)));
+    return reply;
+  }
+
+  Message warmup(const nlohmann::ordered_json& request) {
+    require_open();
+    load("A");
+    const int count = request.at("count").get<int>();
+    for (int i = 0; i < count; ++i) candidate->launch(args);
+    device->synchronize();
+    return {};
+  }
+};
+
+CandidateHost::CandidateHost(Device* device, bool pin_thread_order) : state_(std::make_unique<State>()) {
+  state_->device = device;
+  state_->pin_thread_order = pin_thread_order;
+}
+
+CandidateHost::~CandidateHost() = default;
+
+Message CandidateHost::handle(const Message& command) {
+  const std::string name = command.header.value("command", std::string());
+  try {
+    if (name == "open") return state_->open(command.header);
+    if (name == "run") return state_->run(command.header);
+    if (name == "values") return state_->values(command.header);
+    if (name == "strict") return state_->strict_comparison(command.header);
+    if (name == "warmup") return state_->warmup(command.header);
+    if (name == "close") {
+      Message reply;
+      reply.header["nonce"] = state_->nonce;
+      return reply;
+    }
+    throw Error("unknown runner command '" + name + "'");
+  } catch (const DeviceFault& e) {
+    Message reply;
+    reply.header["failed"] = std::string("device fault: ") + e.what();
+    return reply;
+  } catch (const std::exception& e) {
+    // A candidate throwing (a failed launch, a bad argument) fails only itself.
+    Message reply;
+    reply.header["failed"] = std::string("exception: ") + e.what();
+    return reply;
+  }
+}
+
+}  // namespace kg::detail

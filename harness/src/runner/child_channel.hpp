@@ -1,0 +1,42 @@
+#pragma once
+// The messages between the runner's parent and a candidate's child process:
+// a JSON header and an optional block of float values (output elements),
+// framed by their lengths. The parent sends commands and the child answers
+// each with exactly one message (child_commands.hpp lists them).
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace kg::detail {
+
+struct Message {
+  nlohmann::ordered_json header;
+  std::vector<float> values;
+};
+
+// The child's end: commands arrive on kCommandFd, replies leave on kReplyFd.
+inline constexpr int kCommandFd = 3;
+inline constexpr int kReplyFd = 4;
+
+// Limits of one frame, so a corrupt or hostile length cannot make the reader
+// allocate without bound: headers are small JSON, values at most 2^32 floats.
+inline constexpr std::uint64_t kMaxHeaderBytes = std::uint64_t{1} << 24;
+inline constexpr std::uint64_t kMaxValues = std::uint64_t{1} << 32;
+
+// The bytes of one frame: [header bytes: u64][value count: u64][header][values].
+std::vector<char> encode_message(const Message& message);
+
+// Parses one frame from the front of `bytes`; returns nullopt while the frame
+// is incomplete, and removes the frame from `bytes` when it returns one.
+// Throws kg::Error on a malformed frame.
+std::optional<Message> take_message(std::vector<char>& bytes);
+
+// Blocking writes and reads on a file descriptor (the child's side). read
+// returns nullopt at end of file before any byte of a frame. Both throw
+// kg::Error on an I/O error or a malformed frame.
+void write_message(int fd, const Message& message);
+std::optional<Message> read_message(int fd);
+
+}  // namespace kg::detail

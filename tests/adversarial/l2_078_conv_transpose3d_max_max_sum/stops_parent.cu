@@ -1,0 +1,36 @@
+// Adversarial candidate: on its first call it stops the parent (SIGSTOP),
+// sleeps past the watchdog limit, resumes the parent and then answers
+// correctly, so a watchdog that only counts time while the parent runs would
+// never fire. The limit is on elapsed wall time: timed_out.
+#include <signal.h>
+#include <unistd.h>
+
+#include "../common/adversarial.cuh"  // relative: also builds via KERNELGATE_EXTRA_KERNEL_DIRS
+
+namespace {
+
+constexpr const char* kWorkload = "l2_078_conv_transpose3d_max_max_sum";
+
+void stop_the_parent(const kg::LaunchArgs& args) {
+  static bool done = false;
+  if (!done) {
+    done = true;
+    const pid_t parent = getppid();
+    kill(parent, SIGSTOP);
+    sleep(kg::adversarial::wait_seconds());
+    kill(parent, SIGCONT);
+  }
+  kg::adversarial::launch_honest(kWorkload, args);
+}
+
+KG_REGISTER_CANDIDATE({
+    .workload = kWorkload,
+    .id = "stops_parent",
+    .precision = "fp32",
+    .summary = "adversarial: stops the parent until it is done",
+    .unsupported_reason = kg::adversarial::always_supported,
+    .workspace_bytes = kg::adversarial::no_workspace,
+    .launch = stop_the_parent,
+});
+
+}  // namespace
