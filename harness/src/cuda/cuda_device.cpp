@@ -88,6 +88,7 @@ class CudaDevice final : public Device {
     if (flush_buffer_) cudaFree(flush_buffer_);
     if (hash_scratch_) cudaFree(hash_scratch_);
     if (scan_scratch_) cudaFree(scan_scratch_);
+    if (gather_scratch_) cudaFree(gather_scratch_);
     if (start_) cudaEventDestroy(start_);
     if (stop_) cudaEventDestroy(stop_);
     if (stream_) cudaStreamDestroy(stream_);
@@ -210,15 +211,19 @@ class CudaDevice final : public Device {
       if (index < 0 || index >= count) throw Error("index " + std::to_string(index) + " outside " + buffer.label);
     std::vector<float> values(indices.size());
     if (indices.empty()) return values;
-    // Scratch for the indices and the values, freed on every path.
-    struct Scratch {
-      void* memory = nullptr;
-      ~Scratch() { if (memory) cudaFree(memory); }
-    } scratch;
+    // Scratch for the indices and the values, kept between calls (one per
+    // timed sample): grown when a call needs more, freed with the device.
     const std::size_t index_bytes = indices.size() * sizeof(std::int64_t);
-    check_device(cudaMalloc(&scratch.memory, index_bytes + values.size() * sizeof(float)), "gather scratch");
-    auto* device_indices = static_cast<std::int64_t*>(scratch.memory);
-    auto* device_values = reinterpret_cast<float*>(static_cast<std::byte*>(scratch.memory) + index_bytes);
+    const std::size_t needed = index_bytes + values.size() * sizeof(float);
+    if (needed > gather_scratch_bytes_) {
+      if (gather_scratch_) cudaFree(gather_scratch_);
+      gather_scratch_ = nullptr;
+      gather_scratch_bytes_ = 0;
+      check_device(cudaMalloc(&gather_scratch_, needed), "gather scratch");
+      gather_scratch_bytes_ = needed;
+    }
+    auto* device_indices = static_cast<std::int64_t*>(gather_scratch_);
+    auto* device_values = reinterpret_cast<float*>(static_cast<std::byte*>(gather_scratch_) + index_bytes);
     check_device(cudaMemcpyAsync(device_indices, indices.data(), index_bytes, cudaMemcpyHostToDevice, stream_),
                  "gather indices");
     cuda_detail::gather_floats(reinterpret_cast<const float*>(buffer.data), device_indices, indices.size(),
@@ -322,6 +327,8 @@ class CudaDevice final : public Device {
   cudaEvent_t stop_ = nullptr;
   std::uint64_t* hash_scratch_ = nullptr;
   unsigned long long* scan_scratch_ = nullptr;
+  void* gather_scratch_ = nullptr;
+  std::size_t gather_scratch_bytes_ = 0;
   void* flush_buffer_ = nullptr;
   std::size_t flush_bytes_ = 0;
   std::uint64_t flushes_ = 0;

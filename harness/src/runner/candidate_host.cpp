@@ -25,7 +25,10 @@ struct CandidateHost::State {
   // run copies one of them into the buffers the candidate reads, so the
   // content behind its input pointers changes between runs.
   std::vector<DeviceBuffer> inputs, staged_a, staged_b;
-  std::vector<std::uint64_t> input_hashes;
+  // Hashes of the staged sets, taken once: after a run the candidate's input
+  // buffers must still hash to the set that was copied in.
+  std::vector<std::uint64_t> hashes_a, hashes_b;
+  const std::vector<std::uint64_t>* loaded_hashes = nullptr;
   DeviceBuffer output, workspace;
   std::int64_t numel = 0;
   LaunchArgs args;
@@ -76,17 +79,10 @@ struct CandidateHost::State {
     const Tensors set_a = generate_inputs(suite, axes, seed);
     const Tensors set_b = generate_inputs(suite, axes, seed + 1);
     args.axes = axes;
-    std::vector<const TensorSpec*> ordered;  // suite order: inputs, then parameters
-    const TensorSpec* output_spec = nullptr;
-    for (const auto& spec : suite.tensors)
-      if (spec.role == TensorRole::input) ordered.push_back(&spec);
-    for (const auto& spec : suite.tensors)
-      if (spec.role == TensorRole::parameter) ordered.push_back(&spec);
-    for (const auto& spec : suite.tensors)
-      if (spec.role == TensorRole::output) output_spec = &spec;
-    if (!output_spec) throw Error("workload " + suite.id + " declares no output tensor");
-
-    args.output_shape = suite.shape(output_spec->name, axes);
+    std::vector<const TensorSpec*> ordered = suite.tensors_with_role(TensorRole::input);  // then parameters
+    for (const TensorSpec* spec : suite.tensors_with_role(TensorRole::parameter)) ordered.push_back(spec);
+    const TensorSpec& output_spec = suite.output();
+    args.output_shape = suite.shape(output_spec.name, axes);
     numel = element_count(args.output_shape);
     args.workspace_bytes = candidate->workspace_bytes ? candidate->workspace_bytes(axes) : 0;
     for (const TensorSpec* spec : ordered) {
@@ -99,10 +95,12 @@ struct CandidateHost::State {
                              .data = reinterpret_cast<const float*>(inputs.back().data)});
       staged_a.push_back(device->allocate(bytes, "set A of " + spec->name));
       device->copy_to_device(staged_a.back(), a.data.data(), bytes);
+      hashes_a.push_back(device->hash(staged_a.back()));
       staged_b.push_back(device->allocate(bytes, "set B of " + spec->name));
       device->copy_to_device(staged_b.back(), b.data.data(), bytes);
+      hashes_b.push_back(device->hash(staged_b.back()));
     }
-    output = device->allocate(static_cast<std::size_t>(numel) * sizeof(float), "output " + output_spec->name);
+    output = device->allocate(static_cast<std::size_t>(numel) * sizeof(float), "output " + output_spec.name);
     args.output = reinterpret_cast<float*>(output.data);
     workspace = device->allocate(args.workspace_bytes, "workspace");
     args.workspace = args.workspace_bytes ? workspace.data : nullptr;
@@ -121,11 +119,8 @@ struct CandidateHost::State {
   void load(const std::string& set) {
     if (set != "A" && set != "B") throw Error("the runner asked for input set '" + set + "'");
     const auto& staged = set == "A" ? staged_a : staged_b;
-    input_hashes.clear();
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-      device->copy_buffer(inputs[i], staged[i]);
-      input_hashes.push_back(device->hash(inputs[i]));
-    }
+    for (std::size_t i = 0; i < inputs.size(); ++i) device->copy_buffer(inputs[i], staged[i]);
+    loaded_hashes = set == "A" ? &hashes_a : &hashes_b;
   }
 
   Message run(const nlohmann::ordered_json& request) {
@@ -155,7 +150,7 @@ struct CandidateHost::State {
     reply.header["guards"] = guards;
     std::string changed;
     for (std::size_t i = 0; i < inputs.size() && changed.empty(); ++i)
-      if (device->hash(inputs[i]) != input_hashes[i]) changed = inputs[i].label;
+      if (device->hash(inputs[i]) != (*loaded_hashes)[i]) changed = inputs[i].label;
     reply.header["inputs"] = changed;
     reply.header["output_hash"] = device->hash(output);
     const FloatScan scan = device->scan_floats(output);

@@ -54,13 +54,6 @@ std::string describe(const ErrorStats& stats, const Tolerance& tolerance, const 
   return message.str();
 }
 
-Message command(const std::string& name, nlohmann::ordered_json fields = nlohmann::ordered_json::object()) {
-  Message message;
-  message.header = std::move(fields);
-  message.header["command"] = name;
-  return message;
-}
-
 class CandidateChecker {
  public:
   CandidateChecker(const Suite& suite, const Candidate& candidate, const Axes& axes, const RunOptions& options,
@@ -93,10 +86,10 @@ class CandidateChecker {
         result.checks.push_back(make_check("latency", Outcome::passed));
       }
     } catch (const Finding& finding) {
-      return failed(std::move(result), finding);
+      return failed_result(std::move(result), finding);
     } catch (const nlohmann::json::exception& e) {
       // A reply without the fields its command answers with: forged or garbled.
-      return failed(std::move(result), Finding{Outcome::crashed, "isolation", "",
+      return failed_result(std::move(result), Finding{Outcome::crashed, "isolation", "",
                                                std::string("its reply to the runner could not be read: ") + e.what()});
     }
     result.outcome = Outcome::passed;
@@ -104,25 +97,6 @@ class CandidateChecker {
   }
 
  private:
-  static CandidateResult failed(CandidateResult result, const Finding& finding) {
-    result.outcome = finding.outcome;
-    result.message = finding.message;
-    result.latency.reset();
-    if (finding.check == "isolation") {
-      result.checks = {make_check("isolation", finding.outcome, finding.message)};
-      return result;
-    }
-    std::erase_if(result.checks, [&](const CheckResult& check) { return check.name == finding.check; });
-    result.checks.push_back(make_check(finding.check, finding.outcome, finding.message, finding.rule));
-    if (finding.check == "contract" &&
-        std::none_of(result.checks.begin(), result.checks.end(),
-                     [](const CheckResult& check) { return check.name == "equivalence"; }))
-      result.checks.push_back(make_check("equivalence", Outcome::skipped, "not judged after a contract violation"));
-    std::erase_if(result.checks, [](const CheckResult& check) { return check.name == "latency"; });
-    result.checks.push_back(make_check("latency", Outcome::skipped, "not timed: the candidate failed a check"));
-    return result;
-  }
-
   // One command; a reply saying the candidate threw is its crash.
   Message call(Message message) {
     Message reply = session_.call(message);
@@ -140,7 +114,7 @@ class CandidateChecker {
                                      {"seed", options_.seed},
                                      {"thread_order", request_.thread_order},
                                      {"nonce", request_.nonce}};
-    const Message reply = call(command("open", std::move(fields)));
+    const Message reply = call(make_command("open", std::move(fields)));
     if (reply.header.contains("unsupported")) {
       result.outcome = Outcome::not_supported;
       result.message = reply.header["unsupported"].get<std::string>();
@@ -189,15 +163,15 @@ class CandidateChecker {
   }
 
   Message run_checked(const std::string& set, const std::string& what) {
-    Message reply = call(command("run", {{"set", set}, {"timed", false}, {"audit", true}}));
+    Message reply = call(make_command("run", {{"set", set}, {"timed", false}, {"audit", true}}));
     check_contract(reply, what, false);
     return reply;
   }
 
   // The output at the compared points (every element at small shapes).
   std::vector<float> compared_values() {
-    if (reference_.whole) return call(command("values", {{"all", true}})).values;
-    return call(command("values", {{"indices", reference_.indices}})).values;
+    if (reference_.whole) return call(make_command("values", {{"all", true}})).values;
+    return call(make_command("values", {{"indices", reference_.indices}})).values;
   }
 
   ErrorStats compare(const std::vector<float>& got, const std::vector<double>& want) const {
@@ -210,7 +184,7 @@ class CandidateChecker {
   // broken reference can neither pass nor fail a candidate.
   void check_whole_output(const std::vector<double>& want, const std::string& what, CandidateResult& result) {
     if (reference_.whole || !find_strict_reference(suite_.id)) return;
-    const Message reply = call(command("strict", {{"indices", reference_.indices},
+    const Message reply = call(make_command("strict", {{"indices", reference_.indices},
                                                   {"atol", tolerance_.atol},
                                                   {"rtol", tolerance_.rtol},
                                                   {"rel_l2", tolerance_.rel_l2}}));
@@ -299,7 +273,7 @@ class CandidateChecker {
     const std::string set = number % 2 == 0 ? "A" : "B";  // rotate: the content behind the pointers changes
     const std::string what = "timed sample " + std::to_string(number + 1) + " (input set " + set + ")";
     const auto started = std::chrono::steady_clock::now();
-    const Message reply = call(command("run", {{"set", set}, {"timed", true}, {"audit", interpreted_}}));
+    const Message reply = call(make_command("run", {{"set", set}, {"timed", true}, {"audit", interpreted_}}));
     check_contract(reply, what, true);
     check_finite(reply, what, true);
     const std::vector<std::size_t> positions = spot_positions();
@@ -310,7 +284,7 @@ class CandidateChecker {
       indices.push_back(reference_.indices[position]);
       want.push_back(reference_want[position]);
     }
-    const std::vector<float> got = call(command("values", {{"indices", indices}})).values;
+    const std::vector<float> got = call(make_command("values", {{"indices", indices}})).values;
     const ErrorStats stats = compare_to_reference(got, want, indices, tolerance_, true);
     if (!within_tolerance(stats, tolerance_))
       violation("timed_outputs", what + " is not the answer its checked runs gave: " +
@@ -324,7 +298,7 @@ class CandidateChecker {
 
   LatencyStats time_checked() {
     LatencyStats stats = measure_latency(
-        [&](int count) { call(command("warmup", {{"count", count}})); }, [&] { return timed_sample(); },
+        [&](int count) { call(make_command("warmup", {{"count", count}})); }, [&] { return timed_sample(); },
         options_.timing, interpreted_, clock_);
     stats.checked_samples = samples_taken_;
     stats.check_ms = samples_taken_ > 0 ? check_ms_ / samples_taken_ : 0.0;
@@ -353,10 +327,28 @@ class CandidateChecker {
 
 }  // namespace
 
+CandidateResult failed_result(CandidateResult result, const Finding& finding) {
+  result.outcome = finding.outcome;
+  result.message = finding.message;
+  result.latency.reset();
+  if (finding.check == "isolation") {
+    result.checks = {make_check("isolation", finding.outcome, finding.message)};
+    return result;
+  }
+  std::erase_if(result.checks, [&](const CheckResult& check) { return check.name == finding.check; });
+  result.checks.push_back(make_check(finding.check, finding.outcome, finding.message, finding.rule));
+  if (finding.check == "contract" &&
+      std::none_of(result.checks.begin(), result.checks.end(),
+                   [](const CheckResult& check) { return check.name == "equivalence"; }))
+    result.checks.push_back(make_check("equivalence", Outcome::skipped, "not judged after a contract violation"));
+  std::erase_if(result.checks, [](const CheckResult& check) { return check.name == "latency"; });
+  result.checks.push_back(make_check("latency", Outcome::skipped, "not timed: the candidate failed a check"));
+  return result;
+}
+
 ReferencePoints compute_reference_points(const Suite& suite, const Axes& axes, const RunOptions& options) {
   ReferencePoints points;
-  for (const auto& spec : suite.tensors)
-    if (spec.role == TensorRole::output) points.numel = element_count(suite.shape(spec.name, axes));
+  points.numel = suite.numel(suite.output().name, axes);
   const Tensors set_a = generate_inputs(suite, axes, options.seed);
   const Tensors set_b = generate_inputs(suite, axes, options.seed + 1);
   points.whole = points.numel <= options.full_reference_max_elements;

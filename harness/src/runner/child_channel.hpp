@@ -5,6 +5,7 @@
 // each with exactly one message (child_commands.hpp lists them).
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,15 @@ struct Message {
   nlohmann::ordered_json header;
   std::vector<float> values;
 };
+
+// A command: its name in the header's "command", beside its fields.
+inline Message make_command(const std::string& name,
+                            nlohmann::ordered_json fields = nlohmann::ordered_json::object()) {
+  Message message;
+  message.header = std::move(fields);
+  message.header["command"] = name;
+  return message;
+}
 
 // The child's end: commands arrive on kCommandFd, replies leave on kReplyFd.
 inline constexpr int kCommandFd = 3;

@@ -98,6 +98,14 @@ std::vector<pid_t> children_of_this_process(pid_t except) {
   return found;
 }
 
+// Kills a process and its process group, and reaps it.
+void kill_and_reap(pid_t child) {
+  kill(-child, SIGKILL);
+  kill(child, SIGKILL);
+  while (waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
+  }
+}
+
 // Kills the child's session and every process reparented to us; returns how
 // many processes other than the child were found alive.
 int kill_descendants(pid_t child) {
@@ -109,10 +117,7 @@ int kill_descendants(pid_t child) {
     for (pid_t pid : found) {
       // Zombies already dead count as strays too: they outlived the child.
       ++strays;
-      kill(-pid, SIGKILL);
-      kill(pid, SIGKILL);
-      while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-      }
+      kill_and_reap(pid);
     }
   }
   return strays;
@@ -148,10 +153,7 @@ void install_termination_watcher() {
         ActiveChild& active = active_child();
         std::lock_guard lock(active.mutex);
         if (active.pid > 0) {
-          kill(-active.pid, SIGKILL);
-          kill(active.pid, SIGKILL);
-          while (waitpid(active.pid, nullptr, 0) < 0 && errno == EINTR) {
-          }
+          kill_and_reap(active.pid);
           kill_descendants(active.pid);
           TemporaryFolder::remove(active.folder);
         }
@@ -290,7 +292,7 @@ class ChildProcessSession final : public CandidateSession {
   std::optional<Finding> close_session(const std::string& nonce) {
     if (ended_) return ended_;
     try {
-      const Message reply = call(command_close());
+      const Message reply = call(make_command("close"));
       if (reply.header.value("nonce", std::string()) != nonce)
         fail(Outcome::crashed, "its reply to the close command did not carry the nonce the runner sent");
       close_fd(command_fd_);  // end of file: the child's loop returns
@@ -302,6 +304,7 @@ class ChildProcessSession final : public CandidateSession {
     if (Clock::now() > deadline_) fail_timed_out_no_throw();
     if (ended_) return ended_;
     const int strays = kill_descendants(pid_);
+    descendants_killed_ = true;
     if (strays > 0)
       return Finding{Outcome::contract_violation, "contract", "stray_processes",
                      "stray_processes: " + std::to_string(strays) +
@@ -311,12 +314,6 @@ class ChildProcessSession final : public CandidateSession {
   }
 
  private:
-  static Message command_close() {
-    Message message;
-    message.header["command"] = "close";
-    return message;
-  }
-
   // A write to a child that has gone must be EPIPE, not a SIGPIPE that kills
   // the run: the signal is blocked in this thread for the write, and one it
   // raised is taken back before the mask is restored.
@@ -466,10 +463,7 @@ class ChildProcessSession final : public CandidateSession {
   // Kills the child and everything it started; idempotent.
   void end_child() {
     if (pid_ > 0 && !reaped_) {
-      kill(-pid_, SIGKILL);
-      kill(pid_, SIGKILL);
-      while (waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
-      }
+      kill_and_reap(pid_);
       reaped_ = true;
     }
     if (pid_ > 0 && !descendants_killed_) {
@@ -532,17 +526,8 @@ CandidateResult run_in_child(const Suite& suite, const Candidate& candidate, con
   CandidateResult ended;
   ended.id = candidate.id;
   ended.precision = candidate.precision;
-  ended.outcome = ending->outcome;
-  ended.message = ending->message;
   ended.thread_orders = result.thread_orders;
-  if (ending->check == "isolation") {
-    ended.checks = {make_check("isolation", ending->outcome, ending->message)};
-  } else {
-    ended.checks = {make_check(ending->check, ending->outcome, ending->message, ending->rule),
-                    make_check("equivalence", Outcome::skipped, "not judged after a contract violation"),
-                    make_check("latency", Outcome::skipped, "not timed: the candidate failed a check")};
-  }
-  return ended;
+  return failed_result(std::move(ended), *ending);
 }
 
 }  // namespace kg::detail

@@ -80,6 +80,11 @@ struct Finding {
   std::string message;
 };
 
+// `result` with the finding as its outcome and message, and the checks that
+// finding leaves: the isolation check alone, or the failed check with the
+// ones it cut short marked skipped. No latency survives a failure.
+CandidateResult failed_result(CandidateResult result, const Finding& finding);
+
 // The float64 reference at the points the parent compares, for input sets A
 // and B. Computed once per run in the parent, where no candidate code runs.
 // At full size the points are drawn from a random source the candidate

@@ -144,6 +144,13 @@ inline void launch_honest(const std::string& workload, const LaunchArgs& args) {
   throw std::runtime_error("no direct_fp32 candidate of " + workload + " in this binary");
 }
 
+// Elements of the output, for candidates of any workload.
+inline std::int64_t output_count(const LaunchArgs& args) {
+  std::int64_t count = 1;
+  for (auto extent : args.output_shape) count *= extent;
+  return count;
+}
+
 // Seconds an adversarial candidate that waits should wait: longer than the
 // watchdog limit the test gives (KG_ADVERSARIAL_WAIT_S), 7 s otherwise.
 inline unsigned wait_seconds() {

@@ -12,8 +12,7 @@ constexpr const char* kWorkload = "l1_071_conv_transposed_2d";
 
 void nan_in_the_middle(const kg::LaunchArgs& args) {
   kg::adversarial::launch_honest(kWorkload, args);
-  std::int64_t total = 1;
-  for (auto extent : args.output_shape) total *= extent;
+  const std::int64_t total = kg::adversarial::output_count(args);
   const float nan = std::nanf("");
   cudaMemcpyAsync(args.output + total / 2 + 1, &nan, sizeof nan, cudaMemcpyHostToDevice, args.stream);
   cudaStreamSynchronize(args.stream);

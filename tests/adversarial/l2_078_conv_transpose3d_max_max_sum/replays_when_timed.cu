@@ -14,8 +14,7 @@ constexpr const char* kWorkload = "l2_078_conv_transpose3d_max_max_sum";
 void replay_once_timed(const kg::LaunchArgs& args) {
   static int calls = 0;
   static std::vector<float> last;
-  std::size_t count = 1;
-  for (auto extent : args.output_shape) count *= static_cast<std::size_t>(extent);
+  const auto count = static_cast<std::size_t>(kg::adversarial::output_count(args));
   if (++calls <= 3) {
     kg::adversarial::launch_honest(kWorkload, args);
     last.resize(count);
