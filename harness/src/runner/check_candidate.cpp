@@ -1,5 +1,5 @@
 // The checks of one candidate, decided in the parent from what its session
-// observed (docs/runner.md, "What the child checks"): input set A, then a
+// observed (docs/runner.md, "What is checked, in order"): input set A, then a
 // fresh set B, then B again, each checked for the contract and against the
 // float64 reference (and, where that is sampled, every element against the
 // workload's strict-FP32 GPU reference when it has one); then the timing,
