@@ -5,6 +5,8 @@
 # the interpret-mode tests), optionally times the KernelBench modules in
 # PyTorch eager and torch.compile, and leaves in OUTDIR:
 #   build.log              the build, with ptxas register/spill lines (-Xptxas -v)
+#   first-tests.log        the GPU tests added since the last GPU run, run first
+#                          (their verdict heads the summary)
 #   ctest.log, ctest.junit.xml
 #   workloads.log          on a GPU of neither class, the workloads run directly
 #   reports/               <workload>.<hardware>.{json,junit.xml,md} of `kernelgate run`
@@ -77,6 +79,23 @@ fi
 warnings=$(grep -E 'warning' "$outdir/build.log" | grep -v '^ptxas info' | sort -u || true)
 [ -n "$warnings" ] && { echo "compiler warnings:"; echo "$warnings"; }
 
+# The GPU tests no GPU has run yet go first, so that a run cut short still
+# answers them: the tensor-core model of interpret mode against the hardware,
+# and two wgmma shapes chained on one accumulator with a fence between.
+first_tests='GpuInterpretKernels.TensorCoresComputeAsTheHopperModel:GpuInterpretKernels.WgmmaShapesChainedWithAFence'
+first_verdict="not run (the build failed)"
+if [ $build_ok -eq 0 ]; then
+  step first_tests "$build_dir/tests/interpret/interpret_kernels_gpu_test" --gtest_filter="$first_tests" \
+    > "$outdir/first-tests.log" 2>&1
+  first_status=$?
+  tail -15 "$outdir/first-tests.log"
+  if [ $first_status -eq 0 ]; then
+    first_verdict="passed"
+  else
+    first_verdict="FAILED (see first-tests.log)"
+  fi
+fi
+
 if [ $build_ok -eq 0 ]; then
   rm -rf "$report_dir"
   # ctest -L gpu: the workloads at full size on this GPU and the
@@ -127,11 +146,16 @@ fi
 
 kernelgate=$build_dir/bin/kernelgate
 if [ -x "$kernelgate" ] && [ -d "$outdir/reports" ]; then
-  "$kernelgate" summarize "$outdir/reports" > "$outdir/summary.md" 2> /dev/null || true
+  {
+    echo "New GPU tests ($first_tests): $first_verdict"
+    echo
+    "$kernelgate" summarize "$outdir/reports" 2> /dev/null
+  } > "$outdir/summary.md" || true
 fi
 
 echo
 echo "== device check: $(($(date +%s) - started)) s"
+echo "new GPU tests (tensor-core model, wgmma shapes chained): $first_verdict"
 for i in "${!step_names[@]}"; do
   printf '  %-16s %-12s %5ss\n' "${step_names[$i]}" "${step_results[$i]}" "${step_seconds[$i]}"
 done

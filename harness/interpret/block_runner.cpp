@@ -32,6 +32,9 @@ std::string thread_name(const uint3& index) {
          std::to_string(index.z) + ")";
 }
 
+// Shared memory starts as this byte everywhere: 0xffffffff is a NaN.
+constexpr unsigned char kSharedPoisonByte = 0xff;
+
 std::uint64_t split_mix(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -109,7 +112,10 @@ void BlockRunner::prepare_fibers(unsigned count) {
   if (warps_.size() < warp_count) warps_.resize(warp_count);
   for (auto& warp : warps_) warp.clear();
   warpgroup_log_.reset(warp_count);
-  async_proxy_log_.reset(task_->dynamic_smem_bytes, count);
+  async_proxy_log_.reset(tracks_async_proxy_ ? task_->dynamic_smem_bytes : 0, count, kSharedPoisonByte);
+  ran_since_look_.clear();
+  ran_in_look_.assign(tracks_async_proxy_ ? count : 0, 0);
+  look_ = 0;
 }
 
 void BlockRunner::build_order(std::mt19937_64& rng, bool reshuffle) {
@@ -132,6 +138,13 @@ void BlockRunner::run_block(const BlockTask& task, std::uint64_t block_linear) {
   blockIdx = uint3{static_cast<unsigned>(block_linear % task.grid.x),
                    static_cast<unsigned>((block_linear / task.grid.x) % task.grid.y),
                    static_cast<unsigned>(block_linear / (std::uint64_t{task.grid.x} * task.grid.y))};
+  // The async-proxy log's looks cost several times the rest of a block: only
+  // the first and the last block of a launch of a kernel seen to issue wgmma
+  // pay for them, a few per kernel (async_proxy_log.hpp).
+  const std::uint64_t blocks = std::uint64_t{task.grid.x} * task.grid.y * task.grid.z;
+  tracks_async_proxy_ =
+      task.dynamic_smem_bytes > 0 &&
+      AsyncProxyLog::track_block_of(task.kernel, block_linear == 0 || block_linear + 1 == blocks);
   prepare_fibers(thread_count_);
   live_ = thread_count_;
   failure_ = nullptr;
@@ -144,7 +157,7 @@ void BlockRunner::run_block(const BlockTask& task, std::uint64_t block_linear) {
   ASAN_POISON_MEMORY_REGION(dynamic_smem_.get() + task.dynamic_smem_bytes,
                             kMaxDynamicSmemOptIn - task.dynamic_smem_bytes);
 #endif
-  std::memset(dynamic_smem_.get(), 0xff, task.dynamic_smem_bytes);
+  std::memset(dynamic_smem_.get(), kSharedPoisonByte, task.dynamic_smem_bytes);
 
   std::mt19937_64 rng(split_mix(task.order.seed ^ split_mix(block_linear)));
   build_order(rng, false);
@@ -196,6 +209,7 @@ void BlockRunner::arrived(const FiberTransfer& transfer) {
 
 void BlockRunner::resume(Fiber& fiber) {
   current_ = &fiber;
+  running(fiber);
   threadIdx = fiber.index;
   SanitizerSwitch note;
   note.start(fiber.stack.bottom(), fiber.stack.size());
@@ -205,6 +219,24 @@ void BlockRunner::resume(Fiber& fiber) {
   current_ = nullptr;
 }
 
+void BlockRunner::running(const Fiber& fiber) {
+  if (!tracks_async_proxy_ || ran_in_look_[fiber.linear] == look_ + 1) return;
+  ran_in_look_[fiber.linear] = look_ + 1;
+  ran_since_look_.push_back(fiber.linear);
+}
+
+void BlockRunner::note_shared_writes(bool stops) {
+  if (!tracks_async_proxy_) return;
+  async_proxy_log_.note_writes(ran_since_look_, dynamic_smem_.get());
+  ran_since_look_.clear();
+  ++look_;
+  if (!stops) running(*current_);  // what it writes next is its own
+}
+
+void BlockRunner::kernel_reads_through_async_proxy() {
+  if (!tracks_async_proxy_) AsyncProxyLog::learn_kernel(task_->kernel);
+}
+
 void BlockRunner::suspend(bool dying) {
   Fiber* self = current_;
   Fiber* next = failure_ ? nullptr : next_ready();
@@ -212,6 +244,7 @@ void BlockRunner::suspend(bool dying) {
   FiberTransfer back;
   if (next != nullptr) {
     current_ = next;
+    running(*next);
     threadIdx = next->index;
     note.start(next->stack.bottom(), next->stack.size(), dying);
     back = jump(next->context, &self->context);
@@ -260,6 +293,7 @@ void BlockRunner::fiber_entry(FiberTransfer transfer) {
   } catch (...) {
     runner.record_failure(std::current_exception());
   }
+  if (!runner.failure_) runner.note_shared_writes(/*stops=*/true);
   fiber.state = FiberState::exited;
   --runner.live_;
   runner.suspend(/*dying=*/true);
@@ -307,6 +341,7 @@ int BlockRunner::barrier(BarrierKind kind, int predicate, const std::source_loca
   fiber.state = FiberState::at_barrier;
   fiber.barrier_kind = kind;
   fiber.predicate = predicate != 0;
+  note_shared_writes(/*stops=*/true);
   suspend();
   return fiber.barrier_result;
 }

@@ -15,6 +15,7 @@
 #include "fiber.hpp"
 #include "kernelgate/interpret/launch.hpp"
 #include "kernelgate/interpret/sync.hpp"
+#include "kernelgate/interpret/tensor_core_arithmetic.hpp"
 #include "async_proxy_log.hpp"
 #include "warpgroup_log.hpp"
 
@@ -44,12 +45,17 @@ struct PendingCopy {
 
 // One wgmma accumulator fragment whose result is not yet waited for: the
 // result (poison stands in the registers meanwhile), its length (N / 2
-// floats per lane), and the group of the last wgmma that wrote it.
+// floats per lane), and the group, shape and site of the last wgmma that
+// wrote it, and whether a wgmma_fence came since (PTX orders the accumulator
+// accesses of wgmmas of the same shape only: another shape needs a fence).
 struct PendingWgmmaResult {
   float* d;
   float values[32];
   int count;
   std::uint64_t group;
+  WgmmaShape shape;
+  std::source_location where;
+  bool fenced = false;
 };
 
 // The B operand of a wgmma as bits (a 16-bit element in the low half), [k][n]
@@ -108,6 +114,8 @@ struct BlockTask {
   dim3 block;
   std::size_t dynamic_smem_bytes;
   ThreadOrder order;
+  TensorCoreArithmetic arithmetic;  // of mma.sync and wgmma
+  const void* kernel;               // the kernel's address
 };
 
 class BlockRunner {
@@ -130,7 +138,17 @@ class BlockRunner {
   std::size_t dynamic_smem_bytes() const { return task_->dynamic_smem_bytes; }
   WarpgroupLog& warpgroup_log() { return warpgroup_log_; }
   AsyncProxyLog& async_proxy_log() { return async_proxy_log_; }
+  // A look of the async-proxy log (async_proxy_log.hpp) at the dynamic
+  // shared memory: what changed since the last look was written by the
+  // threads that ran since. Only in tracked blocks. `stops`: the running
+  // thread suspends right after (a barrier, its end), so it has not run
+  // since this look.
+  void note_shared_writes(bool stops = false);
+  // The running kernel issued a wgmma: its later blocks, on every host
+  // thread, track writes for the proxy check (this one cannot any more).
+  void kernel_reads_through_async_proxy();
   unsigned thread_count() const { return thread_count_; }
+  TensorCoreArithmetic arithmetic() const { return task_->arithmetic; }
 
  private:
   BlockRunner();
@@ -164,6 +182,11 @@ class BlockRunner {
   std::unique_ptr<unsigned char[]> dynamic_smem_;
   WarpgroupLog warpgroup_log_;
   AsyncProxyLog async_proxy_log_;
+  bool tracks_async_proxy_ = false;  // this block's writes go to the log
+  std::vector<unsigned> ran_since_look_;  // threads that ran since the log's last look
+  std::vector<std::uint64_t> ran_in_look_;  // per thread: the look it last joined, + 1
+  std::uint64_t look_ = 0;
+  void running(const Fiber& fiber);  // `fiber` runs now
   std::size_t stack_bytes_ = 0;
   bool stacks_abandoned_ = false;  // the last block ended in an error
 };

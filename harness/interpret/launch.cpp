@@ -197,7 +197,7 @@ void launch_grid(const LaunchConfig& config, KernelInvocation invocation) {
 
   GridJob job;
   job.task = BlockTask{invocation, config.grid, config.block, config.dynamic_smem_bytes,
-                       current_thread_order()};
+                       current_thread_order(), current_tensor_core_arithmetic(), config.kernel};
   job.total = std::uint64_t{config.grid.x} * config.grid.y * config.grid.z;
   if (job.task.order.kind == ThreadOrder::Kind::random) {
     // A stride coprime to the block count visits every block once, in an order

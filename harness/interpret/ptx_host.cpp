@@ -21,13 +21,12 @@ struct MmaPayload {
 };
 
 // D = A * B + C for one warp, from the lanes' fragments (PTX ISA, "Matrix
-// Fragments for mma.m16n8k8" with .tf32). Products of two tf32 values have at
-// most 22 significant bits, so they are exact in double; each sum of 8
-// products and c is formed in double and rounded to float once.
+// Fragments for mma.m16n8k8" with .tf32): each element one block FMA of its
+// 8 products and c, in the launch's tensor-core arithmetic.
 void combine_mma(void* const* payloads, unsigned) {
-  double a[16][8];
-  double b[8][8];  // b[k][n]
-  double c[16][8];
+  float a[16][8];
+  float b[8][8];  // b[n][k]: one output column's operands side by side
+  float c[16][8];
   for (int lane = 0; lane < 32; ++lane) {
     const auto& p = *static_cast<const MmaPayload*>(payloads[lane]);
     const int g = lane >> 2;
@@ -36,29 +35,24 @@ void combine_mma(void* const* payloads, unsigned) {
     a[g + 8][t] = tf32_operand(p.a[1]);
     a[g][t + 4] = tf32_operand(p.a[2]);
     a[g + 8][t + 4] = tf32_operand(p.a[3]);
-    b[t][g] = tf32_operand(p.b[0]);
-    b[t + 4][g] = tf32_operand(p.b[1]);
+    b[g][t] = tf32_operand(p.b[0]);
+    b[g][t + 4] = tf32_operand(p.b[1]);
     c[g][2 * t] = p.c[0];
     c[g][2 * t + 1] = p.c[1];
     c[g + 8][2 * t] = p.c[2];
     c[g + 8][2 * t + 1] = p.c[3];
   }
   // Every input is gathered before any output is written: d may alias c.
-  for (int row = 0; row < 16; ++row) {
-    double* acc = c[row];
-    for (int k = 0; k < 8; ++k) {
-      const double a_rk = a[row][k];
-      for (int n = 0; n < 8; ++n) acc[n] += a_rk * b[k][n];
-    }
-  }
+  const TensorCoreArithmetic arithmetic = BlockRunner::active()->arithmetic();
+  tensor_core_tile(&a[0][0], &b[0][0], 16, 8, 8, &c[0][0], arithmetic);
   for (int lane = 0; lane < 32; ++lane) {
     const auto& p = *static_cast<const MmaPayload*>(payloads[lane]);
     const int g = lane >> 2;
     const int t = lane & 3;
-    p.d[0] = static_cast<float>(c[g][2 * t]);
-    p.d[1] = static_cast<float>(c[g][2 * t + 1]);
-    p.d[2] = static_cast<float>(c[g + 8][2 * t]);
-    p.d[3] = static_cast<float>(c[g + 8][2 * t + 1]);
+    p.d[0] = c[g][2 * t];
+    p.d[1] = c[g][2 * t + 1];
+    p.d[2] = c[g + 8][2 * t];
+    p.d[3] = c[g + 8][2 * t + 1];
   }
 }
 
@@ -112,18 +106,12 @@ void cp_async_wait(int pending_groups) {
   // Groups g with g + N < committed must be complete; newer groups and copies
   // not yet committed stay pending, as on the GPU.
   std::size_t kept = 0;
-  BlockRunner& runner = *BlockRunner::active();
-  const auto* smem = static_cast<const char*>(runner.dynamic_smem());
   for (std::size_t i = 0; i < fiber.copies.size(); ++i) {
     const PendingCopy& copy = fiber.copies[i];
     if (copy.group + allowed < fiber.committed_groups) {
+      // A generic-proxy write, unseen by wgmma until this thread fences (the
+      // async-proxy log sees it as this thread's at its next look).
       perform(copy);
-      // A generic-proxy write, unseen by wgmma until this thread fences.
-      const auto* destination = static_cast<const char*>(copy.destination);
-      if (destination >= smem && destination < smem + runner.dynamic_smem_bytes())
-        runner.async_proxy_log().generic_write(fiber.linear,
-                                               static_cast<std::size_t>(destination - smem),
-                                               static_cast<std::size_t>(copy.bytes));
     } else {
       fiber.copies[kept++] = copy;
     }
@@ -133,7 +121,9 @@ void cp_async_wait(int pending_groups) {
 
 void fence_proxy_async_shared() {
   Fiber& fiber = BlockRunner::current_fiber("kg::fence_proxy_async_shared");
-  BlockRunner::active()->async_proxy_log().fence(fiber.linear);
+  BlockRunner& runner = *BlockRunner::active();
+  runner.note_shared_writes();  // what this thread wrote before the fence
+  runner.async_proxy_log().fence(fiber.linear);
 }
 
 }  // namespace kg::interp

@@ -8,8 +8,6 @@ namespace kg::interp {
 
 // Only the 19 high bits count (sign, exponent, 10-bit mantissa). Products of
 // two such values have at most 22 significant bits: exact in double.
-inline double tf32_operand(std::uint32_t bits) {
-  return static_cast<double>(std::bit_cast<float>(bits & 0xffffe000u));
-}
+inline float tf32_operand(std::uint32_t bits) { return std::bit_cast<float>(bits & 0xffffe000u); }
 
 }  // namespace kg::interp

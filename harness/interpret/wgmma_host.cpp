@@ -7,7 +7,7 @@
 // issue, but its result reaches the accumulator registers only at the
 // wgmma_wait that covers its group; until then they hold NaN. A later wgmma
 // on the same accumulator chains on the pending result, as the hardware
-// does. At completion the A fragment must still hold what it held at the
+// does, if it has the same shape or a wgmma_fence came between them. At completion the A fragment must still hold what it held at the
 // issue, and so must the shared memory of B (the hardware may read it until
 // then); a wgmma needs a wgmma_fence since the last wait; and the four warps
 // of a warpgroup must issue the same wgmmas (warpgroup_log.hpp).
@@ -64,8 +64,8 @@ Descriptor decode(std::uint64_t desc) {
 
 // The bits of B (k x n) as the descriptor lays them out in the block's
 // dynamic shared memory: a core-matrix row is 16 bytes, 4 tf32 or 8 bf16.
-// With `issued_at`, also checks that no thread's cp.async wrote them without
-// its fence.proxy.async since.
+// With `issued_at`, also checks that no thread wrote them without its
+// fence.proxy.async since (async_proxy_log.hpp).
 BOperandBits read_b(WgmmaShape shape, std::uint64_t b_desc,
                     const std::source_location* issued_at = nullptr) {
   BlockRunner& runner = *BlockRunner::active();
@@ -90,19 +90,20 @@ BOperandBits read_b(WgmmaShape shape, std::uint64_t b_desc,
         throw Error(describe(make_site(wgmma_name(shape), *issued_at)) +
                     ": B (shared offset " + std::to_string(offset) + ") was written by thread " +
                     std::to_string(writer) +
-                    "'s cp.async with no kg::fence_proxy_async_shared() after its wait: the "
-                    "wgmma may read stale bytes (write, wait, fence, barrier, then wgmma)");
+                    " (a store, or a cp.async once waited for) with no "
+                    "kg::fence_proxy_async_shared() by that thread since: the wgmma reads "
+                    "through the async proxy and may see stale bytes (write, fence, barrier, "
+                    "then wgmma)");
     }
   return bits;
 }
 
-// A bf16 operand (16 bits) as a double: the high half of a float.
-double bf16_operand(std::uint32_t bits16) {
-  return static_cast<double>(std::bit_cast<float>((bits16 & 0xffffu) << 16));
-}
+// A bf16 operand (16 bits) as a float: its high half.
+float bf16_operand(std::uint32_t bits16) { return std::bit_cast<float>((bits16 & 0xffffu) << 16); }
 
-// D rows of one warp = its A rows (16 x K) * B (K x n) + C, in double from
-// exact products, rounded to float once (as the mma.sync host body).
+// D rows of one warp = its A rows (16 x K) * B (K x n) + C: each element one
+// block FMA of its K products and the accumulator, in the launch's
+// tensor-core arithmetic (as the mma.sync host body).
 void combine_wgmma(void* const* payloads, unsigned) {
   const auto& first = *static_cast<const WgmmaPayload*>(payloads[0]);
   for (int lane = 1; lane < 32; ++lane) {
@@ -113,16 +114,19 @@ void combine_wgmma(void* const* payloads, unsigned) {
   const int width = first.shape.n;
   const int depth = first.shape.k();
   const bool bf16 = first.shape.input == WgmmaInput::bf16;
+  BlockRunner::active()->note_shared_writes();  // the stores before the issue count
   const BOperandBits bits = read_b(first.shape, first.b_desc, first.where);
-  double b[kMaxK][kMaxN];
+  // Packed as tensor_core_tile takes them: b[n * depth + k], a[row * depth
+  // + k], acc[row * width + n].
+  float b[kMaxN * kMaxK];
   for (int k = 0; k < depth; ++k)
     for (int n = 0; n < width; ++n) {
       const std::uint32_t element = bits[k * kMaxN + n];
-      b[k][n] = bf16 ? bf16_operand(element) : tf32_operand(element);
+      b[n * depth + k] = bf16 ? bf16_operand(element) : tf32_operand(element);
     }
 
-  double a[kRows][kMaxK];
-  double acc[kRows][kMaxN];
+  float a[kRows * kMaxK];
+  float acc[kRows * kMaxN];
   for (int lane = 0; lane < 32; ++lane) {
     const auto& p = *static_cast<const WgmmaPayload*>(payloads[lane]);
     const int g = lane >> 2, t = lane & 3;
@@ -130,30 +134,26 @@ void combine_wgmma(void* const* payloads, unsigned) {
       // Register r: rows g (r even) or g + 8, columns 2t, 2t + 1 (+ 8 for r >= 2).
       for (int r = 0; r < 4; ++r) {
         const int row = g + 8 * (r & 1), column = 2 * t + 8 * (r >> 1);
-        a[row][column] = bf16_operand(p.a[r]);
-        a[row][column + 1] = bf16_operand(p.a[r] >> 16);
+        a[row * depth + column] = bf16_operand(p.a[r]);
+        a[row * depth + column + 1] = bf16_operand(p.a[r] >> 16);
       }
     } else {
-      a[g][t] = tf32_operand(p.a[0]);
-      a[g + 8][t] = tf32_operand(p.a[1]);
-      a[g][t + 4] = tf32_operand(p.a[2]);
-      a[g + 8][t + 4] = tf32_operand(p.a[3]);
+      a[g * depth + t] = tf32_operand(p.a[0]);
+      a[(g + 8) * depth + t] = tf32_operand(p.a[1]);
+      a[g * depth + t + 4] = tf32_operand(p.a[2]);
+      a[(g + 8) * depth + t + 4] = tf32_operand(p.a[3]);
     }
     for (int j = 0; j < width / 8; ++j)
       for (int r = 0; r < 4; ++r)
-        acc[g + 8 * (r >> 1)][8 * j + 2 * t + (r & 1)] = p.accumulate ? p.c[4 * j + r] : 0.0;
+        acc[(g + 8 * (r >> 1)) * width + 8 * j + 2 * t + (r & 1)] = p.accumulate ? p.c[4 * j + r] : 0.0f;
   }
-  // Products of two tf32 (11 significant bits) or two bf16 (8) are exact in
-  // double; the sum rounds to float once at the end.
-  for (int row = 0; row < kRows; ++row)
-    for (int k = 0; k < depth; ++k)
-      for (int n = 0; n < width; ++n) acc[row][n] += a[row][k] * b[k][n];
+  tensor_core_tile(a, b, kRows, width, depth, acc, BlockRunner::active()->arithmetic());
   for (int lane = 0; lane < 32; ++lane) {
     auto& p = *static_cast<WgmmaPayload*>(payloads[lane]);
     const int g = lane >> 2, t = lane & 3;
     for (int j = 0; j < width / 8; ++j)
       for (int r = 0; r < 4; ++r)
-        p.result[4 * j + r] = static_cast<float>(acc[g + 8 * (r >> 1)][8 * j + 2 * t + (r & 1)]);
+        p.result[4 * j + r] = acc[(g + 8 * (r >> 1)) * width + 8 * j + 2 * t + (r & 1)];
   }
   *static_cast<WgmmaPayload*>(payloads[0])->b_issued = bits;
 }
@@ -202,8 +202,14 @@ void wgmma(float* flat, int n, WgmmaInput input, const std::uint32_t (&a)[4],
                               [&](const PendingWgmmaResult& r) { return r.d == flat; });
   const bool chained = pending != fiber.wgmma_results.end();
   if (chained && pending->count != count)
-    throw Error(where_text(operation, where) +
-                ": accumulates into registers a pending wgmma of another shape writes");
+    throw Error(where_text(operation, where) + ": accumulates into registers the pending " +
+                where_text(wgmma_name(pending->shape), pending->where) +
+                " writes with another width");
+  if (chained && !(pending->shape == shape) && !pending->fenced)
+    throw Error(where_text(operation, where) + ": chains onto the accumulator of the pending " +
+                where_text(wgmma_name(pending->shape), pending->where) +
+                ", a wgmma of another shape, with no kg::wgmma_fence between them (PTX orders "
+                "accumulator accesses only between wgmmas of the same shape)");
   // The operand record, with the group filled in below. Lane 0 of each warp
   // keeps in it the B operand as read at the issue. The fiber owns the record
   // before the collective, so a block abandoned there (another lane's error)
@@ -212,6 +218,7 @@ void wgmma(float* flat, int n, WgmmaInput input, const std::uint32_t (&a)[4],
   PendingWgmmaOperand& operand = fiber.wgmma_operands.emplace_back(PendingWgmmaOperand{
       shape, a, {a[0], a[1], a[2], a[3]}, 0, where, b_desc,
       lane_0 ? std::make_unique<BOperandBits>() : nullptr});
+  BlockRunner::active()->kernel_reads_through_async_proxy();
   WgmmaPayload payload{shape, a, chained ? pending->values : flat, b_desc, accumulate, &where, {},
                        operand.b_issued.get()};
   warp_collective(combine_wgmma, operation, 0xffffffffu, &payload, where);
@@ -220,8 +227,11 @@ void wgmma(float* flat, int n, WgmmaInput input, const std::uint32_t (&a)[4],
   if (chained) {
     std::copy_n(payload.result, count, pending->values);
     pending->group = group;
+    pending->shape = shape;
+    pending->where = where;
+    pending->fenced = false;
   } else {
-    PendingWgmmaResult result{flat, {}, count, group};
+    PendingWgmmaResult result{flat, {}, count, group, shape, where, false};
     std::copy_n(payload.result, count, result.values);
     fiber.wgmma_results.push_back(result);
   }
@@ -233,7 +243,11 @@ void wgmma(float* flat, int n, WgmmaInput input, const std::uint32_t (&a)[4],
                                                  WgmmaIssue{shape, b_desc, accumulate, where});
 }
 
-void wgmma_fence() { BlockRunner::current_fiber("kg::wgmma_fence").wgmma_fenced = true; }
+void wgmma_fence() {
+  Fiber& fiber = BlockRunner::current_fiber("kg::wgmma_fence");
+  fiber.wgmma_fenced = true;
+  for (PendingWgmmaResult& result : fiber.wgmma_results) result.fenced = true;
+}
 
 void wgmma_commit() { ++BlockRunner::current_fiber("kg::wgmma_commit").wgmma_groups; }
 

@@ -17,7 +17,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
+#include "common/fp32_accumulation.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/error.hpp"
@@ -570,9 +572,22 @@ void launch(const LaunchArgs& args) {
              args.in("weight"), args.output);
 }
 
+// The FP32-labelled candidates (3xTF32, TF32 with a BF16 correction) also
+// bound the accumulation: in_channels / groups x kernel_size^2 products per
+// output at most (common/fp32_accumulation.cuh; measured in
+// docs/kernels/l1_071.md, "Accuracy on truncating tensor cores").
+inline constexpr long long kMaxFp32Accumulation = 320;
+inline std::string fp32_unsupported_reason(const Axes& axes) {
+  if (std::string reason = unsupported_reason(axes); !reason.empty()) return reason;
+  const ConvShape s = shape_from_axes(axes);
+  return kernels::fp32_accumulation_reason(static_cast<long long>(s.in_channels / s.groups) * s.kernel * s.kernel,
+                                           kMaxFp32Accumulation, "in_channels / groups x kernel_size^2");
+}
+
 // An implicit-GEMM candidate's registration: they all support the same axes
-// (unsupported_reason) and need no workspace; id, precision, summary and the
-// launch (mma.sync or wgmma, and the precision) tell them apart.
+// (unsupported_reason, bounded further for fp32) and need no workspace; id,
+// precision, summary and the launch (mma.sync or wgmma, and the precision)
+// tell them apart.
 inline Candidate implicit_gemm_candidate(const char* id, const char* precision,
                                          const char* summary,
                                          void (*launch)(const LaunchArgs&)) {
@@ -581,7 +596,8 @@ inline Candidate implicit_gemm_candidate(const char* id, const char* precision,
       .id = id,
       .precision = precision,
       .summary = summary,
-      .unsupported_reason = unsupported_reason,
+      .unsupported_reason =
+          std::string_view(precision) == "fp32" ? fp32_unsupported_reason : unsupported_reason,
       .workspace_bytes = [](const Axes&) -> std::size_t { return 0; },
       .launch = launch,
   };

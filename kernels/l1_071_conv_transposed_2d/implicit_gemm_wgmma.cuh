@@ -235,8 +235,12 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision, kR
             kg::wgmma_m64n32k8_tf32(acc[out_row], frag[buffer][1], hi_desc, true);
             kg::wgmma_m64n32k8_tf32(acc[out_row], frag[buffer][0], second_desc, true);
           }
-          if constexpr (kBf16Correction)
+          if constexpr (kBf16Correction) {
             kg::wgmma_m64n32k16_bf16(acc[out_row], frag[buffer][1], second_desc, true);
+            // PTX orders accumulator accesses only between wgmmas of one
+            // shape: the TF32 wgmma after the BF16 one needs a fence.
+            kg::wgmma_fence();
+          }
           kg::wgmma_m64n32k8_tf32(acc[out_row], frag[buffer][0], hi_desc, true);
         }
         // The next row's loads are in flight while this thread waits.

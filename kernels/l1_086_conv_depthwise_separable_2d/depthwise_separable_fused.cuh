@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/fp32_accumulation.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/ptx.hpp"
@@ -427,6 +428,11 @@ __global__ void __launch_bounds__(kThreads, kDefaultShape ? 2 : 1)
 
 // ---- host side ---------------------------------------------------------------
 
+// 3xTF32 (the fp32 candidate) bounds the pointwise accumulation, in_channels
+// products per output (common/fp32_accumulation.cuh; measured in
+// docs/kernels/l1_086.md, "Accuracy on truncating tensor cores").
+inline constexpr int kMax3xTf32Channels = 384;
+
 inline std::string unsupported_reason(const kg::Axes& axes, PointwisePrecision precision) {
   auto get = [&](const char* name) -> std::int64_t {
     auto it = axes.find(name);
@@ -440,6 +446,11 @@ inline std::string unsupported_reason(const kg::Axes& axes, PointwisePrecision p
   if (dilation < 1) return "dilation must be >= 1";
   if (padding < 0) return "padding must be >= 0";
   if (get("out_channels") > 65535 * kCoPerBlock) return "out_channels too large for the grid";
+  if (precision == PointwisePrecision::split3xtf32)
+    if (std::string reason = kg::kernels::fp32_accumulation_reason(get("in_channels"), kMax3xTf32Channels,
+                                                                   "in_channels");
+        !reason.empty())
+      return reason;
   const Geometry g = geometry(get("in_channels"), get("height"), get("width"), kernel, stride,
                               padding, dilation, precision);
   if (g.hout < 1 || g.wout < 1) return "empty output";

@@ -25,6 +25,7 @@
 #include <string>
 
 #include "common/bf16_correction.cuh"
+#include "common/fp32_accumulation.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/ptx.hpp"
@@ -163,8 +164,17 @@ inline int images_per_cta(int planes, int batch, int in_channels, bool wgmma = f
              : 1;
 }
 
+// The FP32-labelled candidates bound the accumulation (in_channels x the
+// taps an output sees; common/fp32_accumulation.cuh, measured in
+// docs/kernels/l2_078.md, "Accuracy on truncating tensor cores"): 3xTF32's
+// three TF32 blocks per K step keep 3x headroom up to 24 input channels, the
+// BF16 correction's two up to 32.
+inline constexpr int kMax3xTf32Channels = 24;
+inline constexpr int kMaxBf16CorrectionChannels = 32;
+
 // Empty when the fused kernel handles these axes; otherwise why not.
-inline std::string unsupported_reason(const Axes& axes, int planes) {
+// `max_channels`: the FP32 candidates' bound on in_channels (0: none).
+inline std::string unsupported_reason(const Axes& axes, int planes, int max_channels = 0) {
   auto get = [&](const char* name) -> std::int64_t {
     auto it = axes.find(name);
     return it == axes.end() ? -1 : it->second;
@@ -176,6 +186,9 @@ inline std::string unsupported_reason(const Axes& axes, int planes) {
     return "in_channels must be a positive multiple of 8 (the mma K step)";
   if (cout < kCoGroup || cout % kCoGroup != 0)
     return "out_channels must be a positive multiple of 64 (the CTA's channel group)";
+  if (max_channels > 0)
+    if (std::string reason = kernels::fp32_accumulation_reason(cin, max_channels, "in_channels"); !reason.empty())
+      return reason;
   // The single-image shape is the fallback: it needs the least shared memory.
   if (dynamic_smem_bytes(static_cast<int>(cin), planes, 1) > kMaxDynamicSmem)
     return "in_channels too large: the input tile and weight stages exceed 227 KiB of shared memory";
@@ -402,6 +415,9 @@ __device__ __forceinline__ void wgmma_stage(
 #pragma unroll
       for (int i = 0; i < kTiles; ++i)
         kg::wgmma_m64n64k16_bf16(acc[i], frag[1][i], desc_correction, accumulate);
+      // PTX orders accumulator accesses only between wgmmas of one shape:
+      // the TF32 wgmmas after the BF16 ones need a fence.
+      kg::wgmma_fence();
 #pragma unroll
       for (int i = 0; i < kTiles; ++i) kg::wgmma_m64n64k8_tf32(acc[i], frag[0][i], desc_hi, true);
     } else {
@@ -740,7 +756,13 @@ Candidate fused_candidate(const char* id, const char* precision, const char* sum
       .id = id,
       .precision = precision,
       .summary = summary,
-      .unsupported_reason = [](const Axes& axes) { return unsupported_reason(axes, kPlanes); },
+      .unsupported_reason =
+          [](const Axes& axes) {
+            // Two planes are the FP32-labelled forms (3xTF32, the BF16 correction).
+            const int max_channels =
+                kPlanes == 1 ? 0 : (kBf16Correction ? kMaxBf16CorrectionChannels : kMax3xTf32Channels);
+            return unsupported_reason(axes, kPlanes, max_channels);
+          },
       .workspace_bytes =
           [](const Axes& axes) {
             return packed_weight_bytes(static_cast<int>(axes.at("in_channels")),

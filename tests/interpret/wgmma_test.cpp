@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "exact_gemm_inputs.hpp"
+#include "kernelgate/interpret/launch.hpp"
 #include "kernels/test_kernels.hpp"
 #include "test_support.hpp"
 
@@ -76,6 +77,10 @@ TEST(InterpretWgmma, AccumulatorHoldsNanUntilTheWaitThatCoversIt) {
 
 TEST(InterpretWgmma, BrokenRulesAreErrorsThatNameTheProblem) {
   std::vector<float> out(64);
+  // The proxy check tracks a few blocks of a kernel seen to issue wgmma: this
+  // first launch shows it, and every later block is to be tracked.
+  interp::track_every_block_for_proxy_check(true);
+  wgmma_misuse(WgmmaMisuse::partial_wait, out.data(), nullptr);
   auto message = [&](WgmmaMisuse misuse) {
     return error_of([&] { wgmma_misuse(misuse, out.data(), nullptr); });
   };
@@ -93,7 +98,48 @@ TEST(InterpretWgmma, BrokenRulesAreErrorsThatNameTheProblem) {
   EXPECT_THAT(message(WgmmaMisuse::b_overwritten),
               HasSubstr("the shared memory of its B operand was written before"));
   EXPECT_THAT(message(WgmmaMisuse::unfenced_copy),
-              HasSubstr("with no kg::fence_proxy_async_shared() after its wait"));
+              HasSubstr("with no kg::fence_proxy_async_shared() by that thread since"));
+  EXPECT_THAT(message(WgmmaMisuse::unfenced_stores),
+              AllOf(HasSubstr("was written by thread"),
+                    HasSubstr("with no kg::fence_proxy_async_shared() by that thread since")));
+  interp::track_every_block_for_proxy_check(false);
+}
+
+// Two products of different shapes on one accumulator: 64 x 16 bf16 and
+// 64 x 8 tf32, exact inputs.
+struct ChainedShapes {
+  ExactGemmInputs bf16{64, 16, 64}, tf32{64, 16, 64};
+  std::vector<float> want() const {
+    std::vector<float> d(64 * 64);
+    for (int i = 0; i < 64; ++i)
+      for (int j = 0; j < 64; ++j) {
+        double sum = bf16.c[i * 64 + j];
+        for (int p = 0; p < 16; ++p) sum += double{bf16.a[i * 16 + p]} * bf16.b[p * 64 + j];
+        for (int p = 0; p < 8; ++p) sum += double{tf32.a[i * 16 + p]} * tf32.b[p * 64 + j];
+        d[i * 64 + j] = static_cast<float>(sum);
+      }
+    return d;
+  }
+  std::vector<float> run(bool fence_between) const {
+    std::vector<float> d(64 * 64, -1.0f);
+    wgmma_bf16_then_tf32(bf16.a.data(), bf16.b.data(), tf32.a.data(), tf32.b.data(), bf16.c.data(),
+                         d.data(), fence_between, nullptr);
+    return d;
+  }
+};
+
+TEST(InterpretWgmma, ShapesChainOnOneAccumulatorOnlyWithAFenceBetween) {
+  const ChainedShapes chained;
+  for (const char* order : kAllOrders) {
+    ScopedEnvironment scoped("KG_INTERPRET_ORDER", order);
+    EXPECT_EQ(chained.run(/*fence_between=*/true), chained.want()) << order;
+  }
+  EXPECT_THAT(error_of([&] { chained.run(/*fence_between=*/false); }),
+              AllOf(::testing::StartsWith("wgmma.mma_async.m64n64k8.tf32 ("),
+                    HasSubstr("wgmma_kernels.cu:"),
+                    HasSubstr("chains onto the accumulator of the pending "
+                              "wgmma.mma_async.m64n64k16.bf16 ("),
+                    HasSubstr("no kg::wgmma_fence between them")));
 }
 
 }  // namespace

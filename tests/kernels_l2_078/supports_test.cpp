@@ -29,16 +29,36 @@ class FusedSupports : public ::testing::TestWithParam<std::string> {
   Suite suite_ = workload_suite();
 };
 
-TEST_P(FusedSupports, AcceptsTheDefaultsAndTheCiPreset) {
-  EXPECT_EQ(fused().unsupported_reason(suite_.resolve_axes("")), "");
+// The longest accumulation a candidate accepts: 3xTF32 up to 24 input
+// channels, the BF16 correction up to 32, TF32 as far as shared memory goes
+// (kernels/common/fp32_accumulation.cuh).
+std::int64_t max_channels(const Candidate& candidate) {
+  if (candidate.precision != "fp32") return 48;
+  return candidate.id == "fused_tf32_bf16corr_wgmma" ? 32 : 24;
+}
+
+TEST_P(FusedSupports, AcceptsTheCiPresetAndTheDefaultsWhereTheAccumulationAllows) {
   EXPECT_EQ(fused().unsupported_reason(suite_.resolve_axes("ci")), "");
+  const std::string at_defaults = fused().unsupported_reason(suite_.resolve_axes(""));
+  if (max_channels(fused()) >= 32)
+    EXPECT_EQ(at_defaults, "");
+  else
+    EXPECT_NE(at_defaults.find("in_channels = 32 is above 24"), std::string::npos) << at_defaults;
 }
 
 TEST_P(FusedSupports, AcceptsOtherBatchesChannelsAndSizes) {
   EXPECT_EQ(fused().unsupported_reason(suite_.resolve_axes(
-                "", {{"batch", 3}, {"in_channels", 48}, {"out_channels", 192}, {"depth", 4},
-                     {"height", 11}, {"width", 33}})),
+                "", {{"batch", 3}, {"in_channels", max_channels(fused())}, {"out_channels", 192},
+                     {"depth", 4}, {"height", 11}, {"width", 33}})),
             "");
+}
+
+TEST_P(FusedSupports, Fp32FormsRefuseALongerAccumulationWithAReason) {
+  if (fused().precision != "fp32") GTEST_SKIP() << "TF32 is bounded by shared memory only";
+  const std::string reason = fused().unsupported_reason(
+      suite_.resolve_axes("", {{"in_channels", max_channels(fused()) + 8}}));
+  EXPECT_NE(reason.find("keeps 3x headroom under the fp32 bounds only up to there"), std::string::npos)
+      << reason;
 }
 
 TEST_P(FusedSupports, RejectsWhatTheKernelDoesNotHandleWithAReason) {

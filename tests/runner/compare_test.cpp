@@ -30,6 +30,29 @@ TEST(CompareToReference, ExactOutputPassesEveryRule) {
   EXPECT_TRUE(within_tolerance(stats, kFp32));
 }
 
+TEST(CompareToReference, HeadroomIsTheInverseOfTheLargerShareOfTheBounds) {
+  // want 1: the elementwise bound is 1e-4 + 1e-4 = 2e-4; an error of 5e-5 uses
+  // a quarter of it. The relative L2 over 4 points of 1 with one off by 5e-5
+  // is 2.5e-5: 2.5 times its bound of 1e-5.
+  const std::vector<double> want = {1.0, 1.0, 1.0, 1.0};
+  const std::vector<float> got = {1.0f, 1.0f, 1.0f, static_cast<float>(1.0 + 5e-5)};
+  const ErrorStats stats = compare_to_reference(got, want, iota(4), kFp32, false);
+  const double error = static_cast<double>(got[3]) - 1.0;
+  EXPECT_DOUBLE_EQ(stats.elementwise_fraction, error / 2e-4);
+  EXPECT_DOUBLE_EQ(stats.rel_l2_fraction, error / 2 / 1e-5);
+  EXPECT_DOUBLE_EQ(stats.headroom(), 1 / stats.rel_l2_fraction);
+  // Without an L2 bound only the elementwise share counts.
+  const Tolerance no_l2{.atol = 1e-4, .rtol = 1e-4, .rel_l2 = 0};
+  const ErrorStats elementwise = compare_to_reference(got, want, iota(4), no_l2, false);
+  EXPECT_EQ(elementwise.rel_l2_fraction, 0.0);
+  EXPECT_DOUBLE_EQ(elementwise.headroom(), 2e-4 / error);
+  // An exact result has unbounded headroom, a non-finite one none.
+  const std::vector<float> exact = {1.0f, 1.0f, 1.0f, 1.0f};
+  EXPECT_TRUE(std::isinf(compare_to_reference(exact, want, iota(4), kFp32, false).headroom()));
+  const std::vector<float> nan = {1.0f, 1.0f, 1.0f, std::numeric_limits<float>::quiet_NaN()};
+  EXPECT_EQ(compare_to_reference(nan, want, iota(4), kFp32, false).headroom(), 0.0);
+}
+
 TEST(CompareToReference, ReportsTheFirstMismatchByItsFlatIndex) {
   const std::vector<double> want = {1.0, 2.0, 3.0, 4.0};
   const std::vector<float> got = {1.0f, 2.0f, 3.5f, 4.25f};

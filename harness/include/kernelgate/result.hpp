@@ -46,6 +46,13 @@ struct ErrorStats {
   bool non_finite = false;  // NaN or Inf where the reference is finite
   bool kernelbench_1e2 = false;  // would pass atol = rtol = 1e-2
   bool kernelbench_1e4 = false;  // would pass atol = rtol = 1e-4 (fp32 since late 2025)
+  // How much of its precision's bounds the error uses (1 = at the bound):
+  // the largest |got - want| / (atol + rtol |want|) over the points, and
+  // rel_l2 / the rel_l2 bound (0 when the precision has none). The headroom
+  // is the inverse of the larger: 3 means the error could triple and pass.
+  double elementwise_fraction = 0;
+  double rel_l2_fraction = 0;
+  double headroom() const;  // infinity for an exact result
 };
 
 struct LatencyStats {

@@ -31,6 +31,14 @@ FloatScanCounts scan_floats(const float* data, std::size_t count, std::uint32_t 
 void gather_floats(const float* data, const std::int64_t* indices, std::size_t count, float* values,
                    cudaStream_t stream);
 
+// Reads [data, data + bytes) through L2 (16 bytes per load) and keeps
+// nothing: after a write-based L2 flush, a read of the flush buffer's first
+// half evicts the dirty lines the second half left (their write-back happens
+// here, not in the next timed kernel) and leaves L2 holding clean lines.
+// `sink` is one word of device memory, written only if the loads' XOR is an
+// impossible value (so the loads cannot be elided).
+void read_sweep(const void* data, std::size_t bytes, std::uint32_t* sink, cudaStream_t stream);
+
 // "nvcc 13.0.88": the compiler that built the device code.
 std::string cuda_compiler_version();
 

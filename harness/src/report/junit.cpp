@@ -87,6 +87,7 @@ std::string junit_xml(const ReportInput& input) {
     if (candidate.error) {
       add_property(properties, prefix + "max_abs_error", number(candidate.error->max_abs));
       add_property(properties, prefix + "rel_l2_error", number(candidate.error->rel_l2));
+      add_property(properties, prefix + "tolerance_headroom", number(candidate.error->headroom()));
     }
   }
 

@@ -9,6 +9,7 @@
 
 #if defined(KG_INTERPRET)
 #include "kernelgate/interpret/launch.hpp"
+#include "kernelgate/interpret/tensor_core_arithmetic.hpp"
 #endif
 
 namespace kg::detail {
@@ -16,7 +17,7 @@ namespace kg::detail {
 struct CandidateHost::State {
   Device* device = nullptr;
   std::unique_ptr<Device> owned_device;
-  bool pin_thread_order = false;
+  bool pin_interpret_modes = false;
   std::string nonce;
 
   Suite suite;
@@ -66,8 +67,11 @@ struct CandidateHost::State {
     }
 #if defined(KG_INTERPRET)
     // Before any candidate code runs in this process, and never read again.
-    if (pin_thread_order)
+    if (pin_interpret_modes) {
       interp::pin_thread_order(interp::parse_thread_order(request.value("thread_order", std::string())));
+      interp::pin_tensor_core_arithmetic(
+          interp::parse_tensor_core_arithmetic(request.value("tensor_cores", std::string())));
+    }
 #endif
 
     Message reply;
@@ -201,9 +205,9 @@ struct CandidateHost::State {
   }
 };
 
-CandidateHost::CandidateHost(Device* device, bool pin_thread_order) : state_(std::make_unique<State>()) {
+CandidateHost::CandidateHost(Device* device, bool pin_interpret_modes) : state_(std::make_unique<State>()) {
   state_->device = device;
-  state_->pin_thread_order = pin_thread_order;
+  state_->pin_interpret_modes = pin_interpret_modes;
 }
 
 CandidateHost::~CandidateHost() = default;

@@ -7,7 +7,7 @@
 // reference never enters this side.
 //
 // Commands (the header's "command"; replies are one message each):
-//   open    {workload, suite_file, candidate, axes, seed, thread_order?, nonce?}
+//   open    {workload, suite_file, candidate, axes, seed, thread_order?, tensor_cores?, nonce?}
 //           -> {unsupported} or {numel, workspace_bytes, overlap}
 //           Calls unsupported_reason and workspace_bytes, generates input
 //           sets A and B, allocates every buffer with guard bands.
@@ -33,10 +33,11 @@ namespace kg::detail {
 class CandidateHost {
  public:
   // `device`: the device to run on, owned by the caller; nullptr to open the
-  // one the open command names (the child). `pin_thread_order`: interpret
-  // mode's order comes from the open command and the environment is never
-  // read again (the child); otherwise it is read at each launch (tests).
-  CandidateHost(Device* device, bool pin_thread_order);
+  // one the open command names (the child). `pin_interpret_modes`:
+  // interpret mode's thread order and tensor-core arithmetic come from the
+  // open command and the environment is never read again (the child);
+  // otherwise it is read at each launch (tests).
+  CandidateHost(Device* device, bool pin_interpret_modes);
   ~CandidateHost();
   CandidateHost(const CandidateHost&) = delete;
   CandidateHost& operator=(const CandidateHost&) = delete;

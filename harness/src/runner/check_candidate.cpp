@@ -22,6 +22,7 @@
 
 #if defined(KG_INTERPRET)
 #include "kernelgate/interpret/launch.hpp"
+#include "kernelgate/interpret/tensor_core_arithmetic.hpp"
 #endif
 
 namespace kg {
@@ -51,6 +52,7 @@ std::string describe(const ErrorStats& stats, const Tolerance& tolerance, const 
   message << "; max abs error" << (stats.non_finite ? " over the finite points " : " ")
           << format_number(stats.max_abs) << ", relative L2 " << format_number(stats.rel_l2);
   if (tolerance.rel_l2 > 0) message << " (bound " << tolerance.rel_l2 << ")";
+  message << "; headroom " << format_number(stats.headroom()) << "x";
   return message.str();
 }
 
@@ -113,6 +115,7 @@ class CandidateChecker {
                                      {"axes", axes_},
                                      {"seed", options_.seed},
                                      {"thread_order", request_.thread_order},
+                                     {"tensor_cores", request_.tensor_cores},
                                      {"nonce", request_.nonce}};
     const Message reply = call(make_command("open", std::move(fields)));
     if (reply.header.contains("unsupported")) {
@@ -389,10 +392,13 @@ CandidateResult check_candidate(const Suite& suite, const Candidate& candidate, 
                                 const RunOptions& options) {
   const detail::ReferencePoints reference = detail::compute_reference_points(suite, axes, options);
   detail::InProcessSession session(device);
-  detail::SessionRequest request{.device = device.name(), .thread_order = {}, .nonce = {}};
+  detail::SessionRequest request{.device = device.name(), .thread_order = {}, .tensor_cores = {}, .nonce = {}};
 #if defined(KG_INTERPRET)
   // In this process the order is the environment's, read at each launch.
-  if (device.interpreted()) request.thread_order = interp::to_string(interp::current_thread_order());
+  if (device.interpreted()) {
+    request.thread_order = interp::to_string(interp::current_thread_order());
+    request.tensor_cores = interp::to_string(interp::current_tensor_core_arithmetic());
+  }
 #endif
   return detail::check_through_session(suite, candidate, axes, options, reference, request, device.interpreted(),
                                        device.clock_name(), session);

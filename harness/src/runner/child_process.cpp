@@ -44,6 +44,9 @@
 #include "candidate_host.hpp"
 #include "kernelgate/error.hpp"
 #include "runner_internal.hpp"
+#if defined(KG_INTERPRET)
+#include "kernelgate/interpret/tensor_core_arithmetic.hpp"
+#endif
 
 namespace kg::detail {
 namespace {
@@ -513,7 +516,12 @@ std::string describe_signal(int signal_number) {
 CandidateResult run_in_child(const Suite& suite, const Candidate& candidate, const Axes& axes,
                              const RunOptions& options, const ReferencePoints& reference, const Device& device,
                              const std::string& thread_order, double timeout_s) {
-  const SessionRequest request{.device = device.name(), .thread_order = thread_order, .nonce = random_nonce()};
+  SessionRequest request{.device = device.name(), .thread_order = thread_order, .tensor_cores = {},
+                         .nonce = random_nonce()};
+#if defined(KG_INTERPRET)
+  // Read here, in the parent, once per candidate: the child pins it.
+  if (device.interpreted()) request.tensor_cores = interp::to_string(interp::current_tensor_core_arithmetic());
+#endif
   ChildProcessSession session(candidate.id, timeout_s, options.executable);
   CandidateResult result = check_through_session(suite, candidate, axes, options, reference, request,
                                                  device.interpreted(), device.clock_name(), session);

@@ -1,7 +1,8 @@
 // Equivalence of a candidate's output against the float64 reference, or of
-// the whole output against the strict-FP32 GPU reference (DESIGN.md,
-// "Checks"): max abs/rel error, relative L2, mismatches against the
-// precision's tolerance, and which KernelBench rule the output would pass.
+// the whole output against the strict-FP32 GPU reference (docs/runner.md):
+// max abs/rel error, relative L2, mismatches against the precision's
+// tolerance, the share of the bounds used, and which KernelBench rule the
+// output would pass.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -48,7 +49,10 @@ ErrorStats accumulate(std::size_t count, Got got, Want want, Index index, const 
       if (w != 0 && rel_error > stats.max_rel) stats.max_rel = rel_error;
       diff_squares += abs_error * abs_error;
       want_squares += w * w;
-      mismatch = abs_error > tolerance.atol + tolerance.rtol * std::fabs(w);
+      const double bound = tolerance.atol + tolerance.rtol * std::fabs(w);
+      mismatch = abs_error > bound;
+      const double fraction = bound > 0 ? abs_error / bound : (abs_error > 0 ? INFINITY : 0.0);
+      stats.elementwise_fraction = std::max(stats.elementwise_fraction, fraction);
     }
     if (mismatch) {
       if (stats.mismatches == 0) {
@@ -61,6 +65,7 @@ ErrorStats accumulate(std::size_t count, Got got, Want want, Index index, const 
   }
   // An all-zero reference makes the ratio meaningless: report the plain norm.
   stats.rel_l2 = want_squares > 0 ? std::sqrt(diff_squares / want_squares) : std::sqrt(diff_squares);
+  stats.rel_l2_fraction = tolerance.rel_l2 > 0 ? stats.rel_l2 / tolerance.rel_l2 : 0.0;
   return stats;
 }
 
@@ -82,6 +87,12 @@ ErrorStats compare_whole_output(const std::vector<float>& got, const std::vector
   return accumulate(
       want.size(), [&](std::size_t i) { return got[i]; }, [&](std::size_t i) { return want[i]; },
       [](std::size_t i) { return static_cast<std::int64_t>(i); }, tolerance, false);
+}
+
+double ErrorStats::headroom() const {
+  if (non_finite) return 0;
+  const double used = std::max(elementwise_fraction, rel_l2_fraction);
+  return used > 0 ? 1 / used : std::numeric_limits<double>::infinity();
 }
 
 bool within_tolerance(const ErrorStats& stats, const Tolerance& tolerance) {

@@ -13,6 +13,7 @@
 
 #if defined(KG_INTERPRET)
 #include "kernelgate/interpret/launch.hpp"
+#include "kernelgate/interpret/tensor_core_arithmetic.hpp"
 #endif
 
 namespace kg::detail {
@@ -54,7 +55,8 @@ class CpuDevice final : public Device {
             {"cpu", cpu_model()},
             {"logical_cores", std::thread::hardware_concurrency()},
             {"compiler", std::string("g++ ") + __VERSION__},
-            {"thread_order", interp::to_string(interp::current_thread_order())}};
+            {"thread_order", interp::to_string(interp::current_thread_order())},
+            {"tensor_cores", interp::to_string(interp::current_tensor_core_arithmetic())}};
   }
   bool interpreted() const override { return true; }
   // Interpret mode runs a ci-preset candidate in seconds; full shapes take far

@@ -100,6 +100,9 @@ void to_json(nlohmann::ordered_json& j, const ErrorStats& v) {
       {"non_finite", v.non_finite},
       {"kernelbench_1e2", v.kernelbench_1e2},
       {"kernelbench_1e4", v.kernelbench_1e4},
+      {"elementwise_fraction", number(v.elementwise_fraction)},
+      {"rel_l2_fraction", number(v.rel_l2_fraction)},
+      {"headroom", number(v.headroom())},
   };
 }
 
@@ -116,6 +119,8 @@ void from_json(const nlohmann::ordered_json& j, ErrorStats& v) {
   read_if_present(j, "non_finite", v.non_finite);
   read_if_present(j, "kernelbench_1e2", v.kernelbench_1e2);
   read_if_present(j, "kernelbench_1e4", v.kernelbench_1e4);
+  read_number_if_present(j, "elementwise_fraction", v.elementwise_fraction);
+  read_number_if_present(j, "rel_l2_fraction", v.rel_l2_fraction);
 }
 
 void to_json(nlohmann::ordered_json& j, const LatencyStats& v) {

@@ -101,6 +101,7 @@ ReferencePoints compute_reference_points(const Suite& suite, const Axes& axes, c
 struct SessionRequest {
   std::string device;        // the device spec the child opens
   std::string thread_order;  // interpret mode; "" outside it
+  std::string tensor_cores;  // interpret mode's tensor-core arithmetic; "" outside it
   std::string nonce;         // echoed by close: the reply came from the child we started
 };
 

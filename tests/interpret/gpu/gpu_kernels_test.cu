@@ -15,6 +15,7 @@
 
 #include "exact_gemm_inputs.hpp"
 #include "kernels/test_kernels.hpp"
+#include "tensor_core_vectors.hpp"
 
 namespace kg::test {
 namespace {
@@ -205,6 +206,59 @@ TEST(GpuInterpretKernels, WgmmaOnExactInputs) {
             << input << ", n " << n << (accumulate ? ", accumulate" : ", D = A B");
       }
     }
+}
+
+// The tensor-core feature vectors through the hardware: each must give what
+// interpret mode's `hopper` arithmetic gives (docs/interpret-mode.md,
+// "Tensor-core arithmetic"). A failure here means the model is wrong for
+// this GPU, not the kernel.
+TEST(GpuInterpretKernels, TensorCoresComputeAsTheHopperModel) {
+  KG_REQUIRE_GPU();
+  for (const TensorCoreVector& v : tensor_core_vectors()) {
+    float got;
+    if (v.k == 8) {
+      std::vector<float> a(16 * 8, 0.0f), b(8 * 8, 0.0f), c(16 * 8, 0.0f);
+      for (int k = 0; k < 8; ++k) {
+        a[k] = v.a[k];
+        b[k * 8] = v.b[k];
+      }
+      c[0] = v.c;
+      DeviceVector<float> d_a(a), d_b(b), d_c(c), d_d(std::vector<float>(16 * 8, -1.0f));
+      mma_16x8x8(d_a.get(), d_b.get(), d_c.get(), d_d.get(), /*convert=*/false, nullptr);
+      got = d_d.read()[0];
+    } else {
+      std::vector<float> a(64 * 16, 0.0f), b(16 * 64, 0.0f), c(64 * 64, 0.0f);
+      for (int k = 0; k < 16; ++k) {
+        a[k] = v.a[k];
+        b[k * 64] = v.b[k];
+      }
+      c[0] = v.c;
+      DeviceVector<float> d_a(a), d_b(b), d_c(c), d_d(std::vector<float>(64 * 64, -1.0f));
+      wgmma_64xnx16_bf16(64, d_a.get(), d_b.get(), d_c.get(), d_d.get(), true, nullptr);
+      got = d_d.read()[0];
+    }
+    EXPECT_EQ(got, v.hopper) << v.feature << " (round to nearest would give " << v.nearest << ")";
+  }
+}
+
+// A bf16 k16 and a tf32 k8 wgmma on one accumulator, fenced between (what
+// interpret mode requires and the two *_bf16corr_wgmma candidates do), on
+// exact inputs.
+TEST(GpuInterpretKernels, WgmmaShapesChainedWithAFence) {
+  KG_REQUIRE_GPU();
+  const ExactGemmInputs bf16(64, 16, 64), tf32(64, 16, 64);
+  std::vector<float> want(64 * 64);
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 64; ++j) {
+      double sum = bf16.c[i * 64 + j];
+      for (int p = 0; p < 16; ++p) sum += double{bf16.a[i * 16 + p]} * bf16.b[p * 64 + j];
+      for (int p = 0; p < 8; ++p) sum += double{tf32.a[i * 16 + p]} * tf32.b[p * 64 + j];
+      want[i * 64 + j] = static_cast<float>(sum);
+    }
+  DeviceVector<float> a16(bf16.a), b16(bf16.b), a8(tf32.a), b8(tf32.b), c(bf16.c),
+      d(std::vector<float>(64 * 64, -1.0f));
+  wgmma_bf16_then_tf32(a16.get(), b16.get(), a8.get(), b8.get(), c.get(), d.get(), true, nullptr);
+  EXPECT_EQ(d.read(), want);
 }
 
 TEST(GpuInterpretKernels, AtomicsAndIndices) {

@@ -88,6 +88,13 @@ void wgmma_64xnx16(int n, const float* a, const float* b, const float* c, float*
 // offsets). Exact when A and B are representable in bf16.
 void wgmma_64xnx16_bf16(int n, const float* a, const float* b, const float* c, float* d,
                         bool accumulate, cudaStream_t stream);
+// D (64 x 64) = A16 (64 x 16) * B16 (16 x 64) on bf16 (one m64n64k16) + the
+// first 8 columns of A8 (64 x 16) * the first 8 rows of B8 (16 x 64) on tf32
+// (one m64n64k8) + C, both wgmmas on one accumulator in one group, with a
+// wgmma_fence between them when `fence_between` (PTX requires it: the two
+// have different shapes). Exact for exact inputs.
+void wgmma_bf16_then_tf32(const float* a16, const float* b16, const float* a8, const float* b8,
+                          const float* c, float* d, bool fence_between, cudaStream_t stream);
 // Misuse of the wgmma rules, which interpret mode must catch (not for a GPU:
 // what these do there is undefined).
 enum class WgmmaMisuse : int {
@@ -104,6 +111,7 @@ enum class WgmmaMisuse : int {
   warp_skips,        // warp 3 issues no wgmma: kg::Error at the end of the block
   b_overwritten,     // B's shared memory written between the issue and the wait: kg::Error
   unfenced_copy,     // B copied with cp.async, waited for, no fence.proxy.async: kg::Error
+  unfenced_stores,   // B written with plain stores, no fence.proxy.async: kg::Error
 };
 void wgmma_misuse(WgmmaMisuse misuse, float* out, cudaStream_t stream);
 

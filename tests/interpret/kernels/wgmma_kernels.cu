@@ -77,6 +77,27 @@ __global__ void __launch_bounds__(128)
     for (int r = 0; r < 4; ++r) d[d_index(j, r, kWidth)] = acc[j][r];
 }
 
+// B (16 x 64, row-major) as bf16, K-major: 8 bf16 per core-matrix row, the
+// two K halves of an 8-row block adjacent (byte offsets 128 along K, 256
+// along N, as the tf32 layout).
+__device__ __forceinline__ void stage_b_bf16(std::uint16_t* b16, const float* b, int n_width) {
+  for (int i = threadIdx.x; i < kKTotal * n_width; i += blockDim.x) {
+    const int k = i / n_width, n = i % n_width;
+    b16[(n / 8) * 128 + (k / 8) * 64 + (n % 8) * 8 + k % 8] =
+        static_cast<std::uint16_t>(kg::pack_bf16x2(b[i], 0.0f) & 0xffffu);
+  }
+}
+
+// A (64 x 16, row-major) as a bf16 fragment: register r holds row g (r even)
+// or g + 8, columns 2t and 2t + 1 (+ 8 for r >= 2).
+__device__ __forceinline__ void load_a_bf16(std::uint32_t (&frag)[4], const float* a) {
+  const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+  for (int r = 0; r < 4; ++r) {
+    const int row = 16 * (threadIdx.x >> 5) + g + 8 * (r & 1), column = 2 * t + 8 * (r >> 1);
+    frag[r] = kg::pack_bf16x2(a[row * kKTotal + column], a[row * kKTotal + column + 1]);
+  }
+}
+
 // The same product with bf16 operands: one wgmma m64nNk16. B (16 x N) is
 // staged K-major with 8 bf16 per core-matrix row, the two K halves of an
 // 8-row block adjacent: the same byte offsets (128 along K, 256 along N).
@@ -84,24 +105,14 @@ template <int kWidth>
 __global__ void __launch_bounds__(128)
     wgmma_bf16_kernel(const float* a, const float* b, const float* c, float* d, bool accumulate) {
   KG_DYNAMIC_SMEM(float, smem);
-  auto* b16 = reinterpret_cast<std::uint16_t*>(smem);
-  for (int i = threadIdx.x; i < kKTotal * kWidth; i += blockDim.x) {
-    const int k = i / kWidth, n = i % kWidth;
-    b16[(n / 8) * 128 + (k / 8) * 64 + (n % 8) * 8 + k % 8] =
-        static_cast<std::uint16_t>(kg::pack_bf16x2(b[i], 0.0f) & 0xffffu);
-  }
+  stage_b_bf16(reinterpret_cast<std::uint16_t*>(smem), b, kWidth);
   kg::fence_proxy_async_shared();
   __syncthreads();
   float acc[kWidth / 8][4];
   for (int j = 0; j < kWidth / 8; ++j)
     for (int r = 0; r < 4; ++r) acc[j][r] = c[d_index(j, r, kWidth)];
-  // Register r: row g (r even) or g + 8, columns 2t and 2t + 1 (+ 8 for r >= 2).
-  const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
   std::uint32_t frag[4];
-  for (int r = 0; r < 4; ++r) {
-    const int row = 16 * (threadIdx.x >> 5) + g + 8 * (r & 1), column = 2 * t + 8 * (r >> 1);
-    frag[r] = kg::pack_bf16x2(a[row * kKTotal + column], a[row * kKTotal + column + 1]);
-  }
+  load_a_bf16(frag, a);
   const std::uint64_t desc = kg::smem_matrix_descriptor(smem, kLbo, kSbo);
   kg::wgmma_fence();
   if constexpr (kWidth == 64)
@@ -114,6 +125,38 @@ __global__ void __launch_bounds__(128)
     for (int r = 0; r < 4; ++r) d[d_index(j, r, kWidth)] = acc[j][r];
 }
 
+// kFenceBetween is a template argument: with a run-time flag ptxas would
+// insert a warpgroup.arrive of its own (notice C7519) and hide the question.
+template <bool kFenceBetween>
+__global__ void __launch_bounds__(128)
+    wgmma_bf16_then_tf32_kernel(const float* a16, const float* b16, const float* a8,
+                                const float* b8, const float* c, float* d) {
+  KG_DYNAMIC_SMEM(float, smem);
+  // bf16 B in the first 2 KB, the tf32 K step after it.
+  stage_b_bf16(reinterpret_cast<std::uint16_t*>(smem), b16, kN);
+  float* tf32_b = smem + kKTotal * kN / 2;
+  for (int i = threadIdx.x; i < kStepFloats; i += blockDim.x) {
+    const int n = i / 8, k = i % 8;
+    tf32_b[b_offset(n, k)] = kg::round_to_tf32(b8[k * kN + n]);
+  }
+  kg::fence_proxy_async_shared();
+  __syncthreads();
+  float acc[kN / 8][4];
+  for (int j = 0; j < kN / 8; ++j)
+    for (int r = 0; r < 4; ++r) acc[j][r] = c[d_index(j, r, kN)];
+  std::uint32_t frag16[4], frag8[4];
+  load_a_bf16(frag16, a16);
+  load_a(frag8, a8, 0);
+  kg::wgmma_fence();
+  kg::wgmma_m64n64k16_bf16(acc, frag16, kg::smem_matrix_descriptor(smem, kLbo, kSbo), true);
+  if constexpr (kFenceBetween) kg::wgmma_fence();
+  kg::wgmma_m64n64k8_tf32(acc, frag8, kg::smem_matrix_descriptor(tf32_b, kLbo, kSbo), true);
+  kg::wgmma_commit();
+  kg::wgmma_wait<0>();
+  for (int j = 0; j < kN / 8; ++j)
+    for (int r = 0; r < 4; ++r) d[d_index(j, r, kN)] = acc[j][r];
+}
+
 __global__ void wgmma_misuse_kernel(int misuse, float* out, float* global_b) {
   KG_DYNAMIC_SMEM(float, smem);
   const auto kind = static_cast<WgmmaMisuse>(misuse);
@@ -124,7 +167,7 @@ __global__ void wgmma_misuse_kernel(int misuse, float* out, float* global_b) {
     kg::cp_async_wait_all();  // landed, but not fenced for the async proxy
   } else {
     for (int i = threadIdx.x; i < kStepFloats; i += blockDim.x) smem[i] = 1.0f;
-    kg::fence_proxy_async_shared();
+    if (kind != WgmmaMisuse::unfenced_stores) kg::fence_proxy_async_shared();
   }
   __syncthreads();
   const bool first_thread = threadIdx.x == 0;
@@ -180,6 +223,17 @@ void wgmma_64xnx16_bf16(int n, const float* a, const float* b, const float* c, f
   else
     kg::launch(wgmma_bf16_kernel<64>, dim3(1), dim3(128), smem_bytes, stream, a, b, c, d,
                accumulate);
+}
+
+void wgmma_bf16_then_tf32(const float* a16, const float* b16, const float* a8, const float* b8,
+                          const float* c, float* d, bool fence_between, cudaStream_t stream) {
+  const std::size_t smem_bytes = kKTotal * kN * sizeof(std::uint16_t) + kStepFloats * sizeof(float);
+  if (fence_between)
+    kg::launch(wgmma_bf16_then_tf32_kernel<true>, dim3(1), dim3(128), smem_bytes, stream, a16, b16,
+               a8, b8, c, d);
+  else
+    kg::launch(wgmma_bf16_then_tf32_kernel<false>, dim3(1), dim3(128), smem_bytes, stream, a16, b16,
+               a8, b8, c, d);
 }
 
 void wgmma_misuse(WgmmaMisuse misuse, float* out, cudaStream_t stream) {

@@ -59,6 +59,12 @@ void pin_thread_order(const ThreadOrder& order);
 // The pinned order, else the environment's.
 ThreadOrder current_thread_order();
 
+// The wgmma proxy-fence check tracks a sample of blocks: the first and the
+// last of a launch, two per kernel and process (docs/interpret-mode.md,
+// "The proxy fence"). With `true`, every block of a kernel seen to issue
+// wgmma is tracked: slower, for tests that launch one kernel many times.
+void track_every_block_for_proxy_check(bool every);
+
 // A type-erased kernel call: invoke(context) runs the kernel body for the
 // current thread.
 struct KernelInvocation {

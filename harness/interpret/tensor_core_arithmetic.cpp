@@ -1,0 +1,191 @@
+// The arithmetic modes of the tensor-core host bodies
+// (kernelgate/interpret/tensor_core_arithmetic.hpp).
+#include "kernelgate/interpret/tensor_core_arithmetic.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <mutex>
+#include <optional>
+
+#include "kernelgate/error.hpp"
+
+namespace kg::interp {
+
+namespace {
+
+std::mutex pinned_mutex;
+std::optional<TensorCoreArithmetic> pinned;
+
+// The exponent the hardware aligns by, of a finite non-zero value: that of
+// its leading bit, but never below FP32's smallest normal exponent (a
+// subnormal keeps -126 and a significand below 1).
+int exponent_of(float x) {
+  const unsigned field = (std::bit_cast<std::uint32_t>(x) >> 23) & 0xffu;
+  return field == 0 ? -126 : static_cast<int>(field) - 127;
+}
+
+// 2^e as a double, for e within double's normal range.
+double power_of_two(int e) { return std::bit_cast<double>(static_cast<std::uint64_t>(1023 + e) << 52); }
+
+// Bits kept below the leading bit of the largest term.
+constexpr int kFractionBits = 25;
+
+// Rounds a double toward zero to FP32; beyond FP32's range the model gives
+// infinity, as the hardware's exponent field overflows.
+float truncate_to_float(double x) {
+  if (std::fabs(x) >= 0x1p128) return std::copysign(std::numeric_limits<float>::infinity(), x);
+  float f = static_cast<float>(x);
+  if (std::fabs(static_cast<double>(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);
+  return f;
+}
+
+// NaN wins, opposite infinities make NaN, else the infinity.
+float special_sum(const float* a, const float* b, int count, float c) {
+  bool nan = std::isnan(c), plus_inf = c == INFINITY, minus_inf = c == -INFINITY;
+  for (int i = 0; i < count; ++i) {
+    const double p = static_cast<double>(a[i]) * b[i];
+    nan = nan || std::isnan(p);
+    plus_inf = plus_inf || p == INFINITY;
+    minus_inf = minus_inf || p == -INFINITY;
+  }
+  if (nan || (plus_inf && minus_inf)) return std::numeric_limits<float>::quiet_NaN();
+  return plus_inf ? INFINITY : -INFINITY;
+}
+
+float hopper_block_fma(const float* a, const float* b, int count, float c) {
+  bool finite = std::isfinite(c);
+  for (int i = 0; i < count; ++i) finite = finite && std::isfinite(a[i]) && std::isfinite(b[i]);
+  if (!finite) return special_sum(a, b, count, c);
+
+  // The anchor: the largest exponent among the products (the sum of their
+  // operands' exponents: a product of significands in [2, 4) keeps the
+  // exponent of its operands, so its carry bit stays within the kept bits)
+  // and the accumulator's.
+  constexpr int kNone = INT_MIN / 2;
+  int anchor = kNone;
+  for (int i = 0; i < count; ++i)
+    if (a[i] != 0 && b[i] != 0) anchor = std::max(anchor, exponent_of(a[i]) + exponent_of(b[i]));
+  if (c != 0) anchor = std::max(anchor, exponent_of(c));
+  if (anchor == kNone) return 0.0f;
+
+  // Every term cut toward zero to a multiple of 2^(anchor - 25), then summed
+  // exactly: a term is below 2^(anchor + 2), so below 2^27 units, and the
+  // products are exact in double (at most 22 significant bits), as is their
+  // scaling by a power of two.
+  const double scale = power_of_two(kFractionBits - anchor);
+  auto units = static_cast<std::int64_t>(static_cast<double>(c) * scale);
+  for (int i = 0; i < count; ++i)
+    units += static_cast<std::int64_t>(static_cast<double>(a[i]) * b[i] * scale);
+  if (units == 0) return 0.0f;
+  return truncate_to_float(static_cast<double>(units) * power_of_two(anchor - kFractionBits));
+}
+
+// The exponent of an operand for the anchor: exponent_of for a finite
+// non-zero value, far below any other for zero (its product counts for
+// nothing).
+constexpr int kZeroExponent = -100000;
+int anchor_exponent(float x) { return x == 0 ? kZeroExponent : exponent_of(x); }
+
+float nearest_block_fma(const float* a, const float* b, int count, float c) {
+  // Products of two TF32 (11 significant bits) or BF16 (8) values are exact
+  // in double, and so is the sum of a few of them at the magnitudes kernels
+  // see; it is rounded to FP32 once.
+  double sum = c;
+  for (int i = 0; i < count; ++i) sum += static_cast<double>(a[i]) * b[i];
+  return static_cast<float>(sum);
+}
+
+}  // namespace
+
+TensorCoreArithmetic parse_tensor_core_arithmetic(const std::string& text) {
+  if (text.empty() || text == "hopper") return TensorCoreArithmetic::hopper;
+  if (text == "nearest") return TensorCoreArithmetic::nearest;
+  throw Error("KG_INTERPRET_TENSOR_CORES='" + text + "' is not one of hopper, nearest");
+}
+
+std::string to_string(TensorCoreArithmetic arithmetic) {
+  return arithmetic == TensorCoreArithmetic::nearest ? "nearest" : "hopper";
+}
+
+TensorCoreArithmetic tensor_core_arithmetic_from_environment() {
+  const char* text = std::getenv("KG_INTERPRET_TENSOR_CORES");
+  return parse_tensor_core_arithmetic(text == nullptr ? "" : text);
+}
+
+void pin_tensor_core_arithmetic(TensorCoreArithmetic arithmetic) {
+  std::lock_guard lock(pinned_mutex);
+  pinned = arithmetic;
+}
+
+TensorCoreArithmetic current_tensor_core_arithmetic() {
+  {
+    std::lock_guard lock(pinned_mutex);
+    if (pinned) return *pinned;
+  }
+  return tensor_core_arithmetic_from_environment();
+}
+
+float tensor_core_block_fma(const float* a, const float* b, int count, float c,
+                            TensorCoreArithmetic arithmetic) {
+  return arithmetic == TensorCoreArithmetic::hopper ? hopper_block_fma(a, b, count, c)
+                                                    : nearest_block_fma(a, b, count, c);
+}
+
+void tensor_core_tile(const float* a, const float* b, int rows, int n, int k, float* acc,
+                      TensorCoreArithmetic arithmetic) {
+  if (arithmetic == TensorCoreArithmetic::nearest) {
+    for (int r = 0; r < rows; ++r)
+      for (int j = 0; j < n; ++j) acc[r * n + j] = nearest_block_fma(a + r * k, b + j * k, k, acc[r * n + j]);
+    return;
+  }
+  // hopper_block_fma per element, with the operands' exponents found once:
+  // the host bodies of wgmma spend most of their time here.
+  constexpr int kMaxK = 16, kMaxRows = 16, kMaxN = 64;
+  if (k > kMaxK || rows > kMaxRows || n > kMaxN) {
+    for (int r = 0; r < rows; ++r)
+      for (int j = 0; j < n; ++j) acc[r * n + j] = hopper_block_fma(a + r * k, b + j * k, k, acc[r * n + j]);
+    return;
+  }
+  int ea[kMaxRows][kMaxK], eb[kMaxN][kMaxK];
+  bool finite = true;
+  for (int r = 0; r < rows; ++r)
+    for (int i = 0; i < k; ++i) {
+      finite = finite && std::isfinite(a[r * k + i]);
+      ea[r][i] = anchor_exponent(a[r * k + i]);
+    }
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < k; ++i) {
+      finite = finite && std::isfinite(b[j * k + i]);
+      eb[j][i] = anchor_exponent(b[j * k + i]);
+    }
+  for (int r = 0; r < rows; ++r) {
+    const float* row = a + r * k;
+    for (int j = 0; j < n; ++j) {
+      const float* column = b + j * k;
+      float& out = acc[r * n + j];
+      if (!finite || !std::isfinite(out)) {
+        out = hopper_block_fma(row, column, k, out);
+        continue;
+      }
+      int anchor = out == 0 ? kZeroExponent : exponent_of(out);
+      for (int i = 0; i < k; ++i) anchor = std::max(anchor, ea[r][i] + eb[j][i]);
+      if (anchor < -1000) {  // every term is zero
+        out = 0.0f;
+        continue;
+      }
+      const double scale = power_of_two(kFractionBits - anchor);
+      // Each cut term is below 2^27 units: an int32 holds it.
+      std::int64_t units = static_cast<std::int32_t>(static_cast<double>(out) * scale);
+      for (int i = 0; i < k; ++i)
+        units += static_cast<std::int32_t>(static_cast<double>(row[i]) * column[i] * scale);
+      out = units == 0 ? 0.0f : truncate_to_float(static_cast<double>(units) * power_of_two(anchor - kFractionBits));
+    }
+  }
+}
+
+}  // namespace kg::interp
