@@ -128,6 +128,9 @@ class Device {
   // Milliseconds that the work `enqueue` puts on stream() takes (events around
   // it on GPU, wall clock including synchronisation on the cpu device).
   virtual double time_ms(const std::function<void()>& enqueue) = 0;
+  // Enqueues an empty kernel (one warp) on stream(): timed like a candidate's
+  // launch, it shows what a sample costs beyond the kernel's own work.
+  virtual void launch_empty_kernel() = 0;
 
   // Kernels launched between begin and end must all be on stream(). Returns
   // empty when they were, or a description of the first one that was not

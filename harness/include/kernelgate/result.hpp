@@ -71,6 +71,10 @@ struct LatencyStats {
   // loading the input set, scans, spot checks) added to the run's wall time.
   std::int64_t checked_samples = 0;
   double check_ms = 0;
+  // The median of an empty kernel timed the same way (flush, then the
+  // device's timer around the launch): the floor of any sample, which the
+  // candidate's own time includes. Reported by the child; information only.
+  double overhead_ms = 0;
 };
 
 // One named check: "equivalence", "contract", "latency", "staleness".

@@ -255,6 +255,8 @@ class CudaDevice final : public Device {
     cuda_detail::read_sweep(flush_buffer_, flush_bytes_ / 2, sweep_sink_, stream_);
   }
 
+  void launch_empty_kernel() override { cuda_detail::launch_empty_kernel(stream_); }
+
   double time_ms(const std::function<void()>& enqueue) override {
     const cuda_detail::Nvml& nvml = cuda_detail::Nvml::instance();
     const int before_mhz = nvml.sm_clock_mhz(environment_.pci_bus_id);

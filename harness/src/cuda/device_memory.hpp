@@ -39,6 +39,9 @@ void gather_floats(const float* data, const std::int64_t* indices, std::size_t c
 // impossible value (so the loads cannot be elided).
 void read_sweep(const void* data, std::size_t bytes, std::uint32_t* sink, cudaStream_t stream);
 
+// One warp of a kernel that does nothing, on `stream` (Device::launch_empty_kernel).
+void launch_empty_kernel(cudaStream_t stream);
+
 // "nvcc 13.0.88": the compiler that built the device code.
 std::string cuda_compiler_version();
 

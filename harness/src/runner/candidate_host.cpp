@@ -195,6 +195,22 @@ struct CandidateHost::State {
     return reply;
   }
 
+  // `count` samples of an empty kernel, each timed as a candidate's timed run
+  // is (the flush before it, the device's timer around the launch).
+  Message overhead(const nlohmann::ordered_json& request) {
+    require_open();
+    const int count = request.at("count").get<int>();
+    std::vector<double> times;
+    for (int i = 0; i < count; ++i) {
+      device->flush_caches();
+      times.push_back(device->time_ms([&] { device->launch_empty_kernel(); }));
+    }
+    device->synchronize();
+    Message reply;
+    reply.header["times_ms"] = times;
+    return reply;
+  }
+
   Message warmup(const nlohmann::ordered_json& request) {
     require_open();
     load("A");
@@ -220,6 +236,7 @@ Message CandidateHost::handle(const Message& command) {
     if (name == "values") return state_->values(command.header);
     if (name == "strict") return state_->strict_comparison(command.header);
     if (name == "warmup") return state_->warmup(command.header);
+    if (name == "overhead") return state_->overhead(command.header);
     if (name == "close") {
       Message reply;
       reply.header["nonce"] = state_->nonce;

@@ -11,6 +11,7 @@
 // non-finite values, guard bands, input hashes compared, output values at
 // points picked here after the run.
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <random>
 #include <sstream>
@@ -305,7 +306,22 @@ class CandidateChecker {
         options_.timing, interpreted_, clock_);
     stats.checked_samples = samples_taken_;
     stats.check_ms = samples_taken_ > 0 ? check_ms_ / samples_taken_ : 0.0;
+    stats.overhead_ms = empty_kernel_ms();
     return stats;
+  }
+
+  // The median of kOverheadSamples empty kernels timed as the samples were.
+  double empty_kernel_ms() {
+    constexpr int kOverheadSamples = 16;
+    const Message reply = call(make_command("overhead", {{"count", kOverheadSamples}}));
+    std::vector<double> times;
+    for (const auto& time : reply.header.at("times_ms"))
+      if (time.is_number() && std::isfinite(time.get<double>()) && time.get<double>() >= 0)
+        times.push_back(time.get<double>());
+    if (times.empty()) return 0;
+    std::sort(times.begin(), times.end());
+    const std::size_t middle = times.size() / 2;
+    return times.size() % 2 ? times[middle] : (times[middle - 1] + times[middle]) / 2;
   }
 
   [[noreturn]] void violation(const std::string& rule, const std::string& message) {

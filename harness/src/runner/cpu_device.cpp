@@ -12,6 +12,7 @@
 #include "kernelgate/error.hpp"
 
 #if defined(KG_INTERPRET)
+#include "kernelgate/cuda.hpp"
 #include "kernelgate/interpret/launch.hpp"
 #include "kernelgate/interpret/tensor_core_arithmetic.hpp"
 #endif
@@ -39,6 +40,9 @@ std::string cpu_model() {
     }
   return "unknown";
 }
+
+// The kernel of launch_empty_kernel: one warp that does nothing.
+__global__ void empty_kernel() {}
 
 class CpuDevice final : public Device {
  public:
@@ -169,6 +173,7 @@ class CpuDevice final : public Device {
   cudaStream_t stream() override { return stream_; }
   void synchronize() override { cudaStreamSynchronize(stream_); }
   void flush_caches() override {}
+  void launch_empty_kernel() override { kg::launch(empty_kernel, dim3(1), dim3(32), 0, stream_); }
   double time_ms(const std::function<void()>& enqueue) override {
     const auto start = std::chrono::steady_clock::now();
     enqueue();

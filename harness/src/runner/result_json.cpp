@@ -129,6 +129,7 @@ void to_json(nlohmann::ordered_json& j, const LatencyStats& v) {
       {"n", v.n},               {"mean_ms", v.mean_ms}, {"std_ms", v.std_ms},
       {"min_ms", v.min_ms},     {"median_ms", v.median_ms}, {"max_ms", v.max_ms},
       {"cv", v.cv},             {"checked_samples", v.checked_samples}, {"check_ms", v.check_ms},
+      {"overhead_ms", v.overhead_ms},
   };
 }
 
@@ -145,6 +146,7 @@ void from_json(const nlohmann::ordered_json& j, LatencyStats& v) {
   read_if_present(j, "cv", v.cv);
   read_if_present(j, "checked_samples", v.checked_samples);
   read_if_present(j, "check_ms", v.check_ms);
+  read_if_present(j, "overhead_ms", v.overhead_ms);
 }
 
 void to_json(nlohmann::ordered_json& j, const CheckResult& v) {
