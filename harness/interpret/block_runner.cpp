@@ -140,7 +140,7 @@ void BlockRunner::run_block(const BlockTask& task, std::uint64_t block_linear) {
                    static_cast<unsigned>(block_linear / (std::uint64_t{task.grid.x} * task.grid.y))};
   // The async-proxy log's looks cost several times the rest of a block: only
   // the first and the last block of a launch of a kernel seen to issue wgmma
-  // pay for them, a few per kernel (async_proxy_log.hpp).
+  // pay for them, two per kernel and process (async_proxy_log.hpp).
   const std::uint64_t blocks = std::uint64_t{task.grid.x} * task.grid.y * task.grid.z;
   tracks_async_proxy_ =
       task.dynamic_smem_bytes > 0 &&

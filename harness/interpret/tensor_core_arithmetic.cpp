@@ -39,8 +39,10 @@ constexpr int kFractionBits = 25;
 // infinity, as the hardware's exponent field overflows.
 float truncate_to_float(double x) {
   if (std::fabs(x) >= 0x1p128) return std::copysign(std::numeric_limits<float>::infinity(), x);
-  float f = static_cast<float>(x);
-  if (std::fabs(static_cast<double>(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);
+  const float f = static_cast<float>(x);
+  // Rounded away from zero: one unit less in magnitude (f is not zero then).
+  if (std::fabs(static_cast<double>(f)) > std::fabs(x))
+    return std::bit_cast<float>(std::bit_cast<std::uint32_t>(f) - 1u);
   return f;
 }
 

@@ -7,10 +7,13 @@
 // issue, but its result reaches the accumulator registers only at the
 // wgmma_wait that covers its group; until then they hold NaN. A later wgmma
 // on the same accumulator chains on the pending result, as the hardware
-// does, if it has the same shape or a wgmma_fence came between them. At completion the A fragment must still hold what it held at the
-// issue, and so must the shared memory of B (the hardware may read it until
-// then); a wgmma needs a wgmma_fence since the last wait; and the four warps
-// of a warpgroup must issue the same wgmmas (warpgroup_log.hpp).
+// does, if it has the same shape or a wgmma_fence came between them. At
+// completion the A fragment must still hold what it held at the issue, and
+// so must the shared memory of B (the hardware may read it until then); a
+// wgmma needs a wgmma_fence since the last wait; and the four warps of a
+// warpgroup must issue the same wgmmas (warpgroup_log.hpp). Each element is
+// one block FMA in the launch's tensor-core arithmetic
+// (tensor_core_arithmetic.hpp).
 #include <algorithm>
 #include <bit>
 #include <cstddef>
@@ -74,6 +77,9 @@ BOperandBits read_b(WgmmaShape shape, std::uint64_t b_desc,
   const Descriptor desc = decode(b_desc);
   const std::size_t element = shape.input == WgmmaInput::bf16 ? 2 : 4;
   const int per_row = static_cast<int>(16 / element);
+  // The proxy check only in tracked blocks, once per 16-byte row (the row's
+  // first element: a row is one chunk of the log).
+  const bool check_proxy = issued_at != nullptr && runner.async_proxy_log().tracking();
   BOperandBits bits{};
   for (int k = 0; k < shape.k(); ++k)
     for (int n = 0; n < shape.n; ++n) {
@@ -84,8 +90,8 @@ BOperandBits read_b(WgmmaShape shape, std::uint64_t b_desc,
                     ") lies at shared offset " + std::to_string(offset) + ", outside the " +
                     std::to_string(smem_bytes) + " bytes of dynamic shared memory");
       std::memcpy(&bits[k * kMaxN + n], smem + offset, element);  // little-endian: low half
-      if (issued_at == nullptr) continue;
-      const int writer = runner.async_proxy_log().unfenced_writer(offset, element);
+      if (!check_proxy || k % per_row != 0) continue;
+      const int writer = runner.async_proxy_log().unfenced_writer(offset, 16);
       if (writer != AsyncProxyLog::kNobody)
         throw Error(describe(make_site(wgmma_name(shape), *issued_at)) +
                     ": B (shared offset " + std::to_string(offset) + ") was written by thread " +
