@@ -1,4 +1,4 @@
-// Floors per hardware key, against the figures of WORKLOADS.md.
+// Floors per hardware key, against NVIDIA's datasheet figures.
 #include <gtest/gtest.h>
 
 #include "kernelgate/error.hpp"

@@ -84,7 +84,7 @@ class Device {
   virtual std::string name() const = 0;
   // Hardware key of the baselines: cpu, h100-sxm, h100-pcie, h200, ...
   virtual std::string hardware_key() const = 0;
-  // GPU name, SM count, clocks, driver, CUDA, cuDNN, compiler... (DESIGN.md, step 3).
+  // GPU name, SM count, clocks, driver, CUDA, cuDNN, compiler... (docs/reports.md).
   virtual nlohmann::ordered_json environment() const = 0;
   // True when candidates run in interpret mode (thread orders apply).
   virtual bool interpreted() const = 0;

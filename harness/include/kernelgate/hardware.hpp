@@ -2,7 +2,7 @@
 // The hardware keys of kernelgate (baselines/<workload>/<hardware>.json) and
 // their peak figures, from which the floors of a workload follow: the time it
 // needs at least, for its bytes at full memory bandwidth and for its FLOPs at
-// the FP32 SIMT or dense TF32 tensor-core peak (WORKLOADS.md).
+// the FP32 SIMT or dense TF32 tensor-core peak (docs/reports.md, `floors`).
 #include <string>
 #include <vector>
 

@@ -15,7 +15,7 @@
 
 namespace kg {
 
-// Every verdict is one of these, never a bare bool (DESIGN.md, "Checks").
+// Every verdict is one of these, never a bare bool (docs/runner.md).
 enum class Outcome {
   passed,
   new_record,  // "new": passed, no stored record yet

@@ -1,7 +1,6 @@
 #pragma once
 // The runner: every candidate of a workload in its own child process, checked
-// against the float64 reference and the contract, and timed
-// (DESIGN.md, "Data flow of one CTest case" steps 4, and "Checks").
+// against the float64 reference and the contract, and timed (docs/runner.md).
 //
 // The parent (run_workload) starts the child by executing its own binary again
 // (fork + exec of /proc/self/exe) with the hidden subcommand kChildSubcommand:

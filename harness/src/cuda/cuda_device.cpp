@@ -47,8 +47,8 @@ bool is_sticky(cudaError_t status) {
   }
 }
 
-// Like KG_CUDA_CHECK, but a sticky error becomes DeviceFault (DESIGN.md: a
-// sticky CUDA error fails that candidate, never the run).
+// Like KG_CUDA_CHECK, but a sticky error becomes DeviceFault (docs/runner.md:
+// a sticky CUDA error fails that candidate, never the run).
 void check_device(cudaError_t status, const char* what) {
   if (status == cudaSuccess) return;
   if (is_sticky(status))

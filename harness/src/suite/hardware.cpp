@@ -1,5 +1,5 @@
 // Peak figures per hardware key. The GPU figures are NVIDIA's datasheet
-// numbers as WORKLOADS.md quotes them (dense, no sparsity); the cpu key is a
+// numbers (dense, no sparsity); the cpu key is a
 // nominal 2-core x86 runner, only there so that interpret-mode reports have a
 // scale, not a target.
 #include "kernelgate/hardware.hpp"
