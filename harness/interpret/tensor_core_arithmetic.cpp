@@ -9,17 +9,15 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
-#include <mutex>
-#include <optional>
 
 #include "kernelgate/error.hpp"
+#include "pinned_setting.hpp"
 
 namespace kg::interp {
 
 namespace {
 
-std::mutex pinned_mutex;
-std::optional<TensorCoreArithmetic> pinned;
+PinnedSetting<TensorCoreArithmetic> pinned;
 
 // The exponent the hardware aligns by, of a finite non-zero value: that of
 // its leading bit, but never below FP32's smallest normal exponent (a
@@ -119,17 +117,10 @@ TensorCoreArithmetic tensor_core_arithmetic_from_environment() {
   return parse_tensor_core_arithmetic(text == nullptr ? "" : text);
 }
 
-void pin_tensor_core_arithmetic(TensorCoreArithmetic arithmetic) {
-  std::lock_guard lock(pinned_mutex);
-  pinned = arithmetic;
-}
+void pin_tensor_core_arithmetic(TensorCoreArithmetic arithmetic) { pinned.pin(arithmetic); }
 
 TensorCoreArithmetic current_tensor_core_arithmetic() {
-  {
-    std::lock_guard lock(pinned_mutex);
-    if (pinned) return *pinned;
-  }
-  return tensor_core_arithmetic_from_environment();
+  return pinned.current(tensor_core_arithmetic_from_environment);
 }
 
 float tensor_core_block_fma(const float* a, const float* b, int count, float c,

@@ -1,19 +1,17 @@
 // KG_INTERPRET_ORDER (or the order the process pinned) and KG_INTERPRET_THREADS.
 #include <cstdlib>
-#include <mutex>
-#include <optional>
 #include <string>
 #include <thread>
 
 #include "kernelgate/error.hpp"
 #include "kernelgate/interpret/launch.hpp"
+#include "pinned_setting.hpp"
 
 namespace kg::interp {
 
 namespace {
 
-std::mutex pinned_mutex;
-std::optional<ThreadOrder> pinned_order;
+PinnedSetting<ThreadOrder> pinned_order;
 
 }  // namespace
 
@@ -23,18 +21,9 @@ ThreadOrder thread_order_from_environment() {
   return parse_thread_order(text);
 }
 
-void pin_thread_order(const ThreadOrder& order) {
-  std::lock_guard lock(pinned_mutex);
-  pinned_order = order;
-}
+void pin_thread_order(const ThreadOrder& order) { pinned_order.pin(order); }
 
-ThreadOrder current_thread_order() {
-  {
-    std::lock_guard lock(pinned_mutex);
-    if (pinned_order) return *pinned_order;
-  }
-  return thread_order_from_environment();
-}
+ThreadOrder current_thread_order() { return pinned_order.current(thread_order_from_environment); }
 
 ThreadOrder parse_thread_order(const std::string& value) {
   ThreadOrder order;

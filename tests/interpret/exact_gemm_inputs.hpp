@@ -36,4 +36,19 @@ struct ExactGemmInputs {
   }
 };
 
+// D (64 x 64) of wgmma_bf16_then_tf32: bf16's C + bf16's A (64 x 16) * B
+// (16 x 64) + the first 8 columns of tf32's A * the first 8 rows of its B,
+// rounded once from double (exact for exact inputs).
+inline std::vector<float> bf16_then_tf32_product(const ExactGemmInputs& bf16, const ExactGemmInputs& tf32) {
+  std::vector<float> d(64 * 64);
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 64; ++j) {
+      double sum = bf16.c[i * 64 + j];
+      for (int p = 0; p < 16; ++p) sum += static_cast<double>(bf16.a[i * 16 + p]) * bf16.b[p * 64 + j];
+      for (int p = 0; p < 8; ++p) sum += static_cast<double>(tf32.a[i * 16 + p]) * tf32.b[p * 64 + j];
+      d[i * 64 + j] = static_cast<float>(sum);
+    }
+  return d;
+}
+
 }  // namespace kg::test

@@ -56,26 +56,14 @@ TEST(TensorCoreArithmetic, ModesParseAndAnUnknownOneIsNamed) {
               ::testing::HasSubstr("KG_INTERPRET_TENSOR_CORES='exact' is not one of hopper, nearest"));
 }
 
-// The vector as row 0 of A, column 0 of B and C[0][0] of one mma.sync
-// m16n8k8 (k = 8) or one bf16 wgmma m64n64k16 (k = 16); D[0][0].
+// The vector through one mma.sync m16n8k8 or bf16 wgmma m64n64k16.
 float through_instruction(const TensorCoreVector& v) {
-  if (v.k == 8) {
-    std::vector<float> a(16 * 8, 0.0f), b(8 * 8, 0.0f), c(16 * 8, 0.0f), d(16 * 8, -1.0f);
-    for (int k = 0; k < 8; ++k) {
-      a[k] = v.a[k];
-      b[k * 8] = v.b[k];
-    }
-    c[0] = v.c;
-    mma_16x8x8(a.data(), b.data(), c.data(), d.data(), /*convert=*/false, nullptr);
-    return d[0];
-  }
-  std::vector<float> a(64 * 16, 0.0f), b(16 * 64, 0.0f), c(64 * 64, 0.0f), d(64 * 64, -1.0f);
-  for (int k = 0; k < 16; ++k) {
-    a[k] = v.a[k];
-    b[k * 64] = v.b[k];
-  }
-  c[0] = v.c;
-  wgmma_64xnx16_bf16(64, a.data(), b.data(), c.data(), d.data(), /*accumulate=*/true, nullptr);
+  VectorOperands o = operands_of(v);
+  std::vector<float> d(o.c.size(), -1.0f);
+  if (v.k == 8)
+    mma_16x8x8(o.a.data(), o.b.data(), o.c.data(), d.data(), /*convert=*/false, nullptr);
+  else
+    wgmma_64xnx16_bf16(64, o.a.data(), o.b.data(), o.c.data(), d.data(), /*accumulate=*/true, nullptr);
   return d[0];
 }
 

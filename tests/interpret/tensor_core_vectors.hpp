@@ -8,6 +8,7 @@
 // BF16 (k = 16) values; entries past those listed are zero.
 #include <array>
 #include <cmath>
+#include <vector>
 
 namespace kg::test {
 
@@ -43,6 +44,25 @@ inline const std::array<TensorCoreVector, 8>& tensor_core_vectors() {
        {1, 1, 1, 1, 1, 1, 1, 1, 1}, 0.0f, 1.0f, 1 + u},
   }};
   return vectors;
+}
+
+// A vector as the operands of one instruction: row 0 of A, column 0 of B and
+// C[0][0], everything else zero; the result is D[0][0]. k = 8: mma.sync
+// m16n8k8 (A 16 x 8, B 8 x 8, C 16 x 8); k = 16: a bf16 wgmma m64n64k16
+// through wgmma_64xnx16_bf16 (A 64 x 16, B 16 x 64, C 64 x 64).
+struct VectorOperands {
+  std::vector<float> a, b, c;
+};
+inline VectorOperands operands_of(const TensorCoreVector& v) {
+  const int rows = v.k == 8 ? 16 : 64, columns = v.k == 8 ? 8 : 64;
+  VectorOperands o{std::vector<float>(rows * v.k, 0.0f), std::vector<float>(v.k * columns, 0.0f),
+                   std::vector<float>(rows * columns, 0.0f)};
+  for (int k = 0; k < v.k; ++k) {
+    o.a[k] = v.a[k];
+    o.b[k * columns] = v.b[k];
+  }
+  o.c[0] = v.c;
+  return o;
 }
 
 }  // namespace kg::test

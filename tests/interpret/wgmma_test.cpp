@@ -109,17 +109,7 @@ TEST(InterpretWgmma, BrokenRulesAreErrorsThatNameTheProblem) {
 // 64 x 8 tf32, exact inputs.
 struct ChainedShapes {
   ExactGemmInputs bf16{64, 16, 64}, tf32{64, 16, 64};
-  std::vector<float> want() const {
-    std::vector<float> d(64 * 64);
-    for (int i = 0; i < 64; ++i)
-      for (int j = 0; j < 64; ++j) {
-        double sum = bf16.c[i * 64 + j];
-        for (int p = 0; p < 16; ++p) sum += double{bf16.a[i * 16 + p]} * bf16.b[p * 64 + j];
-        for (int p = 0; p < 8; ++p) sum += double{tf32.a[i * 16 + p]} * tf32.b[p * 64 + j];
-        d[i * 64 + j] = static_cast<float>(sum);
-      }
-    return d;
-  }
+  std::vector<float> want() const { return bf16_then_tf32_product(bf16, tf32); }
   std::vector<float> run(bool fence_between) const {
     std::vector<float> d(64 * 64, -1.0f);
     wgmma_bf16_then_tf32(bf16.a.data(), bf16.b.data(), tf32.a.data(), tf32.b.data(), bf16.c.data(),

@@ -215,28 +215,13 @@ TEST(GpuInterpretKernels, WgmmaOnExactInputs) {
 TEST(GpuInterpretKernels, TensorCoresComputeAsTheHopperModel) {
   KG_REQUIRE_GPU();
   for (const TensorCoreVector& v : tensor_core_vectors()) {
-    float got;
-    if (v.k == 8) {
-      std::vector<float> a(16 * 8, 0.0f), b(8 * 8, 0.0f), c(16 * 8, 0.0f);
-      for (int k = 0; k < 8; ++k) {
-        a[k] = v.a[k];
-        b[k * 8] = v.b[k];
-      }
-      c[0] = v.c;
-      DeviceVector<float> d_a(a), d_b(b), d_c(c), d_d(std::vector<float>(16 * 8, -1.0f));
+    const VectorOperands o = operands_of(v);
+    DeviceVector<float> d_a(o.a), d_b(o.b), d_c(o.c), d_d(std::vector<float>(o.c.size(), -1.0f));
+    if (v.k == 8)
       mma_16x8x8(d_a.get(), d_b.get(), d_c.get(), d_d.get(), /*convert=*/false, nullptr);
-      got = d_d.read()[0];
-    } else {
-      std::vector<float> a(64 * 16, 0.0f), b(16 * 64, 0.0f), c(64 * 64, 0.0f);
-      for (int k = 0; k < 16; ++k) {
-        a[k] = v.a[k];
-        b[k * 64] = v.b[k];
-      }
-      c[0] = v.c;
-      DeviceVector<float> d_a(a), d_b(b), d_c(c), d_d(std::vector<float>(64 * 64, -1.0f));
+    else
       wgmma_64xnx16_bf16(64, d_a.get(), d_b.get(), d_c.get(), d_d.get(), true, nullptr);
-      got = d_d.read()[0];
-    }
+    const float got = d_d.read()[0];
     EXPECT_EQ(got, v.hopper) << v.feature << " (round to nearest would give " << v.nearest << ")";
   }
 }
@@ -247,14 +232,7 @@ TEST(GpuInterpretKernels, TensorCoresComputeAsTheHopperModel) {
 TEST(GpuInterpretKernels, WgmmaShapesChainedWithAFence) {
   KG_REQUIRE_GPU();
   const ExactGemmInputs bf16(64, 16, 64), tf32(64, 16, 64);
-  std::vector<float> want(64 * 64);
-  for (int i = 0; i < 64; ++i)
-    for (int j = 0; j < 64; ++j) {
-      double sum = bf16.c[i * 64 + j];
-      for (int p = 0; p < 16; ++p) sum += double{bf16.a[i * 16 + p]} * bf16.b[p * 64 + j];
-      for (int p = 0; p < 8; ++p) sum += double{tf32.a[i * 16 + p]} * tf32.b[p * 64 + j];
-      want[i * 64 + j] = static_cast<float>(sum);
-    }
+  const std::vector<float> want = bf16_then_tf32_product(bf16, tf32);
   DeviceVector<float> a16(bf16.a), b16(bf16.b), a8(tf32.a), b8(tf32.b), c(bf16.c),
       d(std::vector<float>(64 * 64, -1.0f));
   wgmma_bf16_then_tf32(a16.get(), b16.get(), a8.get(), b8.get(), c.get(), d.get(), true, nullptr);
