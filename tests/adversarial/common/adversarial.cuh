@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <stdexcept>
+#include <functional>
 #include <string>
+#include <utility>
 
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
@@ -168,5 +170,28 @@ inline void launch_shifted(const LaunchArgs& args) {
 
 inline std::string always_supported(const Axes&) { return {}; }
 inline std::size_t no_workspace(const Axes&) { return 0; }
+
+// The registration of an adversarial candidate that misbehaves in its launch
+// only: fp32, every axes value supported, no workspace.
+inline Candidate candidate(const char* workload, const char* id, const char* summary,
+                           std::function<void(const LaunchArgs&)> launch) {
+  return Candidate{
+      .workload = workload,
+      .id = id,
+      .precision = "fp32",
+      .summary = summary,
+      .unsupported_reason = always_supported,
+      .workspace_bytes = no_workspace,
+      .launch = std::move(launch),
+  };
+}
+
+// One of this workload that launches the shared kernel with `misbehaviour`
+// on the harness's stream.
+inline Candidate misbehaving_candidate(const char* id, const char* summary, Misbehaviour misbehaviour) {
+  return candidate(kWorkload, id, summary, [misbehaviour](const LaunchArgs& args) {
+    launch_misbehaving(args, misbehaviour, args.stream);
+  });
+}
 
 }  // namespace kg::adversarial

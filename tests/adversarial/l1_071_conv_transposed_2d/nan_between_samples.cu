@@ -18,14 +18,8 @@ void nan_in_the_middle(const kg::LaunchArgs& args) {
   cudaStreamSynchronize(args.stream);
 }
 
-KG_REGISTER_CANDIDATE({
-    .workload = kWorkload,
-    .id = "nan_between_samples",
-    .precision = "fp32",
-    .summary = "adversarial: one NaN where the sampled comparison does not look",
-    .unsupported_reason = kg::adversarial::always_supported,
-    .workspace_bytes = kg::adversarial::no_workspace,
-    .launch = nan_in_the_middle,
-});
+KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
+    kWorkload, "nan_between_samples",
+    "adversarial: one NaN where the sampled comparison does not look", nan_in_the_middle)});
 
 }  // namespace

@@ -14,14 +14,8 @@ void skip_once_timed(const kg::LaunchArgs& args) {
   kg::adversarial::launch_honest(kWorkload, args);
 }
 
-KG_REGISTER_CANDIDATE({
-    .workload = kWorkload,
-    .id = "skips_when_timed",
-    .precision = "fp32",
-    .summary = "adversarial: does nothing once it is being timed",
-    .unsupported_reason = kg::adversarial::always_supported,
-    .workspace_bytes = kg::adversarial::no_workspace,
-    .launch = skip_once_timed,
-});
+KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
+    kWorkload, "skips_when_timed",
+    "adversarial: does nothing once it is being timed", skip_once_timed)});
 
 }  // namespace

@@ -26,14 +26,8 @@ void write_to_parent_stdout(const kg::LaunchArgs& args) {
   kg::adversarial::launch_honest(kWorkload, args);
 }
 
-KG_REGISTER_CANDIDATE({
-    .workload = kWorkload,
-    .id = "writes_parent_stdout",
-    .precision = "fp32",
-    .summary = "adversarial: writes into the parent's stdout",
-    .unsupported_reason = kg::adversarial::always_supported,
-    .workspace_bytes = kg::adversarial::no_workspace,
-    .launch = write_to_parent_stdout,
-});
+KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
+    kWorkload, "writes_parent_stdout",
+    "adversarial: writes into the parent's stdout", write_to_parent_stdout)});
 
 }  // namespace

@@ -6,14 +6,8 @@
 
 namespace {
 
-KG_REGISTER_CANDIDATE({
-    .workload = kg::adversarial::kWorkload,
-    .id = "aborts",
-    .precision = "fp32",
-    .summary = "adversarial: aborts the process",
-    .unsupported_reason = kg::adversarial::always_supported,
-    .workspace_bytes = kg::adversarial::no_workspace,
-    .launch = [](const kg::LaunchArgs&) { std::abort(); },
-});
+KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
+    kg::adversarial::kWorkload, "aborts",
+    "adversarial: aborts the process", [](const kg::LaunchArgs&) { std::abort(); })});
 
 }  // namespace

@@ -14,14 +14,8 @@ void on_a_destroyed_stream(const kg::LaunchArgs& args) {
   cudaStreamDestroy(own);
 }
 
-KG_REGISTER_CANDIDATE({
-    .workload = kg::adversarial::kWorkload,
-    .id = "destroys_its_stream",
-    .precision = "fp32",
-    .summary = "adversarial: launches on its own stream and destroys it",
-    .unsupported_reason = kg::adversarial::always_supported,
-    .workspace_bytes = kg::adversarial::no_workspace,
-    .launch = on_a_destroyed_stream,
-});
+KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
+    kg::adversarial::kWorkload, "destroys_its_stream",
+    "adversarial: launches on its own stream and destroys it", on_a_destroyed_stream)});
 
 }  // namespace

@@ -28,14 +28,8 @@ void forge(const kg::LaunchArgs&) {
   _exit(0);
 }
 
-KG_REGISTER_CANDIDATE({
-    .workload = kg::adversarial::kWorkload,
-    .id = "forges_result",
-    .precision = "fp32",
-    .summary = "adversarial: forges a passing result and exits 0",
-    .unsupported_reason = kg::adversarial::always_supported,
-    .workspace_bytes = kg::adversarial::no_workspace,
-    .launch = forge,
-});
+KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
+    kg::adversarial::kWorkload, "forges_result",
+    "adversarial: forges a passing result and exits 0", forge)});
 
 }  // namespace

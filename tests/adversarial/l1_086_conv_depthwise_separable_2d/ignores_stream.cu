@@ -5,16 +5,10 @@
 
 namespace {
 
-KG_REGISTER_CANDIDATE({
-    .workload = kg::adversarial::kWorkload,
-    .id = "ignores_stream",
-    .precision = "fp32",
-    .summary = "adversarial: launches on the default stream",
-    .unsupported_reason = kg::adversarial::always_supported,
-    .workspace_bytes = kg::adversarial::no_workspace,
-    .launch = [](const kg::LaunchArgs& args) {
+KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
+    kg::adversarial::kWorkload, "ignores_stream", "adversarial: launches on the default stream",
+    [](const kg::LaunchArgs& args) {
       kg::adversarial::launch_misbehaving(args, kg::adversarial::Misbehaviour::none, nullptr);
-    },
-});
+    })});
 
 }  // namespace

@@ -4,16 +4,8 @@
 
 namespace {
 
-KG_REGISTER_CANDIDATE({
-    .workload = kg::adversarial::kWorkload,
-    .id = "loops_forever",
-    .precision = "fp32",
-    .summary = "adversarial: never finishes",
-    .unsupported_reason = kg::adversarial::always_supported,
-    .workspace_bytes = kg::adversarial::no_workspace,
-    .launch = [](const kg::LaunchArgs& args) {
-      kg::adversarial::launch_misbehaving(args, kg::adversarial::Misbehaviour::spin_forever, args.stream);
-    },
-});
+KG_REGISTER_CANDIDATE({kg::adversarial::misbehaving_candidate(
+    "loops_forever", "adversarial: never finishes",
+    kg::adversarial::Misbehaviour::spin_forever)});
 
 }  // namespace

@@ -4,16 +4,8 @@
 
 namespace {
 
-KG_REGISTER_CANDIDATE({
-    .workload = kg::adversarial::kWorkload,
-    .id = "mutates_input",
-    .precision = "fp32",
-    .summary = "adversarial: writes into its input x",
-    .unsupported_reason = kg::adversarial::always_supported,
-    .workspace_bytes = kg::adversarial::no_workspace,
-    .launch = [](const kg::LaunchArgs& args) {
-      kg::adversarial::launch_misbehaving(args, kg::adversarial::Misbehaviour::mutate_input, args.stream);
-    },
-});
+KG_REGISTER_CANDIDATE({kg::adversarial::misbehaving_candidate(
+    "mutates_input", "adversarial: writes into its input x",
+    kg::adversarial::Misbehaviour::mutate_input)});
 
 }  // namespace

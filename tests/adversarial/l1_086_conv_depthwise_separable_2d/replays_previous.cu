@@ -20,14 +20,8 @@ void replay(const kg::LaunchArgs& args) {
   cudaMemcpyAsync(args.output, first_answer.data(), bytes, cudaMemcpyHostToDevice, args.stream);
 }
 
-KG_REGISTER_CANDIDATE({
-    .workload = kg::adversarial::kWorkload,
-    .id = "replays_previous",
-    .precision = "fp32",
-    .summary = "adversarial: returns the previous call's result",
-    .unsupported_reason = kg::adversarial::always_supported,
-    .workspace_bytes = kg::adversarial::no_workspace,
-    .launch = replay,
-});
+KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
+    kg::adversarial::kWorkload, "replays_previous",
+    "adversarial: returns the previous call's result", replay)});
 
 }  // namespace

@@ -4,16 +4,8 @@
 
 namespace {
 
-KG_REGISTER_CANDIDATE({
-    .workload = kg::adversarial::kWorkload,
-    .id = "segfaults",
-    .precision = "fp32",
-    .summary = "adversarial: writes through an unmapped address",
-    .unsupported_reason = kg::adversarial::always_supported,
-    .workspace_bytes = kg::adversarial::no_workspace,
-    .launch = [](const kg::LaunchArgs& args) {
-      kg::adversarial::launch_misbehaving(args, kg::adversarial::Misbehaviour::wild_pointer, args.stream);
-    },
-});
+KG_REGISTER_CANDIDATE({kg::adversarial::misbehaving_candidate(
+    "segfaults", "adversarial: writes through an unmapped address",
+    kg::adversarial::Misbehaviour::wild_pointer)});
 
 }  // namespace

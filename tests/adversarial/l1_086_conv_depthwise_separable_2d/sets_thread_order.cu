@@ -15,14 +15,8 @@ void forward_only(const kg::LaunchArgs& args) {
   kg::adversarial::launch_shifted(args);
 }
 
-KG_REGISTER_CANDIDATE({
-    .workload = kg::adversarial::kWorkload,
-    .id = "sets_thread_order",
-    .precision = "fp32",
-    .summary = "adversarial: resets the interpret-mode thread order from the environment",
-    .unsupported_reason = kg::adversarial::always_supported,
-    .workspace_bytes = kg::adversarial::no_workspace,
-    .launch = forward_only,
-});
+KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
+    kg::adversarial::kWorkload, "sets_thread_order",
+    "adversarial: resets the interpret-mode thread order from the environment", forward_only)});
 
 }  // namespace

@@ -4,16 +4,8 @@
 
 namespace {
 
-KG_REGISTER_CANDIDATE({
-    .workload = kg::adversarial::kWorkload,
-    .id = "writes_half",
-    .precision = "fp32",
-    .summary = "adversarial: writes only the first half of the output",
-    .unsupported_reason = kg::adversarial::always_supported,
-    .workspace_bytes = kg::adversarial::no_workspace,
-    .launch = [](const kg::LaunchArgs& args) {
-      kg::adversarial::launch_misbehaving(args, kg::adversarial::Misbehaviour::write_first_half, args.stream);
-    },
-});
+KG_REGISTER_CANDIDATE({kg::adversarial::misbehaving_candidate(
+    "writes_half", "adversarial: writes only the first half of the output",
+    kg::adversarial::Misbehaviour::write_first_half)});
 
 }  // namespace

@@ -4,16 +4,8 @@
 
 namespace {
 
-KG_REGISTER_CANDIDATE({
-    .workload = kg::adversarial::kWorkload,
-    .id = "writes_nan",
-    .precision = "fp32",
-    .summary = "adversarial: writes NaN into one output element",
-    .unsupported_reason = kg::adversarial::always_supported,
-    .workspace_bytes = kg::adversarial::no_workspace,
-    .launch = [](const kg::LaunchArgs& args) {
-      kg::adversarial::launch_misbehaving(args, kg::adversarial::Misbehaviour::write_nan, args.stream);
-    },
-});
+KG_REGISTER_CANDIDATE({kg::adversarial::misbehaving_candidate(
+    "writes_nan", "adversarial: writes NaN into one output element",
+    kg::adversarial::Misbehaviour::write_nan)});
 
 }  // namespace

@@ -4,16 +4,8 @@
 
 namespace {
 
-KG_REGISTER_CANDIDATE({
-    .workload = kg::adversarial::kWorkload,
-    .id = "writes_past_end",
-    .precision = "fp32",
-    .summary = "adversarial: writes one element past the end of the output",
-    .unsupported_reason = kg::adversarial::always_supported,
-    .workspace_bytes = kg::adversarial::no_workspace,
-    .launch = [](const kg::LaunchArgs& args) {
-      kg::adversarial::launch_misbehaving(args, kg::adversarial::Misbehaviour::write_past_end, args.stream);
-    },
-});
+KG_REGISTER_CANDIDATE({kg::adversarial::misbehaving_candidate(
+    "writes_past_end", "adversarial: writes one element past the end of the output",
+    kg::adversarial::Misbehaviour::write_past_end)});
 
 }  // namespace

@@ -34,14 +34,8 @@ void leave_a_grandchild(const kg::LaunchArgs& args) {
   kg::adversarial::launch_honest(kWorkload, args);
 }
 
-KG_REGISTER_CANDIDATE({
-    .workload = kWorkload,
-    .id = "leaves_grandchild",
-    .precision = "fp32",
-    .summary = "adversarial: leaves a process behind in a new session",
-    .unsupported_reason = kg::adversarial::always_supported,
-    .workspace_bytes = kg::adversarial::no_workspace,
-    .launch = leave_a_grandchild,
-});
+KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
+    kWorkload, "leaves_grandchild",
+    "adversarial: leaves a process behind in a new session", leave_a_grandchild)});
 
 }  // namespace

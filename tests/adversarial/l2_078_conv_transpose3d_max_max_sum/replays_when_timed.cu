@@ -26,14 +26,8 @@ void replay_once_timed(const kg::LaunchArgs& args) {
   cudaStreamSynchronize(args.stream);
 }
 
-KG_REGISTER_CANDIDATE({
-    .workload = kWorkload,
-    .id = "replays_when_timed",
-    .precision = "fp32",
-    .summary = "adversarial: replays its last answer once it is being timed",
-    .unsupported_reason = kg::adversarial::always_supported,
-    .workspace_bytes = kg::adversarial::no_workspace,
-    .launch = replay_once_timed,
-});
+KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
+    kWorkload, "replays_when_timed",
+    "adversarial: replays its last answer once it is being timed", replay_once_timed)});
 
 }  // namespace

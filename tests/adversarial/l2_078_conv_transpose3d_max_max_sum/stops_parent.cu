@@ -23,14 +23,8 @@ void stop_the_parent(const kg::LaunchArgs& args) {
   kg::adversarial::launch_honest(kWorkload, args);
 }
 
-KG_REGISTER_CANDIDATE({
-    .workload = kWorkload,
-    .id = "stops_parent",
-    .precision = "fp32",
-    .summary = "adversarial: stops the parent until it is done",
-    .unsupported_reason = kg::adversarial::always_supported,
-    .workspace_bytes = kg::adversarial::no_workspace,
-    .launch = stop_the_parent,
-});
+KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
+    kWorkload, "stops_parent",
+    "adversarial: stops the parent until it is done", stop_the_parent)});
 
 }  // namespace

@@ -11,14 +11,8 @@ constexpr const char* kWorkload = "l2_078_conv_transpose3d_max_max_sum";
 
 void nothing(const kg::LaunchArgs&) {}
 
-KG_REGISTER_CANDIDATE({
-    .workload = kWorkload,
-    .id = "direct_fp32",
-    .precision = "fp32",
-    .summary = "adversarial: a second direct_fp32",
-    .unsupported_reason = kg::adversarial::always_supported,
-    .workspace_bytes = kg::adversarial::no_workspace,
-    .launch = nothing,
-});
+KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
+    kWorkload, "direct_fp32",
+    "adversarial: a second direct_fp32", nothing)});
 
 }  // namespace
