@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <bit>
-#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <string>
 
 #include "kernelgate/error.hpp"
 #include "pinned_setting.hpp"
@@ -57,34 +57,6 @@ float special_sum(const float* a, const float* b, int count, float c) {
   return plus_inf ? INFINITY : -INFINITY;
 }
 
-float hopper_block_fma(const float* a, const float* b, int count, float c) {
-  bool finite = std::isfinite(c);
-  for (int i = 0; i < count; ++i) finite = finite && std::isfinite(a[i]) && std::isfinite(b[i]);
-  if (!finite) return special_sum(a, b, count, c);
-
-  // The anchor: the largest exponent among the products (the sum of their
-  // operands' exponents: a product of significands in [2, 4) keeps the
-  // exponent of its operands, so its carry bit stays within the kept bits)
-  // and the accumulator's.
-  constexpr int kNone = INT_MIN / 2;
-  int anchor = kNone;
-  for (int i = 0; i < count; ++i)
-    if (a[i] != 0 && b[i] != 0) anchor = std::max(anchor, exponent_of(a[i]) + exponent_of(b[i]));
-  if (c != 0) anchor = std::max(anchor, exponent_of(c));
-  if (anchor == kNone) return 0.0f;
-
-  // Every term cut toward zero to a multiple of 2^(anchor - 25), then summed
-  // exactly: a term is below 2^(anchor + 2), so below 2^27 units, and the
-  // products are exact in double (at most 22 significant bits), as is their
-  // scaling by a power of two.
-  const double scale = power_of_two(kFractionBits - anchor);
-  auto units = static_cast<std::int64_t>(static_cast<double>(c) * scale);
-  for (int i = 0; i < count; ++i)
-    units += static_cast<std::int64_t>(static_cast<double>(a[i]) * b[i] * scale);
-  if (units == 0) return 0.0f;
-  return truncate_to_float(static_cast<double>(units) * power_of_two(anchor - kFractionBits));
-}
-
 // The exponent of an operand for the anchor: exponent_of for a finite
 // non-zero value, far below any other for zero (its product counts for
 // nothing).
@@ -125,8 +97,8 @@ TensorCoreArithmetic current_tensor_core_arithmetic() {
 
 float tensor_core_block_fma(const float* a, const float* b, int count, float c,
                             TensorCoreArithmetic arithmetic) {
-  return arithmetic == TensorCoreArithmetic::hopper ? hopper_block_fma(a, b, count, c)
-                                                    : nearest_block_fma(a, b, count, c);
+  tensor_core_tile(a, b, 1, 1, count, &c, arithmetic);
+  return c;
 }
 
 void tensor_core_tile(const float* a, const float* b, int rows, int n, int k, float* acc,
@@ -136,43 +108,53 @@ void tensor_core_tile(const float* a, const float* b, int rows, int n, int k, fl
       for (int j = 0; j < n; ++j) acc[r * n + j] = nearest_block_fma(a + r * k, b + j * k, k, acc[r * n + j]);
     return;
   }
-  // hopper_block_fma per element, with the operands' exponents found once:
-  // the host bodies of wgmma spend most of their time here.
   constexpr int kMaxK = 16, kMaxRows = 16, kMaxN = 64;
-  if (k > kMaxK || rows > kMaxRows || n > kMaxN) {
-    for (int r = 0; r < rows; ++r)
-      for (int j = 0; j < n; ++j) acc[r * n + j] = hopper_block_fma(a + r * k, b + j * k, k, acc[r * n + j]);
-    return;
-  }
+  if (k > kMaxK || rows > kMaxRows || n > kMaxN)
+    throw Error("tensor_core_tile: " + std::to_string(rows) + " x " + std::to_string(n) + " x " +
+                std::to_string(k) + " is larger than one instruction's tile (16 x 64 x 16)");
+  // The operands' exponents, found once per tile: the host bodies of wgmma
+  // spend most of their time here. An element is special exactly when its
+  // row of A, its column of B or its accumulator holds a non-finite value.
   int ea[kMaxRows][kMaxK], eb[kMaxN][kMaxK];
-  bool finite = true;
-  for (int r = 0; r < rows; ++r)
+  bool row_finite[kMaxRows], column_finite[kMaxN];
+  for (int r = 0; r < rows; ++r) {
+    row_finite[r] = true;
     for (int i = 0; i < k; ++i) {
-      finite = finite && std::isfinite(a[r * k + i]);
+      row_finite[r] = row_finite[r] && std::isfinite(a[r * k + i]);
       ea[r][i] = anchor_exponent(a[r * k + i]);
     }
-  for (int j = 0; j < n; ++j)
+  }
+  for (int j = 0; j < n; ++j) {
+    column_finite[j] = true;
     for (int i = 0; i < k; ++i) {
-      finite = finite && std::isfinite(b[j * k + i]);
+      column_finite[j] = column_finite[j] && std::isfinite(b[j * k + i]);
       eb[j][i] = anchor_exponent(b[j * k + i]);
     }
+  }
   for (int r = 0; r < rows; ++r) {
     const float* row = a + r * k;
     for (int j = 0; j < n; ++j) {
       const float* column = b + j * k;
       float& out = acc[r * n + j];
-      if (!finite || !std::isfinite(out)) {
-        out = hopper_block_fma(row, column, k, out);
+      if (!row_finite[r] || !column_finite[j] || !std::isfinite(out)) {
+        out = special_sum(row, column, k, out);
         continue;
       }
+      // The anchor: the largest exponent among the products (the sum of
+      // their operands' exponents: a product of significands in [2, 4) keeps
+      // the exponent of its operands, so its carry bit stays within the kept
+      // bits) and the accumulator's.
       int anchor = out == 0 ? kZeroExponent : exponent_of(out);
       for (int i = 0; i < k; ++i) anchor = std::max(anchor, ea[r][i] + eb[j][i]);
       if (anchor < -1000) {  // every term is zero
         out = 0.0f;
         continue;
       }
+      // Every term cut toward zero to a multiple of 2^(anchor - 25), then
+      // summed exactly: a term is below 2^(anchor + 2), so below 2^27 units
+      // (an int32 holds it), and the products are exact in double (at most 22
+      // significant bits), as is their scaling by a power of two.
       const double scale = power_of_two(kFractionBits - anchor);
-      // Each cut term is below 2^27 units: an int32 holds it.
       std::int64_t units = static_cast<std::int32_t>(static_cast<double>(out) * scale);
       for (int i = 0; i < k; ++i)
         units += static_cast<std::int32_t>(static_cast<double>(row[i]) * column[i] * scale);

@@ -49,6 +49,27 @@ TEST(TensorCoreArithmetic, SpecialValuesAndZero) {
       interp::tensor_core_block_fma(zeros, b, 2, std::numeric_limits<float>::quiet_NaN(), TensorCoreArithmetic::hopper)));
 }
 
+TEST(TensorCoreArithmetic, ANonFiniteOperandMakesOnlyItsRowAndColumnSpecial) {
+  // 2 x 2 tile of k = 8: A's row 0 holds an infinity, B's column 1 a NaN.
+  // Element (1, 0) has finite operands and must be the truncation vector's
+  // result; (0, 0) is infinite, the column-1 elements NaN.
+  const TensorCoreVector& v = tensor_core_vectors()[1];
+  std::vector<float> a(2 * 8, 0.0f), b(2 * 8, 0.0f);
+  a[0] = INFINITY;
+  b[0] = 1.0f;  // (0, 0): inf * 1
+  for (int i = 0; i < 8; ++i) {
+    a[8 + i] = v.a[i];
+    b[i] = i == 0 ? v.b[0] : v.b[i];
+  }
+  b[8] = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> acc = {0.0f, 0.0f, v.c, 0.0f};
+  interp::tensor_core_tile(a.data(), b.data(), 2, 2, 8, acc.data(), TensorCoreArithmetic::hopper);
+  EXPECT_EQ(acc[0], INFINITY);
+  EXPECT_TRUE(std::isnan(acc[1]));
+  EXPECT_EQ(acc[2], v.hopper);
+  EXPECT_TRUE(std::isnan(acc[3]));
+}
+
 TEST(TensorCoreArithmetic, ModesParseAndAnUnknownOneIsNamed) {
   EXPECT_EQ(interp::parse_tensor_core_arithmetic(""), TensorCoreArithmetic::hopper);
   EXPECT_EQ(interp::parse_tensor_core_arithmetic("nearest"), TensorCoreArithmetic::nearest);

@@ -34,7 +34,8 @@ float tensor_core_block_fma(const float* a, const float* b, int count, float c,
 
 // The block FMAs of one instruction's tile, as tensor_core_block_fma gives
 // each: acc[r * n + j] = block_fma(a + r * k, b + j * k, k, acc[r * n + j])
-// for r < rows and j < n (b holds the columns of B, each k long; k <= 16).
+// for r < rows and j < n (b holds the columns of B, each k long), at most
+// one instruction's tile: rows <= 16, n <= 64, k <= 16 (else kg::Error).
 void tensor_core_tile(const float* a, const float* b, int rows, int n, int k, float* acc,
                       TensorCoreArithmetic arithmetic);
 
