@@ -2,6 +2,7 @@
 // the chosen axes: shapes, FLOPs, bytes, floors per hardware key, identity.
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include "command.hpp"
@@ -54,81 +55,81 @@ std::string init_text(const Suite& suite, const TensorSpec& tensor, const Axes& 
   return buffer;
 }
 
-void describe(const Suite& suite, const Axes& axes, const std::string& preset) {
-  std::printf("workload   %s\n", suite.id.c_str());
-  std::printf("title      %s\n", suite.title.c_str());
+void describe(std::FILE* out, const Suite& suite, const Axes& axes, const std::string& preset) {
+  std::fprintf(out, "workload   %s\n", suite.id.c_str());
+  std::fprintf(out, "title      %s\n", suite.title.c_str());
   if (suite.origin.contains("level"))
-    std::printf("origin     %s level %d problem %d (%s)\n", suite.origin.value("benchmark", "").c_str(),
+    std::fprintf(out, "origin     %s level %d problem %d (%s)\n", suite.origin.value("benchmark", "").c_str(),
                 suite.origin["level"].get<int>(), suite.origin.value("problem", 0),
                 suite.origin.value("file", "").c_str());
   if (suite.origin.contains("module"))
-    std::printf("module     %s\n", suite.origin["module"].get<std::string>().c_str());
-  std::printf("file       %s\n", suite.file.string().c_str());
-  std::printf("identity   %s\n", suite.identity.c_str());
+    std::fprintf(out, "module     %s\n", suite.origin["module"].get<std::string>().c_str());
+  std::fprintf(out, "file       %s\n", suite.file.string().c_str());
+  std::fprintf(out, "identity   %s\n", suite.identity.c_str());
   bool reference_registered = true;
   try {
     find_reference(suite.reference);
   } catch (const Error&) {
     reference_registered = false;  // a new suite before its reference is written
   }
-  std::printf("reference  %s (%s)\n", suite.reference.c_str(),
+  std::fprintf(out, "reference  %s (%s)\n", suite.reference.c_str(),
               reference_registered ? "float64, host" : "NOT REGISTERED in this build: runs will fail");
-  std::printf("axes       %s\n", preset.empty() ? "default" : ("preset " + preset).c_str());
+  std::fprintf(out, "axes       %s\n", preset.empty() ? "default" : ("preset " + preset).c_str());
 
-  std::printf("\naxes:\n  %-16s %8s", "name", "value");
-  for (const auto& [name, unused] : suite.presets) std::printf(" %8s", name.c_str());
-  std::printf(" %8s  %-14s %s\n", "default", "range", "description");
+  std::fprintf(out, "\naxes:\n  %-16s %8s", "name", "value");
+  for (const auto& [name, unused] : suite.presets) std::fprintf(out, " %8s", name.c_str());
+  std::fprintf(out, " %8s  %-14s %s\n", "default", "range", "description");
   for (const auto& axis : suite.axes) {
-    std::printf("  %-16s %8lld", axis.name.c_str(), static_cast<long long>(axes.at(axis.name)));
+    std::fprintf(out, "  %-16s %8lld", axis.name.c_str(), static_cast<long long>(axes.at(axis.name)));
     for (const auto& [name, values] : suite.presets) {
       auto found = values.find(axis.name);
-      std::printf(" %8s", found == values.end() ? "-" : std::to_string(found->second).c_str());
+      std::fprintf(out, " %8s", found == values.end() ? "-" : std::to_string(found->second).c_str());
     }
     std::string range = "[" + std::to_string(axis.min) + ", " + std::to_string(axis.max) + "]";
-    std::printf(" %8lld  %-14s %s\n", static_cast<long long>(axis.default_value), range.c_str(),
+    std::fprintf(out, " %8lld  %-14s %s\n", static_cast<long long>(axis.default_value), range.c_str(),
                 axis.description.c_str());
   }
   if (!suite.rules.empty()) {
-    std::printf("\nrules:\n");
+    std::fprintf(out, "\nrules:\n");
     for (const auto& rule : suite.rules)
-      std::printf("  %-48s %s\n", rule.check.c_str(), rule.message.c_str());
+      std::fprintf(out, "  %-48s %s\n", rule.check.c_str(), rule.message.c_str());
   }
 
-  std::printf("\ntensors:\n");
+  std::fprintf(out, "\ntensors:\n");
   for (const auto& tensor : suite.tensors) {
     std::string shape = shape_text(suite.shape(tensor.name, axes));
-    std::printf("  %-18s %-10s %-8s %-26s %s\n", tensor.name.c_str(),
+    std::fprintf(out, "  %-18s %-10s %-8s %-26s %s\n", tensor.name.c_str(),
                 std::string(to_string(tensor.role)).c_str(), tensor.dtype.c_str(), shape.c_str(),
                 init_text(suite, tensor, axes).c_str());
   }
 
   double flops = suite.flops(axes);
   double bytes = suite.bytes(axes);
-  std::printf("\ncost:\n  flops      %s (%.0f)\n", flops_text(flops).c_str(), flops);
+  std::fprintf(out, "\ncost:\n  flops      %s (%.0f)\n", flops_text(flops).c_str(), flops);
   if (!suite.flops_description.empty())
-    std::printf("             %s\n", suite.flops_description.c_str());
-  std::printf("  bytes      %s (%.0f): every declared tensor crossing device memory once\n",
+    std::fprintf(out, "             %s\n", suite.flops_description.c_str());
+  std::fprintf(out, "  bytes      %s (%.0f): every declared tensor crossing device memory once\n",
               bytes_text(bytes).c_str(), bytes);
-  std::printf("  intensity  %.1f FLOP/byte\n", flops / bytes);
+  std::fprintf(out, "  intensity  %.1f FLOP/byte\n", flops / bytes);
 
-  std::printf("\nfloors:\n  %-10s %12s %12s %12s   %s\n", "hardware", "memory", "fp32", "tf32",
+  std::fprintf(out, "\nfloors:\n  %-10s %12s %12s %12s   %s\n", "hardware", "memory", "fp32", "tf32",
               "peaks (TB/s, FP32 TFLOP/s, TF32 TFLOP/s)");
   for (const auto& hardware : known_hardware()) {
     Floors f = floors(suite, axes, hardware);
-    std::printf("  %-10s %12s %12s %12s   %g, %g, %g\n", hardware.key.c_str(),
+    std::fprintf(out, "  %-10s %12s %12s %12s   %g, %g, %g\n", hardware.key.c_str(),
                 time_text(f.memory_ms).c_str(), time_text(f.fp32_ms).c_str(),
                 time_text(f.tf32_ms).c_str(), hardware.memory_bandwidth_tb_s,
                 hardware.fp32_tflop_s, hardware.tf32_tflop_s);
   }
 
-  std::printf("\ntolerance:\n");
+  std::fprintf(out, "\ntolerance:\n");
   for (const auto& [precision, tolerance] : suite.tolerances)
-    std::printf("  %-6s atol %-8g rtol %-8g rel_l2 %g\n", precision.c_str(), tolerance.atol,
+    std::fprintf(out, "  %-6s atol %-8g rtol %-8g rel_l2 %g\n", precision.c_str(), tolerance.atol,
                 tolerance.rtol, tolerance.rel_l2);
-  std::printf("\ngate:      latency_tolerance %g, noise_multiplier %g, max_age_days %d, win_is_stale %s\n",
+  std::fprintf(out, "\ngate:      latency_tolerance %g, noise_multiplier %g, max_age_days %d, win_is_stale %s\n",
               suite.gate.latency_tolerance, suite.gate.noise_multiplier, suite.gate.max_age_days,
               suite.gate.win_is_stale ? "true" : "false");
-  std::printf("contract:  no_mutation %s, no_aliasing %s\n", suite.contract.no_mutation ? "true" : "false",
+  std::fprintf(out, "contract:  no_mutation %s, no_aliasing %s\n", suite.contract.no_mutation ? "true" : "false",
               suite.contract.no_aliasing ? "true" : "false");
 }
 
@@ -145,14 +146,27 @@ const CommandRegistrar registrar{{"describe", [](CLI::App& app, CommonOptions& c
   command->add_option("workload", options->workload, "Workload id (see `kernelgate list`)")->required();
   command->add_option("--preset", options->preset, "Axes preset, e.g. ci (default: the defaults)");
   command->add_option("--axes", options->axes, "Axis overrides: name=value,name=value");
-  command->add_option("--suites", common.suites_dir,
-                      "Folder of suite files (default: the suites/ this kernelgate was built from)");
+  add_suites_option(*command, common);
   command->callback([options, &common] {
-    std::filesystem::path dir =
-        common.suites_dir.empty() ? default_suites_dir() : std::filesystem::path(common.suites_dir);
+    std::filesystem::path dir = suites_dir_of(common);
     Suite suite = find_suite(dir, options->workload);
     Axes axes = suite.resolve_axes(options->preset, parse_axes_list(options->axes));
-    describe(suite, axes, options->preset);
+    // Into memory first: an axis value that fails late (a shape too large to
+    // count) must give the error alone, not half a description before it.
+    char* text = nullptr;
+    std::size_t size = 0;
+    std::FILE* out = ::open_memstream(&text, &size);
+    if (!out) throw Error("describe: cannot allocate its output");
+    try {
+      describe(out, suite, axes, options->preset);
+    } catch (...) {
+      std::fclose(out);
+      std::free(text);
+      throw;
+    }
+    std::fclose(out);
+    std::fwrite(text, 1, size, stdout);
+    std::free(text);
   });
 }}};
 

@@ -10,11 +10,9 @@ namespace {
 
 const CommandRegistrar registrar{{"list", [](CLI::App& app, CommonOptions& common, int&) {
   CLI::App* command = app.add_subcommand("list", "List the workloads of the suites folder");
-  command->add_option("--suites", common.suites_dir,
-                      "Folder of suite files (default: the suites/ this kernelgate was built from)");
+  add_suites_option(*command, common);
   command->callback([&common] {
-    std::filesystem::path dir =
-        common.suites_dir.empty() ? default_suites_dir() : std::filesystem::path(common.suites_dir);
+    std::filesystem::path dir = suites_dir_of(common);
     for (const Suite& suite : load_suites(dir)) {
       std::string origin;
       if (suite.origin.contains("level") && suite.origin.contains("problem"))

@@ -1,32 +1,43 @@
-// `kernelgate publish --reports DIR --baselines DIR [--dry-run]`: merges the
-// measured records of the reports into the baseline files (docs/baselines.md).
+// `kernelgate publish --reports DIR --baselines DIR [--dry-run] [--force]`:
+// merges the measured records of the reports into the baseline files
+// (docs/baselines.md). All or nothing: on any error the diff of what would
+// have changed is printed, nothing is written, and the exit code is 2.
 #include <cstdio>
 #include <memory>
 
 #include "command.hpp"
 #include "kernelgate/baseline.hpp"
+#include "kernelgate/error.hpp"
 
 namespace kg::cli {
 namespace {
 
-int publish_command(const PublishOptions& options) {
-  const auto published = publish_reports(options);
+int publish_command(PublishOptions options, const CommonOptions& common) {
+  for (const auto& suite : load_suites(suites_dir_of(common))) options.workloads.push_back(suite.id);
+  const PublishResult result = publish_reports(options);
+  const bool writes = !options.dry_run && result.errors.empty();
   int changed = 0;
-  for (const auto& file : published) {
+  for (const auto& file : result.files) {
     std::printf("%s%s\n", file.file.string().c_str(),
                 file.created ? " (new)" : file.changed ? "" : " (unchanged)");
     for (const auto& line : file.diff) std::printf("  %s\n", line.c_str());
     changed += file.changed;
   }
-  std::printf("%s: %d baseline file(s) %s\n", options.dry_run ? "dry run" : "published", changed,
-              options.dry_run ? "would change; nothing written" : "changed");
+  for (const auto& line : result.refused) std::printf("refused: %s\n", line.c_str());
+  for (const auto& error : result.errors) std::fprintf(stderr, "kernelgate: error: %s\n", error.c_str());
+  if (!result.errors.empty()) {
+    std::printf("not published: %d baseline file(s) would change; nothing written\n", changed);
+    return 2;
+  }
+  std::printf("%s: %d baseline file(s) %s\n", writes ? "published" : "dry run", changed,
+              writes ? "changed" : "would change; nothing written");
   return 0;
 }
 
 const CommandRegistrar publish_registrar{{
     .name = "publish",
     .add =
-        [](CLI::App& app, CommonOptions&, int& exit_code) {
+        [](CLI::App& app, CommonOptions& common, int& exit_code) {
           auto options = std::make_shared<PublishOptions>();
           options->baselines_dir = "baselines";
           CLI::App* publish = app.add_subcommand(
@@ -35,10 +46,13 @@ const CommandRegistrar publish_registrar{{
               ->required();
           publish->add_option("--baselines", options->baselines_dir, "folder of <workload>/<hardware>.json")
               ->capture_default_str();
+          add_suites_option(*publish, common);
           publish->add_flag("--dry-run,-n", options->dry_run, "print what would change, write nothing");
+          publish->add_flag("--force", options->force,
+                            "let an older record replace a newer one (refused and listed otherwise)");
           publish->add_option("--by", options->by,
                               "who publishes, for the history (default: $KERNELGATE_PUBLISHER, $GITHUB_ACTOR, $USER)");
-          publish->callback([options, &exit_code] { exit_code = publish_command(*options); });
+          publish->callback([options, &common, &exit_code] { exit_code = publish_command(*options, common); });
         },
 }};
 

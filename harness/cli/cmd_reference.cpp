@@ -13,6 +13,7 @@
 #include "kernelgate/error.hpp"
 #include "kernelgate/npy.hpp"
 #include "kernelgate/reference.hpp"
+#include "kernelgate/report.hpp"
 #include "kernelgate/suite.hpp"
 
 namespace kg::cli {
@@ -72,16 +73,14 @@ const CommandRegistrar registrar{{"reference", [](CLI::App& app, CommonOptions& 
   command->add_option("workload", options->workload, "Workload id (see `kernelgate list`)")->required();
   command->add_option("--preset", options->preset, "Axes preset, e.g. ci (default: the defaults)");
   command->add_option("--axes", options->axes, "Axis overrides: name=value,name=value");
-  command->add_option("--seed", options->seed, "Seed of the input generator (default 0)");
+  add_seed_option(*command, options->seed, "Seed of the input generator (default 0)");
   command->add_option("--dump", options->dump_dir,
                       "Write <tensor>.npy for every input, parameter and the output, plus manifest.json");
   command->add_option("--max-gflop", options->max_gflop,
                       "Refuse workloads above this many GFLOP (the reference is float64 on the CPU; default 20)");
-  command->add_option("--suites", common.suites_dir,
-                      "Folder of suite files (default: the suites/ this kernelgate was built from)");
+  add_suites_option(*command, common);
   command->callback([options, &common] {
-    std::filesystem::path dir =
-        common.suites_dir.empty() ? default_suites_dir() : std::filesystem::path(common.suites_dir);
+    std::filesystem::path dir = suites_dir_of(common);
     Suite suite = find_suite(dir, options->workload);
     Axes axes = suite.resolve_axes(options->preset, parse_axes_list(options->axes));
     double gflop = suite.flops(axes) / 1e9;
@@ -93,6 +92,8 @@ const CommandRegistrar registrar{{"reference", [](CLI::App& app, CommonOptions& 
                     suite.id.c_str(), gflop, options->max_gflop);
       throw Error(buffer);
     }
+    // A folder that cannot take the dump is found before the reference is computed.
+    if (!options->dump_dir.empty()) ensure_writable_folder("--dump", options->dump_dir);
     auto start = std::chrono::steady_clock::now();
     Tensors inputs = generate_inputs(suite, axes, options->seed);
     HostTensor<double> output = reference_output(suite, axes, inputs);

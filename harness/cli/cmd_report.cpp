@@ -26,16 +26,14 @@ const CommandRegistrar report_registrar{{
           report->add_option("--reports", options->reports_dir, "the --report-dir of `kernelgate run` (optional)");
           report->add_option("--baselines", options->baselines_dir, "baselines folder")
               ->default_str(default_baselines_dir().string());
-          report->add_option("--suites", common.suites_dir, "load workloads from this folder")
-              ->default_str(default_suites_dir().string());
+          add_suites_option(*report, common);
           report->callback([options, &common, &exit_code] {
             HtmlReportOptions html;
             html.out_dir = options->html_dir;
             html.reports_dir = options->reports_dir;
             html.baselines_dir =
                 options->baselines_dir.empty() ? default_baselines_dir() : std::filesystem::path(options->baselines_dir);
-            html.suites_dir =
-                common.suites_dir.empty() ? default_suites_dir() : std::filesystem::path(common.suites_dir);
+            html.suites_dir = suites_dir_of(common);
             for (const auto& page : write_html_report(html)) std::printf("%s\n", page.string().c_str());
             exit_code = 0;
           });

@@ -10,9 +10,12 @@
 
 #include "command.hpp"
 #include "gate_options.hpp"
+#include "kernelgate/baseline.hpp"
 #include "kernelgate/conclude.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/gate.hpp"
 #include "kernelgate/gpu_identity.hpp"
+#include "kernelgate/report.hpp"
 #include "kernelgate/runner.hpp"
 
 namespace kg::cli {
@@ -35,6 +38,9 @@ struct RunCommandOptions {
   std::string results_file;
   std::int64_t compare_whole_max = std::int64_t{1} << 21;
   std::int64_t sample_points = 4096;
+  bool allow_empty_baselines = false;
+  bool allow_slow = false;
+  OptionErrors option_errors;  // bad option values, reported with a JUnit file
   bool quiet = false;
   bool json = false;
   GatePolicyOverrides gate;
@@ -68,6 +74,12 @@ void print_progress(std::FILE* out, const std::string& workload, const Candidate
   std::fflush(out);
 }
 
+// What a workload's run needs that is checked before any candidate runs.
+struct Prepared {
+  GatePolicy policy;                  // the suite's, with the command line's overrides
+  std::optional<BaselineFile> baseline;  // its stored file on this hardware key, if any
+};
+
 void write_results(const std::string& file, const nlohmann::ordered_json& results) {
   std::ofstream out(file);
   out << results.dump(2) << "\n";
@@ -77,8 +89,7 @@ void write_results(const std::string& file, const nlohmann::ordered_json& result
 int run_command(const RunCommandOptions& options, const CommonOptions& common) {
   if (options.all == !options.workload.empty())
     throw Error("give exactly one of --workload W or --all");
-  const std::filesystem::path suites_dir =
-      common.suites_dir.empty() ? default_suites_dir() : std::filesystem::path(common.suites_dir);
+  const std::filesystem::path suites_dir = suites_dir_of(common);
   std::vector<Suite> suites;
   if (options.all)
     suites = load_suites(suites_dir);
@@ -92,6 +103,8 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
   try {
     device = open_device(options.device);
   } catch (const NoDeviceError& e) {
+    // No device names no JUnit file, but a bad option is still the answer.
+    if (!options.option_errors.empty()) throw Error(options.option_errors.front());
     if (gpu_required()) throw Error(std::string(e.what()) + " (KERNELGATE_REQUIRE_GPU=1)");
     std::fprintf(stderr, "kernelgate: skipped: %s\n", e.what());
     return kSkipExitCode;
@@ -111,7 +124,6 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
 
   RunOptions run_options;
   run_options.preset = options.preset;
-  run_options.axis_overrides = options.axes.empty() ? Axes{} : parse_axes_list(options.axes);
   run_options.seed = options.seed;
   run_options.candidate_ids = split_list(options.candidates);
   run_options.timing.protocol = options.protocol;
@@ -120,12 +132,41 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
   run_options.thread_orders = split_list(options.orders);
   run_options.full_reference_max_elements = options.compare_whole_max;
   run_options.sample_points = options.sample_points;
+  run_options.allow_slow = options.allow_slow;
+  const std::filesystem::path baselines_dir =
+      options.baselines_dir.empty() ? default_baselines_dir() : std::filesystem::path(options.baselines_dir);
+
+  // Everything that can be wrong with the inputs is found before the first
+  // candidate runs: the baselines (folder and every file this run gates
+  // against), the gate policy, the axes against the device. A problem stops
+  // the run with exit 2 and a JUnit file per workload that says why, so CI
+  // shows the reason and not a missing report.
+  std::vector<Prepared> prepared;
+  try {
+    if (!options.option_errors.empty()) throw Error(options.option_errors.front());
+    run_options.axis_overrides = options.axes.empty() ? Axes{} : parse_axes_list(options.axes);
+    check_baselines_dir(baselines_dir, options.allow_empty_baselines);
+    for (const Suite& suite : suites) {
+      Prepared p;
+      p.policy = apply_overrides(suite.gate, options.gate);
+      p.baseline = load_stored_baseline(baselines_dir, suite.id, device->hardware_key());
+      const Axes axes = suite.resolve_axes(run_options.preset, run_options.axis_overrides);
+      check_run_fits(suite, axes, *device, run_options.timeout_s, run_options.allow_slow);
+      prepared.push_back(std::move(p));
+    }
+  } catch (const Error& e) {
+    for (const Suite& suite : suites)
+      write_setup_error(options.report_dir, suite.id, device->hardware_key(), e.what());
+    throw;
+  }
+
   // Progress goes to stderr when stdout carries the JSON report.
   std::FILE* progress = options.json ? stderr : stdout;
 
   int exit_code = 0;
   nlohmann::ordered_json raw_results = nlohmann::ordered_json::array();
-  for (const Suite& suite : suites) {
+  for (std::size_t i = 0; i < suites.size(); ++i) {
+    const Suite& suite = suites[i];
     run_options.on_result = [&](const CandidateResult& result) {
       if (!options.quiet) print_progress(progress, suite.id, result);
     };
@@ -135,10 +176,10 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
       write_results(options.results_file, raw_results);  // after each workload: a crash keeps the rest
     }
     ConcludeOptions conclude;
-    conclude.baselines_dir = options.baselines_dir.empty() ? default_baselines_dir()
-                                                           : std::filesystem::path(options.baselines_dir);
+    conclude.baselines_dir = baselines_dir;
+    conclude.baseline = std::move(prepared[i].baseline);
     conclude.report_dir = options.report_dir;
-    conclude.policy = apply_overrides(suite.gate, options.gate);
+    conclude.policy = prepared[i].policy;
     conclude.gate_wall_clock = options.gate.gate_wall_clock;
     conclude.quiet = options.quiet;
     conclude.json_stdout = options.json;
@@ -160,18 +201,25 @@ const CommandRegistrar run_registrar{{
               ->capture_default_str();
           run->add_option("--preset", options->preset, "axes preset, e.g. ci (default: the full shapes)");
           run->add_option("--axes", options->axes, "axis overrides k=v,k=v");
-          run->add_option("--seed", options->seed, "seed of input set A (set B uses seed + 1)")
-              ->capture_default_str();
-          run->add_option("--baselines", options->baselines_dir, "folder of <workload>/<hardware>.json");
+          add_seed_option(*run, options->seed, "seed of input set A (set B uses seed + 1; default 0)",
+                          &options->option_errors);
+          run->add_option("--baselines", options->baselines_dir,
+                          "folder of <workload>/<hardware>.json (default: ./baselines); it must exist");
+          run->add_flag("--allow-empty-baselines", options->allow_empty_baselines,
+                        "a first run: a missing --baselines folder means no records (every candidate new)");
           run->add_option("--report-dir", options->report_dir, "where the reports go")
               ->capture_default_str();
           run->add_option("--protocol", options->protocol,
                           "timing: kernelbench | adaptive | none (default: adaptive)")
               ->check(CLI::IsMember({"kernelbench", "adaptive", "none"}));
           run->add_option("--timeout", options->timeout_s,
-                          "watchdog seconds per candidate (default: the device's, cpu 300, GPU per device)");
+                          "watchdog seconds per candidate (default: the device's, cpu 300, GPU per device)")
+              ->check(number_in(1, 86400, "a number of seconds", &options->option_errors, "--timeout"));
           run->add_option("--budget", options->budget_s,
-                          "adaptive protocol: seconds of sampling per candidate (default: cpu 1, GPU 5)");
+                          "adaptive protocol: seconds of sampling per candidate (default: cpu 1, GPU 5)")
+              ->check(number_in(0, 3600, "a number of seconds", &options->option_errors, "--budget"));
+          run->add_flag("--allow-slow", options->allow_slow,
+                        "run on cpu even where interpret mode cannot finish a candidate inside the watchdog");
           run->add_option("--orders", options->orders,
                           "interpret mode: thread orders, each in its own run (forward,reverse,random:S)")
               ->capture_default_str();
@@ -187,10 +235,10 @@ const CommandRegistrar run_registrar{{
                           "points of the float64 reference compared where the output is not compared whole")
               ->check(CLI::Range(std::int64_t{2}, std::int64_t{1} << 24))
               ->capture_default_str();
-          run->add_option("--suites", common.suites_dir, "load workloads from this folder");
+          add_suites_option(*run, common);
           run->add_flag("--quiet,-q", options->quiet, "no progress lines and no table");
           run->add_flag("--json", options->json, "the JSON report on stdout (progress on stderr)");
-          add_gate_options(*run, options->gate);
+          add_gate_options(*run, options->gate, &options->option_errors);
           run->callback([options, &common, &exit_code] { exit_code = run_command(*options, common); });
 
           // The runner starts each candidate as `<this binary> __kg-candidate-child

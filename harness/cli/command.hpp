@@ -1,5 +1,7 @@
 #pragma once
 // Subcommands of the kernelgate CLI register themselves: one file per command.
+#include <filesystem>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -22,6 +24,26 @@ struct Command {
 };
 
 std::vector<Command>& commands();
+
+// Where a command collects the errors of its option values instead of
+// stopping the parse: `run` reports them once it knows its report folder, so
+// even a bad option value leaves a JUnit file that says why.
+using OptionErrors = std::vector<std::string>;
+
+// A numeric option's check: a finite number from min to max, said in plain
+// words ("--timeout: must be a number of seconds from 1 to 86400, not '-1'").
+// With `deferred`, a bad value is recorded there under the option's name and
+// replaced by min, and the parse goes on.
+CLI::Validator number_in(double min, double max, const std::string& what = "a number",
+                         OptionErrors* deferred = nullptr, const std::string& option = "");
+// --seed: a whole number from 0 to 2^64 - 2 (set B uses seed + 1); "-1" and
+// larger values are refused instead of wrapping.
+void add_seed_option(CLI::App& command, std::uint64_t& seed, const std::string& description,
+                     OptionErrors* deferred = nullptr);
+
+// --suites on a subcommand, and the folder it names (kg::resolve_suites_dir).
+void add_suites_option(CLI::App& command, CommonOptions& common);
+std::filesystem::path suites_dir_of(const CommonOptions& common);
 
 struct CommandRegistrar {
   explicit CommandRegistrar(Command command) { commands().push_back(std::move(command)); }

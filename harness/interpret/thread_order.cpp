@@ -18,7 +18,11 @@ PinnedSetting<ThreadOrder> pinned_order;
 ThreadOrder thread_order_from_environment() {
   const char* text = std::getenv("KG_INTERPRET_ORDER");
   if (text == nullptr || *text == '\0') return ThreadOrder{};
-  return parse_thread_order(text);
+  try {
+    return parse_thread_order(text);
+  } catch (const Error& e) {
+    throw Error("KG_INTERPRET_ORDER: " + std::string(e.what()));
+  }
 }
 
 void pin_thread_order(const ThreadOrder& order) { pinned_order.pin(order); }
@@ -46,8 +50,7 @@ ThreadOrder parse_thread_order(const std::string& value) {
       return order;
     }
   }
-  throw Error("KG_INTERPRET_ORDER='" + value +
-              "' is not one of forward, reverse, random, random:<seed>");
+  throw Error("'" + value + "' is not a thread order (forward, reverse, random or random:<seed>)");
 }
 
 std::string to_string(const ThreadOrder& order) {

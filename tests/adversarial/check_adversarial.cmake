@@ -4,7 +4,7 @@
 # report on stdout parses, and the exit code. Every passing candidate is
 # timed (two checked samples), so a candidate that misbehaves only while
 # timed is judged too.
-# -DKERNELGATE=<binary> -DDEVICE=cpu|cuda -DWORK_DIR=<scratch folder>
+# -DKERNELGATE=<binary> -DSUITES=<folder> -DDEVICE=cpu|cuda -DWORK_DIR=<scratch folder>
 cmake_minimum_required(VERSION 3.25)
 
 # id=outcome[:rule][~message regex]; "cpu|" or "gpu|" before the id: that
@@ -81,7 +81,7 @@ function(run_case name workload axes expected_var)
   endforeach()
   list(JOIN ids "," id_list)
   execute_process(
-    COMMAND ${KERNELGATE} run --workload ${workload} --device ${DEVICE} --preset ci
+    COMMAND ${KERNELGATE} run --workload ${workload} --suites ${SUITES} --device ${DEVICE} --preset ci
             --axes ${axes} --timeout ${child_timeout} --protocol adaptive --budget 0
             --candidates ${id_list}
             --baselines ${WORK_DIR}/baselines --report-dir ${WORK_DIR}/reports-${name}

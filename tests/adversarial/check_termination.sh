@@ -4,10 +4,11 @@
 # started are killed and its temporary folder is removed, and the run dies of
 # the signal. A SIGKILL of the run cannot be caught: then the child dies with
 # it (PR_SET_PDEATHSIG), and only the temporary folder stays.
-# usage: check_termination.sh <kernelgate-adversarial> <scratch folder>
+# usage: check_termination.sh <kernelgate-adversarial> <scratch folder> <suites folder>
 set -euo pipefail
 kernelgate=$1
 work=$2
+suites=$3
 rm -rf "$work"
 mkdir -p "$work/tmp" "$work/baselines"
 
@@ -16,7 +17,7 @@ mkdir -p "$work/tmp" "$work/baselines"
 children() { pgrep -f -- "__kg-candidate-child $work/tmp/" || true; }
 
 start_run() {
-  TMPDIR="$work/tmp" "$kernelgate" run --workload l1_086_conv_depthwise_separable_2d --device cpu \
+  TMPDIR="$work/tmp" "$kernelgate" run --workload l1_086_conv_depthwise_separable_2d --suites "$suites" --device cpu \
     --preset ci --axes batch=1,in_channels=4,out_channels=8 --candidates loops_forever \
     --timeout 120 --protocol none --orders forward --baselines "$work/baselines" \
     --report-dir "$work/reports" --quiet &

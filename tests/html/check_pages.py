@@ -80,6 +80,7 @@ def main():
     parser.add_argument("--chromium", default="")
     parser.add_argument("--reports", required=True, type=pathlib.Path)
     parser.add_argument("--baselines", required=True)
+    parser.add_argument("--suites", required=True)
     parser.add_argument("--out", required=True, type=pathlib.Path)
     args = parser.parse_args()
     if not args.chromium or not pathlib.Path(args.chromium).exists():
@@ -87,7 +88,7 @@ def main():
         return 1
 
     subprocess.run([args.kernelgate, "report", "--html", str(args.out), "--reports", str(args.reports),
-                    "--baselines", args.baselines], check=True)
+                    "--baselines", args.baselines, "--suites", args.suites], check=True)
     reports = sorted(p for p in args.reports.glob("*.json") if p.name.count(".") == 2)
     if not reports:
         print(f"no JSON report in {args.reports}", file=sys.stderr)

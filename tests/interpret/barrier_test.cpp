@@ -230,7 +230,7 @@ TEST(InterpretLaunch, RecordsTheStreamOfEveryLaunch) {
 TEST(InterpretLaunch, OrderVariableIsValidated) {
   ScopedEnvironment scoped("KG_INTERPRET_ORDER", "sideways");
   EXPECT_THAT(error_of([] { kg::interp::thread_order_from_environment(); }),
-              HasSubstr("KG_INTERPRET_ORDER='sideways' is not one of forward, reverse, random, random:<seed>"));
+              HasSubstr("KG_INTERPRET_ORDER: 'sideways' is not a thread order (forward, reverse, random or random:<seed>)"));
   ScopedEnvironment seeded("KG_INTERPRET_ORDER", "random:42");
   const auto order = kg::interp::thread_order_from_environment();
   EXPECT_EQ(order.kind, kg::interp::ThreadOrder::Kind::random);

@@ -25,7 +25,7 @@ namespace {
 constexpr const char* kWorkload = "l1_086_conv_depthwise_separable_2d";
 
 const kg::Suite& suite() {
-  static const kg::Suite loaded = kg::find_suite(kg::default_suites_dir(), kWorkload);
+  static const kg::Suite loaded = kg::find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), kWorkload);
   return loaded;
 }
 

@@ -2,13 +2,17 @@
 // whose errors must name the file and the JSON path.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 
 #include "fixtures.hpp"
 #include "kernelgate/baseline.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/report.hpp"
 #include "kernelgate/suite.hpp"
 
 namespace kg {
@@ -93,10 +97,131 @@ TEST(Baseline, ShippedFilesLoad) {
   }
   EXPECT_GT(files, 0);
 
-  for (const Suite& suite : load_suites(default_suites_dir())) {
+  for (const Suite& suite : load_suites(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR))) {
     const auto folder = root / suite.id;
     if (suite.origin.value("benchmark", "") != "KernelBench" || !std::filesystem::exists(folder)) continue;
     EXPECT_TRUE(with_reported_eager.count(suite.id)) << suite.id << ": no reported torch_eager record in " << folder;
+  }
+}
+
+
+// ---- what a hand edit can break: each is an error naming the file and path --
+
+std::string parse_error_of(const nlohmann::ordered_json& json) {
+  try {
+    parse_baseline_file(json, "edited.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+nlohmann::ordered_json matching_json() { return test::read_json(test::fixture_dir() / "baselines" / "matching.json"); }
+
+TEST(Baseline, UnknownFieldsAreErrorsNamingTheirPath) {
+  auto top = matching_json();
+  top["colour"] = "blue";
+  EXPECT_EQ(parse_error_of(top), "edited.json: /colour: unknown field (see the schema)");
+  auto record = matching_json();
+  record["records"][1]["latency"]["p99_ms"] = 1.0;
+  EXPECT_EQ(parse_error_of(record), "edited.json: /records/1/latency/p99_ms: unknown field (see the schema)");
+  auto owner = matching_json();
+  owner["records"][0]["owner"] = "team a";
+  EXPECT_EQ(parse_error_of(owner), "edited.json: /records/0/owner: unknown field (see the schema)");
+  auto rank = matching_json();
+  rank["ranking"][0]["note"] = "fastest";
+  EXPECT_EQ(parse_error_of(rank), "edited.json: /ranking/0/note: unknown field (see the schema)");
+}
+
+TEST(Baseline, TheRankingMustDescribeTheRecords) {
+  auto ghost = matching_json();
+  ghost["ranking"][0]["implementation"] = "ghost";
+  EXPECT_NE(parse_error_of(ghost).find("edited.json: /ranking/0: ranks ghost (measured), which has no record"),
+            std::string::npos)
+      << parse_error_of(ghost);
+  auto twice = matching_json();
+  twice["ranking"][1]["rank"] = 1;
+  EXPECT_NE(parse_error_of(twice).find("/ranking/1/rank: rank 1 is given twice"), std::string::npos)
+      << parse_error_of(twice);
+  auto missing = matching_json();
+  missing["ranking"].erase(missing["ranking"].size() - 1);
+  EXPECT_NE(parse_error_of(missing).find("/ranking: does not rank"), std::string::npos) << parse_error_of(missing);
+  auto mean = matching_json();
+  mean["ranking"][0]["mean_ms"] = 0.5;
+  EXPECT_NE(parse_error_of(mean).find("/ranking/0/mean_ms: says 0.5"), std::string::npos) << parse_error_of(mean);
+}
+
+TEST(Baseline, AFutureObservationIsAnError) {
+  auto future = matching_json();
+  future["records"][2]["observed"] = "2999-01-01";
+  EXPECT_EQ(parse_error_of(future), "edited.json: /records/2/observed: the date 2999-01-01 is in the future");
+}
+
+TEST(Baseline, KeysThatCouldLeaveTheStoreAreErrors) {
+  auto escape = matching_json();
+  escape["hardware"] = "../../x";
+  EXPECT_NE(parse_error_of(escape).find("edited.json: /hardware: '../../x' has a character outside"),
+            std::string::npos)
+      << parse_error_of(escape);
+  EXPECT_THROW(baseline_path("store", "l1_071_conv_transposed_2d", "../../x"), Error);
+  EXPECT_THROW(baseline_path("store", "..", "h100-sxm"), Error);
+  EXPECT_THROW(baseline_path("store", "l1_071_conv_transposed_2d", ".hidden"), Error);
+  EXPECT_EQ(baseline_path("store", "l1_071_conv_transposed_2d", "h100-sxm"),
+            std::filesystem::path("store/l1_071_conv_transposed_2d/h100-sxm.json"));
+}
+
+TEST(Baseline, NumbersOutOfRangeAreErrorsNamingTheFileAndPath) {
+  const auto dir = test::fresh_dir("out_of_range");
+  const auto file = dir / "h100-sxm.json";
+  std::string text = matching_json().dump(2);
+  const std::string mean = "\"mean_ms\": 0.6";
+  ASSERT_NE(text.find(mean), std::string::npos);
+  text.replace(text.find(mean), mean.size(), "\"mean_ms\": 1e999");
+  std::ofstream(file) << text;
+  const std::string error = error_of(file);
+  EXPECT_NE(error.find(file.string() + ": /ranking/0/mean_ms: "), std::string::npos) << error;  // the first 0.6 ms
+  EXPECT_NE(error.find("number overflow"), std::string::npos) << error;
+  // And in a report, read the same way.
+  std::ofstream(dir / "report.json") << "{\"kind\": \"kernelgate-report\", \"candidates\": [{\"x\": -1e999}]}";
+  try {
+    load_report(dir / "report.json");
+    FAIL() << "a report with 1e999 was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("report.json: /candidates/0/x: "), std::string::npos) << e.what();
+  }
+}
+
+TEST(Baseline, AFileWhoseKeysDisagreeWithItsPathIsNamed) {
+  const auto dir = test::fresh_dir("disagree");
+  std::filesystem::create_directories(dir / "l1_071_conv_transposed_2d");
+  const auto file = dir / "l1_071_conv_transposed_2d" / "h100-sxm.json";
+  std::filesystem::copy_file(test::fixture_dir() / "baselines" / "other_hardware.json", file);
+  try {
+    load_stored_baseline(dir, "l1_071_conv_transposed_2d", "h100-sxm");
+    FAIL() << "a file of another hardware key was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(file.string() + ": holds l1_071_conv_transposed_2d on h200"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Baseline, AStoreThatCannotBeReadIsAnErrorNotEmpty) {
+  const auto dir = test::fresh_dir("store_checks");
+  EXPECT_THROW(check_baselines_dir(dir / "misspelt", false), Error);
+  EXPECT_NO_THROW(check_baselines_dir(dir / "misspelt", true));  // a first run
+  std::ofstream(dir / "a_file") << "x";
+  EXPECT_THROW(check_baselines_dir(dir / "a_file", true), Error);
+  EXPECT_NO_THROW(check_baselines_dir(dir, false));
+  // A baseline that exists but cannot be read as a file is an error, not "absent".
+  std::filesystem::create_directories(dir / "l1_071_conv_transposed_2d" / "cpu.json");
+  EXPECT_THROW(load_stored_baseline(dir, "l1_071_conv_transposed_2d", "cpu"), Error);
+  EXPECT_FALSE(load_stored_baseline(dir, "l1_071_conv_transposed_2d", "h200").has_value());
+  if (::geteuid() != 0) {  // root reads any folder
+    std::filesystem::create_directories(dir / "locked");
+    std::filesystem::permissions(dir / "locked", std::filesystem::perms::none);
+    EXPECT_THROW(check_baselines_dir(dir / "locked", true), Error);
+    std::filesystem::permissions(dir / "locked", std::filesystem::perms::owner_all);
   }
 }
 

@@ -281,5 +281,67 @@ TEST(Gate, WorstOutcomeOrdersFailures) {
   EXPECT_EQ(worst_outcome({}), Outcome::passed);
 }
 
+
+// ---- the noise guard and records that do not say what they measured --------
+
+Gated gate_edited(BaselineFile baseline, RunResult run) {
+  Gated g{std::move(run), std::move(baseline), {}, 0};
+  g.verdict = evaluate_gate(g.run, &g.baseline, fixture_options());
+  apply_gate(g.run, g.verdict);
+  g.exit_code = gate_exit_code(g.run);
+  return g;
+}
+
+BaselineRecord& stored_record(BaselineFile& file, const std::string& id) {
+  for (auto& record : file.records)
+    if (record.implementation == id && record.trust == Trust::measured) return record;
+  throw std::runtime_error("no record " + id);
+}
+
+TEST(Gate, ANoisyStoredRecordCannotLetASlowdownPass) {
+  // fused_tf32 is 100x slower now; under the old rule a stored std of 40 ms
+  // made the allowance 0.63 + 2 x 40 ms and it passed.
+  BaselineFile baseline = fixture_baseline("matching.json");
+  stored_record(baseline, "fused_tf32").latency.std_ms = 40.0;
+  RunResult run = fixture_run("run_h100.json");
+  candidate(run, "fused_tf32").latency->mean_ms = 60.0;
+  auto g = gate_edited(baseline, run);
+  const auto& fused = candidate(g.run, "fused_tf32");
+  EXPECT_EQ(fused.outcome, Outcome::unreliable) << fused.message;
+  EXPECT_NE(check(fused, kLatencyCheck).message.find("the std of the stored record, 40 ms, is 6667% of its mean"),
+            std::string::npos)
+      << check(fused, kLatencyCheck).message;
+  EXPECT_EQ(g.exit_code, 1);
+}
+
+TEST(Gate, TooFewOrTooNoisySamplesNowAreUnreliable) {
+  RunResult few = fixture_run("run_h100.json");
+  candidate(few, "fused_tf32").latency->n = 2;
+  auto g = gate_edited(fixture_baseline("matching.json"), few);
+  EXPECT_EQ(candidate(g.run, "fused_tf32").outcome, Outcome::unreliable);
+  EXPECT_NE(check(candidate(g.run, "fused_tf32"), kLatencyCheck).message.find("this run has 2 samples (5 needed)"),
+            std::string::npos);
+
+  RunResult noisy = fixture_run("run_h100.json");
+  candidate(noisy, "implicit_gemm_tf32").latency->std_ms = 0.3;  // cv 0.375
+  auto h = gate_edited(fixture_baseline("matching.json"), noisy);
+  EXPECT_EQ(candidate(h.run, "implicit_gemm_tf32").outcome, Outcome::unreliable);
+  EXPECT_EQ(candidate(h.run, "fused_tf32").outcome, Outcome::passed);
+}
+
+TEST(Gate, AMeasuredRecordWithoutIdentityOrAxesIsStale) {
+  BaselineFile no_identity = fixture_baseline("matching.json");
+  stored_record(no_identity, "fused_tf32").workload_identity.clear();
+  auto g = gate_edited(no_identity, fixture_run("run_h100.json"));
+  EXPECT_EQ(candidate(g.run, "fused_tf32").outcome, Outcome::stale);
+  EXPECT_NE(candidate(g.run, "fused_tf32").message.find("names no workload identity"), std::string::npos);
+
+  BaselineFile no_axes = fixture_baseline("matching.json");
+  stored_record(no_axes, "fused_tf32").axes.clear();
+  auto h = gate_edited(no_axes, fixture_run("run_h100.json"));
+  EXPECT_EQ(candidate(h.run, "fused_tf32").outcome, Outcome::stale);
+  EXPECT_NE(candidate(h.run, "fused_tf32").message.find("names no axes"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace kg

@@ -5,6 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <csignal>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -26,6 +29,7 @@ using test::reported;
 using test::write_reports;
 
 const std::string kWorkload = "l1_071_conv_transposed_2d";
+const std::string kOtherWorkload = "l2_078_conv_transpose3d_max_max_sum";
 
 std::string read_text(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
@@ -53,14 +57,30 @@ PublishOptions options_for(const std::filesystem::path& reports, const std::file
   PublishOptions options;
   options.reports_dir = reports;
   options.baselines_dir = baselines;
+  options.workloads = {kWorkload, kOtherWorkload};
   options.by = "tester";
   return options;
+}
+
+// A publish that must succeed: its files, after a check that it had no error.
+std::vector<PublishedFile> publish_ok(const PublishOptions& options) {
+  PublishResult result = publish_reports(options);
+  std::string errors;
+  for (const auto& error : result.errors) errors += error + "\n";
+  EXPECT_TRUE(result.errors.empty()) << errors;
+  return result.files;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const auto& line : lines) text += line + "\n";
+  return text;
 }
 
 TEST(Publish, NewRecordsMakeAFileThatTheNextRunPasses) {
   const auto reports = reports_of("first", fixture_run("run_h100.json"), std::nullopt);
   const auto baselines = fresh_dir("first_baselines");
-  auto published = publish_reports(options_for(reports, baselines));
+  auto published = publish_ok(options_for(reports, baselines));
   ASSERT_EQ(published.size(), 1u);
   EXPECT_TRUE(published[0].created);
   const BaselineFile file = load_baseline_file(baseline_path(baselines, kWorkload, "h100-sxm"));
@@ -78,7 +98,7 @@ TEST(Publish, NewRecordsMakeAFileThatTheNextRunPasses) {
   for (const auto& c : again.candidates) EXPECT_EQ(c.outcome, Outcome::passed) << c.id << ": " << c.message;
 
   // Publishing the same report again changes nothing.
-  auto twice = publish_reports(options_for(reports, baselines));
+  auto twice = publish_ok(options_for(reports, baselines));
   EXPECT_FALSE(twice[0].changed);
   EXPECT_EQ(load_baseline_file(baseline_path(baselines, kWorkload, "h100-sxm")).history.size(), 4u);
 }
@@ -88,7 +108,7 @@ TEST(Publish, ReplacedRecordIsKeptInHistory) {
   candidate(run, "fused_tf32").latency->mean_ms = 0.70;
   const auto reports = reports_of("replace", run, fixture_baseline("matching.json"));
   const auto baselines = baselines_with("replace", "matching.json");
-  auto published = publish_reports(options_for(reports, baselines));
+  auto published = publish_ok(options_for(reports, baselines));
   ASSERT_EQ(published.size(), 1u);
   EXPECT_TRUE(published[0].changed);
   const BaselineFile file = load_baseline_file(baseline_path(baselines, kWorkload, "h100-sxm"));
@@ -119,7 +139,7 @@ TEST(Publish, DryRunPrintsTheDiffAndWritesNothing) {
   const std::string before = read_text(file);
   auto options = options_for(reports, baselines);
   options.dry_run = true;
-  auto published = publish_reports(options);
+  auto published = publish_ok(options);
   EXPECT_EQ(read_text(file), before);
   ASSERT_EQ(published.size(), 1u);
   EXPECT_TRUE(published[0].changed);
@@ -136,12 +156,10 @@ TEST(Publish, CorruptBaselineIsAnErrorNamingItAndIsNotOverwritten) {
   const auto baselines = baselines_with("corrupt", "corrupt.json");
   const auto file = baseline_path(baselines, kWorkload, "h100-sxm");
   const std::string before = read_text(file);
-  try {
-    publish_reports(options_for(reports, baselines));
-    FAIL() << "publish accepted a corrupt baseline file";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(file.string() + ": not valid JSON"), std::string::npos) << e.what();
-  }
+  const PublishResult result = publish_reports(options_for(reports, baselines));
+  ASSERT_EQ(result.errors.size(), 1u) << "publish accepted a corrupt baseline file";
+  EXPECT_NE(result.errors[0].find(file.string() + ": not valid JSON"), std::string::npos) << result.errors[0];
+  EXPECT_FALSE(result.written);
   EXPECT_EQ(read_text(file), before);
   // No temporary file was left beside it either.
   int entries = 0;
@@ -169,7 +187,7 @@ TEST(Publish, ConcurrentPublishesLoseNothing) {
     if (pid == 0) {
       int code = 0;
       try {
-        publish_reports(options_for(report_dirs[i], baselines));
+        code = publish_reports(options_for(report_dirs[i], baselines)).written ? 0 : 1;
       } catch (...) {
         code = 1;
       }
@@ -193,6 +211,203 @@ TEST(Publish, ConcurrentPublishesLoseNothing) {
 TEST(Publish, EmptyReportFolderIsAnError) {
   const auto reports = fresh_dir("empty_reports");
   EXPECT_THROW(publish_reports(options_for(reports, fresh_dir("empty_baselines"))), Error);
+}
+
+
+// ---- what a publish must refuse, and how it fails --------------------------
+
+nlohmann::ordered_json json_of(const std::filesystem::path& file) { return test::read_json(file); }
+void write_json(const std::filesystem::path& file, const nlohmann::ordered_json& json) {
+  std::ofstream(file) << json.dump(2) << "\n";
+}
+std::filesystem::path report_in(const std::filesystem::path& dir) { return dir / (kWorkload + ".h100-sxm.json"); }
+
+// The files in a folder and below it, relative to it.
+std::vector<std::string> listing(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
+    names.push_back(std::filesystem::relative(entry.path(), dir).string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST(Publish, AKeyThatWouldLeaveTheStoreIsRefused) {
+  const auto reports = reports_of("escape", fixture_run("run_h100.json"), std::nullopt);
+  auto report = json_of(report_in(reports));
+  report["hardware"] = "../../escape";
+  write_json(report_in(reports), report);
+  const auto baselines = fresh_dir("escape_baselines");
+  const PublishResult result = publish_reports(options_for(reports, baselines));
+  ASSERT_EQ(result.errors.size(), 1u);
+  EXPECT_NE(result.errors[0].find("/hardware: '../../escape' has a character outside [a-z0-9_.-]"),
+            std::string::npos)
+      << result.errors[0];
+  EXPECT_TRUE(listing(baselines).empty());
+  EXPECT_FALSE(std::filesystem::exists(baselines.parent_path() / "escape.json"));
+
+  report["hardware"] = "h100-sxm";
+  report["workload"]["id"] = "l9_999_not_a_suite";
+  write_json(report_in(reports), report);
+  const PublishResult unknown = publish_reports(options_for(reports, baselines));
+  ASSERT_EQ(unknown.errors.size(), 1u);
+  EXPECT_NE(unknown.errors[0].find("/workload/id: 'l9_999_not_a_suite' is not a workload of the loaded suites"),
+            std::string::npos)
+      << unknown.errors[0];
+}
+
+TEST(Publish, ARecordGoesOnlyIntoTheKeyOfTheHardwareItWasMeasuredOn) {
+  // An interpret-mode report edited to say h100-sxm.
+  RunResult cpu_run = fixture_run("run_cpu_interpret.json");
+  const auto reports = reports_of("relabel", cpu_run, std::nullopt);
+  const auto cpu_report = reports / (kWorkload + ".cpu.json");
+  auto report = json_of(cpu_report);
+  report["hardware"] = "h100-sxm";
+  std::filesystem::remove(cpu_report);
+  write_json(report_in(reports), report);
+  const auto baselines = fresh_dir("relabel_baselines");
+  const PublishResult result = publish_reports(options_for(reports, baselines));
+  ASSERT_FALSE(result.errors.empty());
+  EXPECT_NE(result.errors[0].find("an interpret-mode (cpu, wall-clock) record cannot go into the GPU key h100-sxm"),
+            std::string::npos)
+      << result.errors[0];
+  EXPECT_TRUE(listing(baselines).empty());
+
+  // A GPU report of an H200 relabelled as an H100.
+  RunResult h200 = fixture_run("run_h100.json");
+  const auto gpu_reports = reports_of("relabel_gpu", h200, std::nullopt);
+  auto gpu_report = json_of(report_in(gpu_reports));
+  for (auto& candidate : gpu_report["candidates"])
+    if (candidate.contains("record") && candidate["record"].is_object())
+      candidate["record"]["environment"]["gpu"] = "NVIDIA H200";
+  write_json(report_in(gpu_reports), gpu_report);
+  const PublishResult wrong_gpu = publish_reports(options_for(gpu_reports, baselines));
+  ASSERT_FALSE(wrong_gpu.errors.empty());
+  EXPECT_NE(wrong_gpu.errors[0].find("measured on NVIDIA H200 (key h200), not h100-sxm"), std::string::npos)
+      << wrong_gpu.errors[0];
+}
+
+TEST(Publish, SeveralWorkloadsChangeTogetherOrNotAtAll) {
+  RunResult first = fixture_run("run_h100.json");
+  candidate(first, "fused_tf32").latency->mean_ms = 0.55;
+  RunResult second = fixture_run("run_h100.json");
+  second.workload = kOtherWorkload;
+  const auto reports = reports_of("together", first, fixture_baseline("matching.json"));
+  write_reports(reports, *reported(second, std::nullopt));
+  const auto baselines = baselines_with("together", "matching.json");
+  std::filesystem::create_directories(baselines / kOtherWorkload);
+  std::filesystem::copy_file(fixture_dir() / "baselines" / "corrupt.json", baselines / kOtherWorkload / "h100-sxm.json");
+  const auto first_file = baseline_path(baselines, kWorkload, "h100-sxm");
+  const std::string before = read_text(first_file);
+
+  const PublishResult result = publish_reports(options_for(reports, baselines));
+  ASSERT_EQ(result.errors.size(), 1u);
+  EXPECT_NE(result.errors[0].find(kOtherWorkload + "/h100-sxm.json: not valid JSON"), std::string::npos)
+      << result.errors[0];
+  EXPECT_FALSE(result.written);
+  EXPECT_EQ(read_text(first_file), before);  // the good file was not rewritten either
+  // ...and what it would have become is still said.
+  ASSERT_FALSE(result.files.empty());
+  EXPECT_EQ(result.files[0].file, first_file);
+  EXPECT_NE(joined(result.files[0].diff).find("~ fused_tf32: fused_tf32 (tf32) 0.6 ms"), std::string::npos)
+      << joined(result.files[0].diff);
+  EXPECT_EQ(listing(baselines).size(), 4u);  // two folders, two files, no temporary file
+
+  std::filesystem::remove(baselines / kOtherWorkload / "h100-sxm.json");
+  const auto both = publish_ok(options_for(reports, baselines));
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_DOUBLE_EQ(load_baseline_file(first_file).find("fused_tf32", Trust::measured)->latency.mean_ms, 0.55);
+  EXPECT_TRUE(std::filesystem::exists(baseline_path(baselines, kOtherWorkload, "h100-sxm")));
+}
+
+// A store holding matching.json and a report in which fused_tf32 got slower
+// (0.70 ms against the stored 0.60): a publish that would change one file.
+struct SlowerFusedTf32 {
+  std::filesystem::path reports, baselines, file;
+  explicit SlowerFusedTf32(const std::string& name) {
+    RunResult run = fixture_run("run_h100.json");
+    candidate(run, "fused_tf32").latency->mean_ms = 0.70;
+    reports = reports_of(name, run, fixture_baseline("matching.json"));
+    baselines = baselines_with(name, "matching.json");
+    file = baseline_path(baselines, kWorkload, "h100-sxm");
+  }
+};
+
+TEST(Publish, AnOlderRecordDoesNotReplaceANewerOneWithoutForce) {
+  const SlowerFusedTf32 store("older");  // the report's run started 2026-03-10T12:00:00Z
+  const auto& [reports, baselines, file] = store;
+  auto stored = json_of(file);
+  for (auto& record : stored["records"])
+    if (record["implementation"] == "fused_tf32") record["observed"] = "2026-03-10T13:00:00Z";
+  write_json(file, stored);
+
+  PublishResult refused = publish_reports(options_for(reports, baselines));
+  EXPECT_TRUE(refused.errors.empty()) << joined(refused.errors);
+  ASSERT_EQ(refused.refused.size(), 1u);
+  EXPECT_NE(refused.refused[0].find("fused_tf32 observed 2026-03-10T12:00:00Z is older than the stored record"),
+            std::string::npos)
+      << refused.refused[0];
+  EXPECT_DOUBLE_EQ(load_baseline_file(file).find("fused_tf32", Trust::measured)->latency.mean_ms, 0.60);
+
+  auto options = options_for(reports, baselines);
+  options.force = true;
+  EXPECT_TRUE(publish_reports(options).refused.empty());
+  EXPECT_DOUBLE_EQ(load_baseline_file(file).find("fused_tf32", Trust::measured)->latency.mean_ms, 0.70);
+}
+
+TEST(Publish, AStoppedPublishLeavesNoTemporaryFileAndChangesNothing) {
+  const SlowerFusedTf32 store("stopped");
+  const auto& [reports, baselines, file] = store;
+  const std::string before = read_text(file);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    auto options = options_for(reports, baselines);
+    // CI's timeout stops the publish once its temporary files exist.
+    options.before_replace = [] { ::raise(SIGTERM); };
+    publish_reports(options);
+    ::_exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
+  EXPECT_EQ(listing(baselines), (std::vector<std::string>{kWorkload, kWorkload + "/h100-sxm.json"}));
+  EXPECT_EQ(read_text(file), before);
+}
+
+TEST(Publish, KeepsTheFileModeAndRefusesReadOnlyFilesAndLinks) {
+  const SlowerFusedTf32 store("mode");
+  const auto& [reports, baselines, file] = store;
+  using std::filesystem::perms;
+  const perms group_writable = perms::owner_read | perms::owner_write | perms::group_read | perms::group_write;
+  std::filesystem::permissions(file, group_writable);
+
+  std::filesystem::permissions(file, perms::owner_read | perms::group_read);
+  PublishResult read_only = publish_reports(options_for(reports, baselines));
+  ASSERT_EQ(read_only.errors.size(), 1u);
+  EXPECT_NE(read_only.errors[0].find(file.string() + ": is read-only"), std::string::npos) << read_only.errors[0];
+
+  std::filesystem::permissions(file, group_writable);
+  const auto target = baselines / "elsewhere.json";
+  std::filesystem::rename(file, target);
+  std::filesystem::create_symlink(target, file);
+  PublishResult linked = publish_reports(options_for(reports, baselines));
+  ASSERT_EQ(linked.errors.size(), 1u);
+  EXPECT_NE(linked.errors[0].find(file.string() + ": is a symbolic link"), std::string::npos) << linked.errors[0];
+
+  std::filesystem::remove(file);
+  std::filesystem::rename(target, file);
+  publish_ok(options_for(reports, baselines));
+  EXPECT_EQ(std::filesystem::status(file).permissions(), group_writable);
+}
+
+TEST(Publish, TemporaryFilesAreIgnoredByGit) {
+  // A publish killed with SIGKILL cannot clean up: its temporary file must
+  // then be one that `git add` (the publish workflow) never picks up.
+  const std::string source = KERNELGATE_SOURCE_ROOT;
+  if (std::system(("git -C '" + source + "' rev-parse --git-dir >/dev/null 2>&1").c_str()) != 0)
+    GTEST_SKIP() << "not a git checkout";
+  const std::string temporary = "baselines/" + kWorkload + "/.h100-sxm.json" + kTemporarySuffix + "a1B2c3";
+  EXPECT_EQ(std::system(("git -C '" + source + "' check-ignore -q '" + temporary + "'").c_str()), 0) << temporary;
 }
 
 }  // namespace

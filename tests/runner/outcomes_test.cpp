@@ -22,7 +22,7 @@ RunOptions quick_options(std::vector<std::string> ids) {
 
 CandidateResult run_one(const std::string& id, RunOptions options = {}) {
   if (options.candidate_ids.empty()) options = quick_options({id});
-  const Suite suite = find_suite(default_suites_dir(), kTestWorkload);
+  const Suite suite = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), kTestWorkload);
   auto device = open_device("cpu");
   RunResult run = run_workload(suite, *device, options);
   EXPECT_EQ(run.candidates.size(), 1u);
@@ -89,7 +89,7 @@ TEST(RunnerOutcomes, TimingStatisticsComeBack) {
 // the only candidate asked for is never supported).
 std::string recorded_revision(const std::string& sha) {
   EXPECT_EQ(setenv("GITHUB_SHA", sha.c_str(), 1), 0);
-  const Suite suite = find_suite(default_suites_dir(), kTestWorkload);
+  const Suite suite = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), kTestWorkload);
   auto device = open_device("cpu");
   const RunResult run = run_workload(suite, *device, quick_options({"never_supported"}));
   unsetenv("GITHUB_SHA");
@@ -204,7 +204,7 @@ TEST(RunnerOutcomes, ExceptionIsCrashedWithItsMessage) {
 TEST(RunnerOutcomes, HangIsTimedOutAndTheRunGoesOn) {
   RunOptions options = quick_options({"hangs", "oracle"});
   options.timeout_s = 1.5;
-  const Suite suite = find_suite(default_suites_dir(), kTestWorkload);
+  const Suite suite = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), kTestWorkload);
   auto device = open_device("cpu");
   std::vector<std::string> finished;
   options.on_result = [&](const CandidateResult& result) { finished.push_back(result.id); };
@@ -220,7 +220,7 @@ TEST(RunnerOutcomes, HangIsTimedOutAndTheRunGoesOn) {
 }
 
 TEST(RunnerOutcomes, UnknownCandidateIdIsAnError) {
-  const Suite suite = find_suite(default_suites_dir(), kTestWorkload);
+  const Suite suite = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), kTestWorkload);
   auto device = open_device("cpu");
   try {
     run_workload(suite, *device, quick_options({"no_such_candidate"}));

@@ -34,7 +34,7 @@ __global__ void spin_forever_kernel() {
 }
 
 const Suite& test_suite() {
-  static const Suite suite = find_suite(default_suites_dir(), kTestWorkload);
+  static const Suite suite = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), kTestWorkload);
   return suite;
 }
 

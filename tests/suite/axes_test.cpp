@@ -8,7 +8,7 @@
 namespace kg {
 namespace {
 
-Suite stock(const std::string& id) { return find_suite(default_suites_dir(), id); }
+Suite stock(const std::string& id) { return find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), id); }
 
 std::string resolve_error(const Suite& suite, const std::string& preset, const std::string& overrides) {
   try {

@@ -28,7 +28,7 @@ TEST(Golden, EveryWorkloadHasFixturesWithNonDefaultGeometry) {
   std::set<std::string> workloads;
   const auto fixtures = manifest();
   for (const auto& c : fixtures["cases"]) workloads.insert(c["workload"].get<std::string>());
-  for (const Suite& suite : load_suites(default_suites_dir())) EXPECT_TRUE(workloads.count(suite.id)) << suite.id;
+  for (const Suite& suite : load_suites(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR))) EXPECT_TRUE(workloads.count(suite.id)) << suite.id;
 }
 
 TEST(Golden, ReferencesAgreeWithTorchFloat64) {
@@ -38,7 +38,7 @@ TEST(Golden, ReferencesAgreeWithTorchFloat64) {
   for (const auto& c : cases) {
     std::string name = c["name"];
     SCOPED_TRACE(name);
-    Suite suite = find_suite(default_suites_dir(), c["workload"].get<std::string>());
+    Suite suite = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), c["workload"].get<std::string>());
     Axes overrides;
     for (const auto& [axis, value] : c["axes"].items()) overrides[axis] = value.get<std::int64_t>();
     Axes axes = suite.resolve_axes("", overrides);

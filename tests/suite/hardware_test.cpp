@@ -8,7 +8,7 @@ namespace kg {
 namespace {
 
 TEST(Hardware, FloorsMatchWorkloadsMd) {
-  Suite l1_071 = find_suite(default_suites_dir(), "l1_071_conv_transposed_2d");
+  Suite l1_071 = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), "l1_071_conv_transposed_2d");
   Axes axes = l1_071.default_axes();
   Floors h100 = floors(l1_071, axes, "h100-sxm");
   EXPECT_NEAR(h100.memory_ms, 0.32, 0.005);
@@ -18,13 +18,13 @@ TEST(Hardware, FloorsMatchWorkloadsMd) {
   EXPECT_DOUBLE_EQ(h100.bound_ms("tf32"), h100.memory_ms);
   EXPECT_DOUBLE_EQ(h100.bound_ms("fp32"), h100.fp32_ms);
 
-  Suite l1_086 = find_suite(default_suites_dir(), "l1_086_conv_depthwise_separable_2d");
+  Suite l1_086 = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), "l1_086_conv_depthwise_separable_2d");
   axes = l1_086.default_axes();
   EXPECT_NEAR(floors(l1_086, axes, "h100-sxm").memory_ms, 0.96, 0.005);
   EXPECT_NEAR(floors(l1_086, axes, "h200").memory_ms, 0.67, 0.005);
   EXPECT_NEAR(floors(l1_086, axes, "h200").fp32_ms, 1.10, 0.005);
 
-  Suite l2_078 = find_suite(default_suites_dir(), "l2_078_conv_transpose3d_max_max_sum");
+  Suite l2_078 = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), "l2_078_conv_transpose3d_max_max_sum");
   axes = l2_078.default_axes();
   EXPECT_NEAR(floors(l2_078, axes, "h100-sxm").tf32_ms, 0.44, 0.005);
   EXPECT_NEAR(floors(l2_078, axes, "h100-sxm").fp32_ms, 3.24, 0.005);

@@ -22,7 +22,7 @@ TEST(Philox, MatchesRandom123KnownAnswers) {
             (PhiloxCounter{0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u}));
 }
 
-Suite stock(const std::string& id) { return find_suite(default_suites_dir(), id); }
+Suite stock(const std::string& id) { return find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), id); }
 
 TEST(Inputs, DeterministicAndKeyedByEverything) {
   Suite suite = stock("l1_071_conv_transposed_2d");

@@ -19,7 +19,7 @@ const char* const kWorkloads[] = {"l1_071_conv_transposed_2d", "l1_086_conv_dept
 class Reference : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(Reference, CiPresetIsFastAndPointsMatchTheWholeOutput) {
-  Suite suite = find_suite(default_suites_dir(), GetParam());
+  Suite suite = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), GetParam());
   Axes ci = suite.resolve_axes("ci");
   auto start = std::chrono::steady_clock::now();
   Tensors inputs = generate_inputs(suite, ci, 3);
@@ -52,7 +52,7 @@ float to_tf32(float value) {
 }
 
 TEST_P(Reference, TolerancePolicyAcceptsTf32WithMargin) {
-  Suite suite = find_suite(default_suites_dir(), GetParam());
+  Suite suite = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), GetParam());
   Axes ci = suite.resolve_axes("ci");
   Tensors inputs = generate_inputs(suite, ci, 11);
   HostTensor<double> exact = reference_output(suite, ci, inputs);
@@ -92,13 +92,13 @@ TEST(ReferenceRegistry, UnknownReference) {
     const std::string message = e.what();
     EXPECT_EQ(message.rfind("no float64 reference is registered for 'l9_999_nothing' (registered: ", 0), 0u)
         << message;
-    for (const Suite& suite : load_suites(default_suites_dir()))
+    for (const Suite& suite : load_suites(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR)))
       EXPECT_NE(message.find(suite.reference), std::string::npos) << message;
   }
 }
 
 TEST(ReferenceRegistry, EveryStockSuiteHasOne) {
-  for (const Suite& suite : load_suites(default_suites_dir()))
+  for (const Suite& suite : load_suites(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR)))
     EXPECT_NO_THROW(find_reference(suite.reference)) << suite.id;
 }
 

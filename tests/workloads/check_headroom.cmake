@@ -1,4 +1,4 @@
-# cmake -DKERNELGATE=<binary> -DWORKLOAD=<id> -DCANDIDATES=<a,b> -DAXES=<k=v,...>
+# cmake -DKERNELGATE=<binary> -DSUITES=<folder> -DWORKLOAD=<id> -DCANDIDATES=<a,b> -DAXES=<k=v,...>
 #       -DBEYOND=<k=v,...> -DMIN_HEADROOM=<x> -DOUT=<folder> -P check_headroom.cmake
 #
 # FP32-labelled tensor-core candidates at the longest accumulation they accept
@@ -9,7 +9,7 @@
 # arithmetic, not the order, sets the error (the workload tests run both).
 cmake_minimum_required(VERSION 3.20)
 
-foreach(var KERNELGATE WORKLOAD CANDIDATES AXES BEYOND MIN_HEADROOM OUT)
+foreach(var KERNELGATE SUITES WORKLOAD CANDIDATES AXES BEYOND MIN_HEADROOM OUT)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "check_headroom.cmake: -D${var}= is missing")
   endif()
@@ -19,7 +19,8 @@ function(run_at axes folder)
   file(REMOVE_RECURSE ${folder})
   execute_process(
     COMMAND ${CMAKE_COMMAND} -E env --unset=KG_INTERPRET_TENSOR_CORES
-            ${KERNELGATE} run --workload ${WORKLOAD} --device cpu --preset ci --axes ${axes}
+            ${KERNELGATE} run --workload ${WORKLOAD} --suites ${SUITES} --allow-empty-baselines
+            --device cpu --preset ci --axes ${axes}
             --candidates ${CANDIDATES} --orders forward --protocol none --report-dir ${folder} --quiet
     RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
   if(NOT status EQUAL 0)

@@ -4,6 +4,7 @@
 // ranking, and the history of replaced records. The format is
 // docs/baseline.schema.json; the policy is docs/baselines.md.
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -91,28 +92,55 @@ void to_json(nlohmann::ordered_json& j, const BaselineFile& v);
 BaselineRecord parse_baseline_record(const nlohmann::ordered_json& j, const std::string& where);
 BaselineFile parse_baseline_file(const nlohmann::ordered_json& j, const std::string& where);
 
+// Why a workload id or hardware key cannot name a baseline file (empty, a
+// character outside [a-z0-9_.-], a leading dot), or std::nullopt.
+std::optional<std::string> store_key_problem(std::string_view key);
+// baselines_dir/workload/hardware.json. Throws kg::Error for a key that
+// store_key_problem refuses, so no key names a file outside the folder.
 std::filesystem::path baseline_path(const std::filesystem::path& baselines_dir,
                                     const std::string& workload, const std::string& hardware);
 // Throws kg::Error naming the file when it cannot be read, is not JSON, or does
 // not follow the schema.
 BaselineFile load_baseline_file(const std::filesystem::path& file);
-// std::nullopt when the file does not exist; otherwise load_baseline_file.
+// std::nullopt when the file does not exist; otherwise load_baseline_file
+// (a file that exists but cannot be read is an error, never "absent").
 std::optional<BaselineFile> load_baseline_if_present(const std::filesystem::path& file);
+// The stored file of a workload on a hardware key, if there is one; throws
+// kg::Error naming the file when it holds another workload or hardware key.
+std::optional<BaselineFile> load_stored_baseline(const std::filesystem::path& baselines_dir,
+                                                 const std::string& workload, const std::string& hardware);
+// The --baselines folder of a run must exist and be readable: a misspelt
+// folder would make every candidate new and switch the gate off. A missing
+// folder passes only with allow_empty (a first run). Throws kg::Error.
+void check_baselines_dir(const std::filesystem::path& baselines_dir, bool allow_empty);
 
 // ---- publish: measured records from reports into baseline files ----------
 
+struct MergeOptions {
+  std::string origin;  // the report the records come from, for the history
+  std::string by;      // who publishes
+  std::string at;      // when (ISO 8601 UTC)
+  bool force = false;  // replace a stored record even with an older one
+};
+
 // Merges records into a file (a measured record replaces the measured record of
 // the same implementation, which goes into the history; an identical one is
-// left alone) and recomputes the ranking. Appends one human-readable line per
+// left alone; an older one is refused unless options.force, with a line in
+// `refused`) and recomputes the ranking. Appends one human-readable line per
 // change to `diff`. Returns whether the file changed.
-bool merge_records(BaselineFile& file, const std::vector<BaselineRecord>& records, const std::string& origin,
-                   const std::string& by, const std::string& at, std::vector<std::string>& diff);
+bool merge_records(BaselineFile& file, const std::vector<BaselineRecord>& records, const MergeOptions& options,
+                   std::vector<std::string>& diff, std::vector<std::string>& refused);
 
 struct PublishOptions {
   std::filesystem::path reports_dir;    // holds <workload>.<hardware>.json reports
-  std::filesystem::path baselines_dir;  // holds <workload>/<hardware>.json
+  std::filesystem::path baselines_dir;  // holds <workload>/<hardware>.json; must exist
+  std::vector<std::string> workloads;   // the ids of the loaded suites: a report of another is refused
   bool dry_run = false;                 // only say what would change
+  bool force = false;                   // see MergeOptions
   std::string by;                       // who publishes; "" = $KERNELGATE_PUBLISHER, $GITHUB_ACTOR, $USER
+  // Called after every temporary file is written and before the first one
+  // replaces its baseline file (tests stop the publish there).
+  std::function<void()> before_replace;
 };
 
 struct PublishedFile {
@@ -122,15 +150,27 @@ struct PublishedFile {
   std::vector<std::string> diff;
 };
 
-// For each report: takes the lock of its baseline folder (flock, so concurrent
-// publishes serialise and lose nothing), reads the file (a corrupt one is a
-// kg::Error naming it, and is left as it is), merges the report's measured
-// records, and writes the file atomically (temporary file + rename) unless
-// dry_run. Throws kg::Error when the folder holds no report.
-std::vector<PublishedFile> publish_reports(const PublishOptions& options);
+struct PublishResult {
+  std::vector<PublishedFile> files;  // what changes (or would have changed), per baseline file
+  std::vector<std::string> refused;  // older records that did not replace newer ones
+  std::vector<std::string> errors;   // when not empty, nothing was written
+  bool written = false;              // the changed files were replaced
+};
+
+// All or nothing, under one lock on the baselines folder (flock, so
+// concurrent publishes serialise and lose nothing): reads and checks every
+// report (keys, workload among options.workloads, each record's hardware
+// against its environment) and every baseline file it touches (a corrupt
+// one is an error naming it, and is left as it is), merges, and unless
+// dry_run or any error writes every changed file through a temporary file
+// and then renames them all. Throws kg::Error when a folder is missing or the
+// reports folder holds no report; every other problem is in `errors`.
+PublishResult publish_reports(const PublishOptions& options);
 
 // Days since 1970-01-01 of an ISO 8601 date or date-time ("2026-03-05",
 // "2026-03-05T12:00:00Z"); std::nullopt when it does not start with a valid date.
 std::optional<long> iso_date_days(std::string_view text);
+// Today (UTC) in days since 1970-01-01.
+long today_utc_days();
 
 }  // namespace kg

@@ -2,7 +2,9 @@
 // What happens after the runner: the gate against the stored baselines, the
 // reports, the table, and the exit code of `kernelgate run`.
 #include <filesystem>
+#include <optional>
 
+#include "kernelgate/baseline.hpp"
 #include "kernelgate/result.hpp"
 #include "kernelgate/suite.hpp"
 
@@ -14,6 +16,9 @@ inline constexpr int kSkipExitCode = 77;
 
 struct ConcludeOptions {
   std::filesystem::path baselines_dir;  // holds <workload>/<hardware>.json
+  // The stored file of this workload and hardware key, loaded (and so
+  // validated) by the caller before the run: none means every candidate is new.
+  std::optional<BaselineFile> baseline;
   std::filesystem::path report_dir;     // created if missing
   GatePolicy policy;                    // the suite's, with CLI overrides applied
   // Interpret-mode (wall clock) latencies gate only when set (docs/baselines.md).
@@ -26,7 +31,13 @@ struct ConcludeOptions {
 // any candidate runs, so a bad --report-dir costs nothing.
 void ensure_report_dir_writable(const std::filesystem::path& report_dir);
 
-// Gates `run` against baselines_dir/<workload>/<hardware>.json (verdicts are
+// Writes <workload>.<hardware>.junit.xml into report_dir for a run that
+// stopped before any candidate ran, with one error testcase saying why
+// (best effort: a folder that cannot be written is already the error).
+void write_setup_error(const std::filesystem::path& report_dir, const std::string& workload,
+                       const std::string& hardware, const std::string& message);
+
+// Gates `run` against options.baseline (verdicts are
 // added to run.candidates[i].checks), writes <workload>.<hardware>.junit.xml,
 // .json and .md into report_dir, prints the table, and returns the exit code:
 // 0 when every candidate passed (or is new / not_supported), 1 otherwise.

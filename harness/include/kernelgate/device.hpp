@@ -93,6 +93,9 @@ class Device {
   virtual double default_timeout_s() const = 0;
   // "wall" or "cuda_event": what timer() measures with.
   virtual std::string clock_name() const = 0;
+  // The memory candidates' buffers come from (the GPU's global memory; on cpu
+  // the machine's), so a size that cannot fit is refused before anything runs.
+  virtual std::uint64_t memory_bytes() const = 0;
 
   // Memory, with guard bands of at least `min_guard_bytes` on each side.
   virtual DeviceBuffer allocate(std::size_t bytes, const std::string& label,

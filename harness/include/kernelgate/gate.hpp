@@ -36,7 +36,6 @@ struct GateOptions {
   long today_days = 0;           // days since 1970-01-01 (UTC) the age is measured at
   bool gate_wall_clock = false;  // see GatePolicyOverrides
 };
-long today_utc_days();
 
 // Two candidates whose measured order contradicts the stored ranking.
 struct RankDrift {

@@ -55,6 +55,10 @@ struct ReportInput {
 nlohmann::ordered_json report_json(const ReportInput& input);
 // The JUnit XML report (validates against the junit-10 XSD).
 std::string junit_xml(const ReportInput& input);
+// The JUnit file of a run stopped before any candidate ran (bad baselines or
+// options): one testcase "setup" with an <error> saying why.
+std::string junit_setup_error_xml(const std::string& workload, const std::string& hardware,
+                                  const std::string& message);
 // The Markdown summary of one report, made from its JSON so that `kernelgate
 // summarize` can remake it from the files alone.
 std::string markdown_summary(const nlohmann::ordered_json& report);
@@ -69,9 +73,21 @@ nlohmann::ordered_json load_report(const std::filesystem::path& file);
 // Every <workload>.<hardware>.json report in the folder, sorted by file name.
 std::vector<std::filesystem::path> report_files(const std::filesystem::path& report_dir);
 
+// Creates the folder if missing and checks that a file can be written in it;
+// throws kg::Error naming the option ("--report-dir DIR: cannot be written").
+void ensure_writable_folder(const std::string& option, const std::filesystem::path& folder);
+
 // Writes text to path through a temporary file and a rename, so a reader never
 // sees half a file. Throws kg::Error naming the file.
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+// The two halves of write_file_atomically, for a writer that must prepare
+// several files before it replaces any (publish): the temporary file holds
+// text with the given permission bits, under a hidden name ending in
+// kTemporarySuffix + 6 characters; the second call renames it over path.
+inline constexpr const char* kTemporarySuffix = ".kernelgate-tmp.";
+std::filesystem::path write_temporary_beside(const std::filesystem::path& path, const std::string& text,
+                                             unsigned mode);
+void replace_with_temporary(const std::filesystem::path& temporary, const std::filesystem::path& path);
 
 // The name stem of the reports of one run: "<workload>.<hardware>".
 std::string report_stem(const RunResult& run);

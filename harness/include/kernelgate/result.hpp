@@ -24,13 +24,15 @@ enum class Outcome {
   crashed,
   timed_out,
   regressed,
+  unreliable,  // the samples (stored or this run's) are too few or too noisy to gate
   stale,
   not_supported,
   skipped,
 };
 std::string_view to_string(Outcome outcome);
 Outcome outcome_from_string(std::string_view text);  // throws kg::Error
-bool is_failure(Outcome outcome);  // incorrect, contract_violation, crashed, timed_out, regressed, stale
+// incorrect, contract_violation, crashed, timed_out, regressed, unreliable, stale
+bool is_failure(Outcome outcome);
 
 // Equivalence of a candidate's output against the float64 reference.
 struct ErrorStats {

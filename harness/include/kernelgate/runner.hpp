@@ -58,7 +58,24 @@ struct RunOptions {
   std::filesystem::path executable;
   // Called in the parent as each candidate finishes (progress lines).
   std::function<void(const CandidateResult&)> on_result;
+  // Run even where interpret mode cannot finish a candidate inside the
+  // watchdog (check_run_fits).
+  bool allow_slow = false;
 };
+
+// Interpret mode runs at most about this many FLOP per second (measured at
+// the ci preset: 0.04 to 0.6 GFLOP/s), and a candidate makes at least this
+// many calls in its child (checked calls and one timed): the floor of its
+// time on cpu.
+inline constexpr double kInterpretFlopPerSecond = 1e9;
+inline constexpr int kMinimumCallsPerCandidate = 4;
+
+// Refuses, before anything runs, axes that cannot work on this device
+// (kg::Error in words): tensors that need more memory than the device has
+// (inputs staged twice beside the live copy, the output, and on cpu the
+// host's copies too), and on cpu a size whose floor time exceeds the watchdog unless
+// allow_slow. timeout_s: the watchdog per candidate (0: the device's).
+void check_run_fits(const Suite& suite, const Axes& axes, const Device& device, double timeout_s, bool allow_slow);
 
 // Runs every selected candidate of suite's workload on `device` (opened by the
 // caller, in the parent) and returns the run. Candidates that declare the axes

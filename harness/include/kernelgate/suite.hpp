@@ -33,6 +33,11 @@ struct GatePolicy {
   double noise_multiplier = 2.0;    // times the measured std added to the tolerance
   int max_age_days = 90;
   bool win_is_stale = true;  // a speed-up beyond tolerance asks for a publish
+  // The noise guard: samples (a stored record's or this run's) with fewer
+  // than min_samples or a coefficient of variation above max_cv cannot gate,
+  // since a large std would let a large slowdown pass; they are `unreliable`.
+  int min_samples = 5;
+  double max_cv = 0.2;
 };
 
 enum class TensorRole { input, parameter, output };
@@ -106,7 +111,11 @@ std::vector<Suite> load_suites(const std::filesystem::path& dir);
 // Throws kg::Error("unknown workload ...") listing the known ones.
 Suite find_suite(const std::filesystem::path& dir, const std::string& id);
 
+// "suites" and "baselines": the folders of the working directory.
 std::filesystem::path default_suites_dir();
 std::filesystem::path default_baselines_dir();
+// The folder of the --suites option (empty: default_suites_dir()); throws
+// kg::Error when it is not a folder, saying how the default is found.
+std::filesystem::path resolve_suites_dir(const std::string& option);
 
 }  // namespace kg

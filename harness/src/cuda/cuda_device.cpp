@@ -117,6 +117,7 @@ class CudaDevice final : public Device {
   // audit and hashing GiB buffers fit well inside two minutes on an H100.
   double default_timeout_s() const override { return 180.0; }
   std::string clock_name() const override { return "cuda_event"; }
+  std::uint64_t memory_bytes() const override { return std::uint64_t(std::max<std::int64_t>(environment_.memory_bytes, 0)); }
 
   DeviceBuffer allocate(std::size_t bytes, const std::string& label, std::size_t min_guard_bytes) override {
     DeviceBuffer buffer;

@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "json_fields.hpp"
 #include "kernelgate/error.hpp"
@@ -69,13 +67,12 @@ ordered_json latency_json(const LatencyStats& v) {
 }
 
 LatencyStats parse_latency(const JsonReader& r) {
-  r.require_object();
+  r.allow_only({"protocol", "clock", "warmups", "n", "mean_ms", "std_ms", "min_ms", "median_ms", "max_ms", "cv"});
   LatencyStats v;
   v.protocol = r.at("protocol").string();
   v.clock = r.at("clock").string();
-  v.warmups = r.has("warmups") ? int(r.at("warmups").integer()) : 0;
-  v.n = r.at("n").integer();
-  if (v.n < 1) r.at("n").fail("expected at least one sample");
+  v.warmups = r.has("warmups") ? int(r.at("warmups").integer_in(0, 1 << 30)) : 0;
+  v.n = r.at("n").integer_in(1, std::int64_t{1} << 40);
   v.mean_ms = r.at("mean_ms").non_negative();
   if (v.mean_ms <= 0) r.at("mean_ms").fail("expected a latency > 0");
   v.std_ms = r.at("std_ms").non_negative();
@@ -142,7 +139,8 @@ void to_json(ordered_json& j, const BaselineFile& v) {
 namespace {
 
 BaselineRecord parse_record(const JsonReader& r) {
-  r.require_object();
+  r.allow_only({"implementation", "kind", "precision", "trust", "latency", "ratio_to_eager", "source", "observed",
+                "environment", "workload_identity", "preset", "axes", "git_revision", "notes"});
   BaselineRecord v;
   v.implementation = r.at("implementation").string();
   if (v.implementation.empty()) r.at("implementation").fail("must not be empty");
@@ -157,10 +155,15 @@ BaselineRecord parse_record(const JsonReader& r) {
   }
   v.latency = parse_latency(r.at("latency"));
   v.ratio_to_eager = r.optional_number("ratio_to_eager");
-  if (v.ratio_to_eager && !(*v.ratio_to_eager > 0)) r.at("ratio_to_eager").fail("expected a ratio > 0");
+  if (v.ratio_to_eager && !(*v.ratio_to_eager > 0 && std::isfinite(*v.ratio_to_eager)))
+    r.at("ratio_to_eager").fail("expected a finite ratio > 0");
   v.source = r.string_or("source", "");
   v.observed = r.at("observed").string();
-  if (!iso_date_days(v.observed)) r.at("observed").fail("expected an ISO 8601 date, e.g. 2026-03-05");
+  const auto observed_days = iso_date_days(v.observed);
+  if (!observed_days) r.at("observed").fail("expected an ISO 8601 date, e.g. 2026-03-05");
+  // A date to come would never be stale: the file was edited or the clock
+  // that wrote it was wrong.
+  if (*observed_days > today_utc_days()) r.at("observed").fail("the date " + v.observed + " is in the future");
   if (r.has("environment")) {
     r.at("environment").require_object();
     v.environment = r.at("environment").json();
@@ -177,6 +180,38 @@ BaselineRecord parse_record(const JsonReader& r) {
   return v;
 }
 
+// The stored ranking must describe the records: every record ranked once,
+// ranks 1..n, no entry without its record, each entry's mean its record's. A
+// hand edit that breaks this would make rank drift judge a ranking nobody
+// measured.
+void check_ranking(const BaselineFile& file, const JsonReader& ranking) {
+  std::vector<bool> rank_taken(file.ranking.size() + 1, false);
+  std::vector<bool> record_ranked(file.records.size(), false);
+  for (std::size_t i = 0; i < file.ranking.size(); ++i) {
+    const RankEntry& entry = file.ranking[i];
+    const auto at = ranking.at(i);
+    if (entry.rank < 1 || std::size_t(entry.rank) > file.ranking.size())
+      at.at("rank").fail("rank " + std::to_string(entry.rank) + " is outside 1.." +
+                         std::to_string(file.ranking.size()));
+    if (rank_taken[std::size_t(entry.rank)]) at.at("rank").fail("rank " + std::to_string(entry.rank) + " is given twice");
+    rank_taken[std::size_t(entry.rank)] = true;
+    const BaselineRecord* record = file.find(entry.implementation, entry.trust);
+    if (!record)
+      at.fail("ranks " + entry.implementation + " (" + std::string(to_string(entry.trust)) +
+              "), which has no record in the file");
+    const std::size_t index = std::size_t(record - file.records.data());
+    if (record_ranked[index]) at.fail("ranks " + entry.implementation + " a second time");
+    record_ranked[index] = true;
+    if (entry.mean_ms != record->latency.mean_ms)
+      at.at("mean_ms").fail("says " + std::to_string(entry.mean_ms) + " ms, its record " +
+                            std::to_string(record->latency.mean_ms) + " ms");
+  }
+  for (std::size_t i = 0; i < file.records.size(); ++i)
+    if (!record_ranked[i])
+      ranking.fail("does not rank " + file.records[i].implementation + " (" +
+                   std::string(to_string(file.records[i].trust)) + "), which has a record");
+}
+
 }  // namespace
 
 BaselineRecord parse_baseline_record(const ordered_json& j, const std::string& where) {
@@ -185,14 +220,16 @@ BaselineRecord parse_baseline_record(const ordered_json& j, const std::string& w
 
 BaselineFile parse_baseline_file(const ordered_json& j, const std::string& where) {
   JsonReader r(j, where);
-  r.require_object();
+  r.allow_only({"schema_version", "workload", "hardware", "ranking", "records", "history"});
   BaselineFile file;
-  file.schema_version = int(r.at("schema_version").integer());
+  file.schema_version = int(r.at("schema_version").integer_in(0, 1 << 30));
   if (file.schema_version != kBaselineSchemaVersion)
     r.at("schema_version").fail("unsupported schema version " + std::to_string(file.schema_version) +
                                 " (this kernelgate reads " + std::to_string(kBaselineSchemaVersion) + ")");
   file.workload = r.at("workload").string();
+  if (auto why = store_key_problem(file.workload)) r.at("workload").fail(*why);
   file.hardware = r.at("hardware").string();
+  if (auto why = store_key_problem(file.hardware)) r.at("hardware").fail(*why);
   auto records = r.at("records");
   records.require_array();
   for (std::size_t i = 0; i < records.size(); ++i) {
@@ -207,9 +244,9 @@ BaselineFile parse_baseline_file(const ordered_json& j, const std::string& where
     ranking.require_array();
     for (std::size_t i = 0; i < ranking.size(); ++i) {
       auto entry = ranking.at(i);
-      entry.require_object();
+      entry.allow_only({"rank", "implementation", "trust", "mean_ms"});
       RankEntry rank;
-      rank.rank = int(entry.at("rank").integer());
+      rank.rank = int(entry.at("rank").integer_in(1, 1 << 30));
       rank.implementation = entry.at("implementation").string();
       try {
         rank.trust = trust_from_string(entry.at("trust").string());
@@ -219,6 +256,7 @@ BaselineFile parse_baseline_file(const ordered_json& j, const std::string& where
       rank.mean_ms = entry.at("mean_ms").non_negative();
       file.ranking.push_back(std::move(rank));
     }
+    check_ranking(file, ranking);
   } else {
     file.ranking = rank_records(file.records);
   }
@@ -227,11 +265,13 @@ BaselineFile parse_baseline_file(const ordered_json& j, const std::string& where
     history.require_array();
     for (std::size_t i = 0; i < history.size(); ++i) {
       auto entry = history.at(i);
-      entry.require_object();
+      entry.allow_only({"at", "by", "action", "implementation", "origin", "previous"});
       HistoryEntry h;
       h.at = entry.at("at").string();
+      if (!iso_date_days(h.at)) entry.at("at").fail("expected an ISO 8601 date-time");
       h.by = entry.string_or("by", "");
       h.action = entry.at("action").string();
+      if (h.action != "added" && h.action != "replaced") entry.at("action").fail("expected added or replaced");
       h.implementation = entry.at("implementation").string();
       h.origin = entry.string_or("origin", "");
       if (entry.has("previous")) h.previous = parse_record(entry.at("previous"));
@@ -266,30 +306,78 @@ std::vector<RankEntry> rank_records(const std::vector<BaselineRecord>& records) 
   return ranking;
 }
 
+std::optional<std::string> store_key_problem(std::string_view key) {
+  if (key.empty()) return "is empty";
+  for (char c : key)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-'))
+      return "'" + std::string(key) + "' has a character outside [a-z0-9_.-]";
+  if (key.front() == '.') return "'" + std::string(key) + "' starts with a dot";
+  return std::nullopt;
+}
+
 std::filesystem::path baseline_path(const std::filesystem::path& baselines_dir,
                                     const std::string& workload, const std::string& hardware) {
-  return baselines_dir / workload / (hardware + ".json");
+  // Keys come from reports and files a user can edit: a key such as "../.."
+  // must never name a file outside the store.
+  if (auto why = store_key_problem(workload)) throw Error("workload id " + *why + ": not a baseline key");
+  if (auto why = store_key_problem(hardware)) throw Error("hardware key " + *why + ": not a baseline key");
+  const auto path = baselines_dir / workload / (hardware + ".json");
+  const auto relative = path.lexically_normal().lexically_relative(baselines_dir.lexically_normal());
+  if (relative.empty() || *relative.begin() == "..")
+    throw Error(path.string() + ": outside the baselines folder " + baselines_dir.string());
+  return path;
 }
 
 BaselineFile load_baseline_file(const std::filesystem::path& file) {
-  const std::string where = file.string();
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(where + ": cannot be read");
-  std::stringstream text;
-  text << in.rdbuf();
-  ordered_json json;
-  try {
-    json = ordered_json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error(where + ": not valid JSON (" + std::string(e.what()) + ")");
-  }
-  return parse_baseline_file(json, where);
+  return parse_baseline_file(report_detail::read_json_file(file), file.string());
 }
 
 std::optional<BaselineFile> load_baseline_if_present(const std::filesystem::path& file) {
   std::error_code ec;
-  if (!std::filesystem::exists(file, ec)) return std::nullopt;
+  const auto status = std::filesystem::status(file, ec);
+  if (status.type() == std::filesystem::file_type::not_found) return std::nullopt;
+  // Anything but "absent" is read: unreadable is an error, never "no baseline".
+  if (ec) throw Error(file.string() + ": cannot be read: " + ec.message());
   return load_baseline_file(file);
+}
+
+std::optional<BaselineFile> load_stored_baseline(const std::filesystem::path& baselines_dir,
+                                                 const std::string& workload, const std::string& hardware) {
+  const auto file = baseline_path(baselines_dir, workload, hardware);
+  auto baseline = load_baseline_if_present(file);
+  if (baseline && (baseline->workload != workload || baseline->hardware != hardware))
+    throw Error(file.string() + ": holds " + baseline->workload + " on " + baseline->hardware + ", but its path says " +
+                workload + " on " + hardware);
+  return baseline;
+}
+
+void check_baselines_dir(const std::filesystem::path& baselines_dir, bool allow_empty) {
+  const std::string name = baselines_dir.string();
+  std::error_code ec;
+  const auto status = std::filesystem::status(baselines_dir, ec);
+  if (status.type() == std::filesystem::file_type::not_found) {
+    if (allow_empty) return;
+    throw Error("--baselines " + name +
+                ": no such folder. Every candidate would be new and the gate would judge nothing; on a first "
+                "run give --allow-empty-baselines, or create the folder");
+  }
+  if (ec) throw Error("--baselines " + name + ": cannot be read: " + ec.message());
+  if (status.type() != std::filesystem::file_type::directory) throw Error("--baselines " + name + ": is not a folder");
+  // Readable means listable: an unreadable store would look empty.
+  std::filesystem::directory_iterator listing(baselines_dir, ec);
+  if (ec) throw Error("--baselines " + name + ": cannot be read: " + ec.message());
+  for (; listing != std::filesystem::directory_iterator(); listing.increment(ec)) {
+    if (ec) throw Error("--baselines " + name + ": cannot be read: " + ec.message());
+    if (!listing->is_directory()) continue;
+    std::error_code inner;
+    std::filesystem::directory_iterator workload(listing->path(), inner);
+    if (inner) throw Error("--baselines " + name + ": " + listing->path().string() + " cannot be read: " + inner.message());
+  }
+}
+
+long today_utc_days() {
+  auto today = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+  return today.time_since_epoch().count();
 }
 
 }  // namespace kg

@@ -15,18 +15,7 @@
 namespace kg {
 
 void ensure_report_dir_writable(const std::filesystem::path& report_dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(report_dir, ec);
-  if (ec) throw Error("--report-dir " + report_dir.string() + ": cannot be created: " + ec.message());
-  if (!std::filesystem::is_directory(report_dir, ec))
-    throw Error("--report-dir " + report_dir.string() + ": is not a folder");
-  // Write access asked of the file system itself (root ignores mode bits, a
-  // read-only mount does not): create and remove a probe file.
-  const auto probe = report_dir / (".kernelgate-probe-" + std::to_string(::getpid()));
-  std::FILE* file = std::fopen(probe.c_str(), "w");
-  if (!file) throw Error("--report-dir " + report_dir.string() + ": cannot be written");
-  std::fclose(file);
-  std::filesystem::remove(probe, ec);
+  ensure_writable_folder("--report-dir", report_dir);
 }
 
 namespace {
@@ -49,9 +38,21 @@ std::optional<LatencyFloors> floors_for(const Suite& suite, const RunResult& run
 
 }  // namespace
 
+void write_setup_error(const std::filesystem::path& report_dir, const std::string& workload,
+                       const std::string& hardware, const std::string& message) {
+  if (store_key_problem(workload) || store_key_problem(hardware)) return;
+  try {
+    ensure_report_dir_writable(report_dir);
+    write_file_atomically(report_dir / (workload + "." + hardware + ".junit.xml"),
+                          junit_setup_error_xml(workload, hardware, message));
+  } catch (const Error&) {
+    // The report folder itself is the problem; the error is printed anyway.
+  }
+}
+
 int conclude_run(const Suite& suite, RunResult& run, const ConcludeOptions& options) {
   const auto baseline_file = baseline_path(options.baselines_dir, run.workload, run.hardware);
-  const std::optional<BaselineFile> baseline = load_baseline_if_present(baseline_file);
+  const std::optional<BaselineFile>& baseline = options.baseline;
 
   GateOptions gate_options;
   gate_options.policy = options.policy;

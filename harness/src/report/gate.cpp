@@ -39,7 +39,8 @@ int severity(Outcome outcome) {
     case Outcome::contract_violation: return 7;
     case Outcome::incorrect: return 6;
     case Outcome::regressed: return 5;
-    case Outcome::stale: return 4;
+    case Outcome::unreliable: return 4;
+    case Outcome::stale: return 3;
     default: return 0;
   }
 }
@@ -64,6 +65,25 @@ std::string describe_axes(const Axes& axes) {
 }
 
 std::string short_hash(const std::string& hash) { return hash.substr(0, 12); }
+
+// Why the samples cannot gate (too few, or a std so large that the noise
+// allowance would let a large slowdown pass), or "" when they can.
+std::string noise_problem(const LatencyStats& stored, const LatencyStats& now, const GatePolicy& policy) {
+  auto problem = [&](const LatencyStats& stats, const std::string& whose, const std::string& remedy) -> std::string {
+    const double cv = stats.std_ms / stats.mean_ms;
+    if (stats.n < policy.min_samples)
+      return "cannot gate: " + whose + " has " + std::to_string(stats.n) + " samples (" +
+             std::to_string(policy.min_samples) + " needed): " + remedy;
+    if (!(cv <= policy.max_cv))
+      return "cannot gate: the std of " + whose + ", " + ms(stats.std_ms) + ", is " + format("%.0f%%", cv * 100) +
+             " of its mean " + ms(stats.mean_ms) + " (at most " + format("%.0f%%", policy.max_cv * 100) +
+             "): " + remedy;
+    return "";
+  };
+  std::string why = problem(stored, "the stored record", "re-measure on a quiet runner and publish");
+  if (why.empty()) why = problem(now, "this run", "rerun on a quiet runner, or with a longer --budget");
+  return why;
+}
 
 CheckResult make_check(const char* name, Outcome outcome, std::string message) {
   CheckResult check;
@@ -90,11 +110,6 @@ GatePolicy apply_overrides(GatePolicy policy, const GatePolicyOverrides& overrid
   }
   if (overrides.win_is_stale) policy.win_is_stale = *overrides.win_is_stale;
   return policy;
-}
-
-long today_utc_days() {
-  auto today = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
-  return today.time_since_epoch().count();
 }
 
 std::string RankDrift::describe() const {
@@ -184,13 +199,22 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
 
     // Staleness that makes the record incomparable: then the latency is not judged.
     bool comparable = true;
-    if (!stored.workload_identity.empty() && stored.workload_identity != run.identity) {
+    // A measured record that does not say what it measured cannot be compared.
+    if (stored.workload_identity.empty()) {
+      gate.stale_reasons.push_back("the record names no workload identity, so what it measured is unknown: "
+                                   "re-measure and publish");
+      comparable = false;
+    } else if (stored.workload_identity != run.identity) {
       gate.stale_reasons.push_back("the record was measured against workload identity " +
                                    short_hash(stored.workload_identity) + ", this suite is " +
                                    short_hash(run.identity) + ": the workload changed, re-measure and publish");
       comparable = false;
     }
-    if (stored.preset != run.preset || (!stored.axes.empty() && stored.axes != run.axes)) {
+    if (stored.axes.empty()) {
+      gate.stale_reasons.push_back("the record names no axes, so the shape it measured is unknown: re-measure and "
+                                   "publish");
+      comparable = false;
+    } else if (stored.preset != run.preset || stored.axes != run.axes) {
       gate.stale_reasons.push_back("the record was measured at other axes (preset '" + stored.preset + "', " +
                                    describe_axes(stored.axes) + "; this run: preset '" + run.preset + "', " +
                                    describe_axes(run.axes) + ")");
@@ -210,6 +234,7 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
     }
 
     const bool wall_clock = now.clock == "wall" && !options.gate_wall_clock;
+    const std::string unreliable = comparable && !wall_clock ? noise_problem(stored.latency, now, policy) : "";
     if (!comparable) {
       gate.latency = make_check(kLatencyCheck, Outcome::passed,
                                 "not compared: the stored record is stale (see staleness)");
@@ -217,6 +242,8 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
       gate.latency = make_check(kLatencyCheck, Outcome::passed,
                                 ms(now.mean_ms) + " vs record " + ms(stored.latency.mean_ms) +
                                     ": interpret-mode wall-clock time is informational, not gated");
+    } else if (!unreliable.empty()) {
+      gate.latency = make_check(kLatencyCheck, Outcome::unreliable, unreliable);
     } else {
       const double noise_ms = policy.noise_multiplier * std::max(now.std_ms, stored.latency.std_ms);
       gate.threshold_ms = stored.latency.mean_ms * (1.0 + policy.latency_tolerance) + noise_ms;

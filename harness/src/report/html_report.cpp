@@ -306,6 +306,10 @@ long today_days() {
 }  // namespace
 
 std::vector<fs::path> write_html_report(const HtmlReportOptions& options) {
+  // A misspelt folder would give pages with nothing in them and exit 0.
+  if (!options.reports_dir.empty() && !fs::is_directory(options.reports_dir))
+    throw Error("--reports " + options.reports_dir.string() + ": no such folder");
+  check_baselines_dir(options.baselines_dir, false);
   std::error_code error;
   fs::create_directories(options.out_dir, error);
   if (error || !fs::is_directory(options.out_dir))
@@ -321,7 +325,7 @@ std::vector<fs::path> write_html_report(const HtmlReportOptions& options) {
 
   // Reports first: a key with a report shows this run's figures.
   std::set<std::pair<std::string, std::string>> reported_keys;
-  if (!options.reports_dir.empty() && fs::is_directory(options.reports_dir)) {
+  if (!options.reports_dir.empty()) {
     for (const auto& file : report_files(options.reports_dir)) {
       const ordered_json report = load_report(file);
       const std::string workload = report.at("workload").at("id").get<std::string>();
@@ -341,7 +345,8 @@ std::vector<fs::path> write_html_report(const HtmlReportOptions& options) {
     if (!fs::is_directory(folder)) continue;
     std::vector<fs::path> files;
     for (const auto& entry : fs::directory_iterator(folder))
-      if (entry.path().extension() == ".json") files.push_back(entry.path());
+      if (entry.path().extension() == ".json" && entry.path().filename().string().front() != '.')
+        files.push_back(entry.path());
     std::sort(files.begin(), files.end());
     for (const auto& file : files) {
       const BaselineFile baseline = load_baseline_file(file);

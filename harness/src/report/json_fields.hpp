@@ -3,6 +3,10 @@
 // each failure is one kg::Error naming the file and the JSON path, e.g.
 // "baselines/x/h200.json: /records/2/latency/mean_ms: expected a number".
 #include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <initializer_list>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -28,6 +32,16 @@ class JsonReader {
   }
   void require_array() const {
     if (!json_.is_array()) fail("expected an array");
+  }
+  // The schema's additionalProperties: false. A field this kernelgate does not
+  // know would be dropped by the next write, so it is refused instead.
+  void allow_only(std::initializer_list<const char*> keys) const {
+    require_object();
+    for (const auto& [key, value] : json_.items()) {
+      bool known = false;
+      for (const char* allowed : keys) known = known || key == allowed;
+      if (!known) JsonReader(value, where_, path_ + "/" + key).fail("unknown field (see the schema)");
+    }
   }
   bool has(const std::string& key) const {
     return json_.is_object() && json_.contains(key) && !json_.at(key).is_null();
@@ -57,7 +71,16 @@ class JsonReader {
   }
   std::int64_t integer() const {
     if (!json_.is_number_integer()) fail("expected an integer");
+    if (json_.is_number_unsigned() &&
+        json_.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+      fail("integer out of range");
     return json_.get<std::int64_t>();
+  }
+  std::int64_t integer_in(std::int64_t min, std::int64_t max) const {
+    const std::int64_t value = integer();
+    if (value < min || value > max)
+      fail("expected an integer from " + std::to_string(min) + " to " + std::to_string(max));
+    return value;
   }
   bool boolean() const {
     if (!json_.is_boolean()) fail("expected true or false");
@@ -77,5 +100,11 @@ class JsonReader {
   std::string where_;
   std::string path_;
 };
+
+// Reads and parses a JSON file. Every failure is a kg::Error naming the file:
+// unreadable, not JSON (with the parser's position), or a number out of
+// range (1e999), which the parser reports without a position; then the JSON
+// path reached so far is named.
+nlohmann::ordered_json read_json_file(const std::filesystem::path& file);
 
 }  // namespace kg::report_detail

@@ -5,6 +5,7 @@
 // "<candidate>.<figure>"; the testcase's <system-out> repeats them in words.
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include <tinyxml2.h>
 
@@ -47,19 +48,27 @@ void add_property(tinyxml2::XMLElement* properties, const std::string& name, con
   property->SetAttribute("value", value.c_str());
 }
 
-}  // namespace
-
-std::string junit_xml(const ReportInput& input) {
-  const RunResult& run = *input.run;
-  tinyxml2::XMLDocument document;
+// The document's <testsuites> and its one <testsuite> for a workload and key.
+std::pair<tinyxml2::XMLElement*, tinyxml2::XMLElement*> start_document(tinyxml2::XMLDocument& document,
+                                                                       const std::string& suite_name,
+                                                                       const std::string& workload) {
   document.InsertEndChild(document.NewDeclaration());
   auto* suites = document.NewElement("testsuites");
   document.InsertEndChild(suites);
   suites->SetAttribute("name", "kernelgate");
   auto* suite = suites->InsertNewChildElement("testsuite");
-  const std::string suite_name = report_stem(run);
   suite->SetAttribute("name", suite_name.c_str());
-  suite->SetAttribute("package", run.workload.c_str());
+  suite->SetAttribute("package", workload.c_str());
+  return {suites, suite};
+}
+
+}  // namespace
+
+std::string junit_xml(const ReportInput& input) {
+  const RunResult& run = *input.run;
+  tinyxml2::XMLDocument document;
+  const std::string suite_name = report_stem(run);
+  auto [suites, suite] = start_document(document, suite_name, run.workload);
   if (!run.started_at.empty()) suite->SetAttribute("timestamp", run.started_at.c_str());
 
   auto* properties = suite->InsertNewChildElement("properties");
@@ -161,6 +170,31 @@ std::string junit_xml(const ReportInput& input) {
   suites->SetAttribute("errors", counts.errors);
   suites->SetAttribute("time", seconds(total_ms).c_str());
 
+  tinyxml2::XMLPrinter printer;
+  document.Print(&printer);
+  return printer.CStr();
+}
+
+std::string junit_setup_error_xml(const std::string& workload, const std::string& hardware,
+                                  const std::string& message) {
+  tinyxml2::XMLDocument document;
+  const std::string suite_name = workload + "." + hardware;
+  auto [suites, suite] = start_document(document, suite_name, workload);
+  auto* testcase = suite->InsertNewChildElement("testcase");
+  testcase->SetAttribute("name", "setup");
+  testcase->SetAttribute("classname", suite_name.c_str());
+  testcase->SetAttribute("time", "0.000000");
+  auto* error = testcase->InsertNewChildElement("error");
+  error->SetAttribute("type", "setup");
+  error->SetAttribute("message", message.c_str());
+  error->SetText(("the run stopped before any candidate ran: " + message).c_str());
+  for (tinyxml2::XMLElement* element : {suite, suites}) {
+    element->SetAttribute("tests", 1);
+    element->SetAttribute("failures", 0);
+    element->SetAttribute("errors", 1);
+    element->SetAttribute("time", "0.000000");
+  }
+  suite->SetAttribute("skipped", 0);
   tinyxml2::XMLPrinter printer;
   document.Print(&printer);
   return printer.CStr();

@@ -99,7 +99,8 @@ std::string markdown_summary(const ordered_json& report) {
     for (const auto& check : candidate.at("checks")) {
       const std::string check_outcome = string_of(check, "outcome");
       if (check_outcome == "incorrect" || check_outcome == "contract_violation" || check_outcome == "crashed" ||
-          check_outcome == "timed_out" || check_outcome == "regressed" || check_outcome == "stale")
+          check_outcome == "timed_out" || check_outcome == "regressed" || check_outcome == "unreliable" ||
+          check_outcome == "stale")
         problems += "- `" + id + "` " + string_of(check, "name") + ": **" + check_outcome + "**: " +
                     cell(string_of(check, "message"), 1000) + "\n";
     }

@@ -1,18 +1,27 @@
 // `kernelgate publish`: measured records from reports into the baseline files.
 // Nothing is dropped silently (a replaced record goes into the file's
-// history), writes are atomic, and a lock on the baseline folder serialises
-// concurrent publishes. Policy: docs/baselines.md.
+// history), nothing is partial (every file of a publish changes or none
+// does), nothing is trusted blindly (keys, hardware and dates are checked),
+// and a lock on the baselines folder serialises concurrent publishes.
+// Policy: docs/baselines.md.
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+#include "json_fields.hpp"
 #include "kernelgate/baseline.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/gpu_identity.hpp"
 #include "kernelgate/report.hpp"
 
 namespace kg {
@@ -78,44 +87,169 @@ struct ReportRecords {
   std::vector<BaselineRecord> records;
 };
 
-ReportRecords read_report_records(const std::filesystem::path& file) {
+// Why a record cannot go into the file of this hardware key: the key must be
+// the one the measurement's own environment and clock name. An interpret-mode
+// report edited to say h100-sxm would otherwise put CPU wall-clock figures
+// into the H100 file.
+std::optional<std::string> hardware_disagreement(const BaselineRecord& record, const std::string& hardware) {
+  const auto& environment = record.environment;
+  auto text = [&](const char* key) {
+    return environment.contains(key) && environment.at(key).is_string() ? environment.at(key).get<std::string>()
+                                                                          : std::string();
+  };
+  const std::string mode = text("mode");
+  const std::string device = text("device");
+  if (hardware == "cpu") {
+    if (mode != "interpret" || record.latency.clock != "wall")
+      return "the cpu key holds interpret-mode wall-clock records only; this one has mode '" + mode + "', clock '" +
+             record.latency.clock + "'";
+    return std::nullopt;
+  }
+  if (mode == "interpret" || device == "cpu" || record.latency.clock == "wall")
+    return "an interpret-mode (cpu, wall-clock) record cannot go into the GPU key " + hardware;
+  if (record.latency.clock != "cuda_event")
+    return "a GPU record must be timed with cuda_event, this one with '" + record.latency.clock + "'";
+  const std::string gpu = text("gpu");
+  if (gpu.empty()) return "the record's environment names no GPU, so its key " + hardware + " cannot be checked";
+  std::string derived;
+  try {
+    derived = hardware_key_from_gpu_name(gpu);
+  } catch (const Error& e) {
+    return std::string(e.what());
+  }
+  if (derived != hardware) return "the record was measured on " + gpu + " (key " + derived + "), not " + hardware;
+  if (const std::string recorded = text("hardware"); !recorded.empty() && recorded != hardware)
+    return "the record's environment says hardware " + recorded + ", not " + hardware;
+  return std::nullopt;
+}
+
+ReportRecords read_report_records(const std::filesystem::path& file, const std::vector<std::string>& workloads) {
   const auto report = load_report(file);
+  const report_detail::JsonReader r(report, file.string());
   ReportRecords result;
   result.file = file;
-  try {
-    result.workload = report.at("workload").at("id").get<std::string>();
-    result.hardware = report.at("hardware").get<std::string>();
-    result.origin = file.filename().string() + " (run " + report.value("started_at", "") + ")";
-    const auto& candidates = report.at("candidates");
-    for (std::size_t i = 0; i < candidates.size(); ++i) {
-      if (!candidates[i].contains("record") || candidates[i]["record"].is_null()) continue;
-      result.records.push_back(parse_baseline_record(candidates[i]["record"], file.string() + ": /candidates/" +
-                                                                                 std::to_string(i) + "/record"));
-    }
-  } catch (const nlohmann::json::exception& e) {
-    throw Error(file.string() + ": does not follow the report schema (" + e.what() + ")");
+  result.workload = r.at("workload").at("id").string();
+  if (std::find(workloads.begin(), workloads.end(), result.workload) == workloads.end())
+    r.at("workload").at("id").fail("'" + result.workload + "' is not a workload of the loaded suites (--suites)");
+  result.hardware = r.at("hardware").string();
+  if (auto why = store_key_problem(result.hardware)) r.at("hardware").fail(*why);
+  result.origin = file.filename().string() + " (run " + r.string_or("started_at", "") + ")";
+  const auto candidates = r.at("candidates");
+  candidates.require_array();
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const auto candidate = candidates.at(i);
+    if (!candidate.has("record")) continue;
+    const auto at = candidate.at("record");
+    BaselineRecord record = parse_baseline_record(at.json(), file.string() + ": " + at.path());
+    if (record.trust != Trust::measured) at.at("trust").fail("only measured records are published");
+    if (auto why = hardware_disagreement(record, result.hardware)) at.fail(*why);
+    result.records.push_back(std::move(record));
   }
-  for (const auto& record : result.records)
-    if (record.trust != Trust::measured)
-      throw Error(file.string() + ": record of " + record.implementation + " is not a measured record");
   return result;
+}
+
+// Seconds since the epoch of an ISO 8601 date or date-time; a date alone is
+// its midnight. Only ever compared on the same day when one side lacks a time.
+struct Instant {
+  long days = 0;
+  std::optional<long> seconds;  // within the day, when a time is given
+};
+Instant instant_of(const std::string& text) {
+  Instant instant;
+  instant.days = iso_date_days(text).value_or(0);
+  int hour = 0, minute = 0, second = 0;
+  if (text.size() >= 19 && std::sscanf(text.c_str() + 11, "%2d:%2d:%2d", &hour, &minute, &second) == 3)
+    instant.seconds = hour * 3600L + minute * 60L + second;
+  return instant;
+}
+bool observed_before(const std::string& a, const std::string& b) {
+  const Instant x = instant_of(a), y = instant_of(b);
+  if (x.days != y.days) return x.days < y.days;
+  return x.seconds && y.seconds && *x.seconds < *y.seconds;
+}
+
+// The signals CI and a user stop a publish with: the temporary files of the
+// publish are removed before the process dies of the signal. Only while
+// temporary files exist; unlink is async-signal-safe.
+class RemoveOnSignal {
+ public:
+  explicit RemoveOnSignal(const std::vector<std::string>& paths) {
+    paths_.store(&paths);
+    for (std::size_t i = 0; i < kSignals.size(); ++i) {
+      struct sigaction action {};
+      action.sa_handler = &RemoveOnSignal::handle;
+      sigemptyset(&action.sa_mask);
+      ::sigaction(kSignals[i], &action, &previous_[i]);
+    }
+  }
+  ~RemoveOnSignal() {
+    for (std::size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], &previous_[i], nullptr);
+    paths_.store(nullptr);
+  }
+  RemoveOnSignal(const RemoveOnSignal&) = delete;
+  RemoveOnSignal& operator=(const RemoveOnSignal&) = delete;
+
+ private:
+  static constexpr std::array<int, 4> kSignals = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+  static void handle(int signal) {
+    if (const auto* paths = paths_.load())
+      for (const auto& path : *paths)
+        if (!path.empty()) ::unlink(path.c_str());
+    ::signal(signal, SIG_DFL);
+    ::raise(signal);
+  }
+  static inline std::atomic<const std::vector<std::string>*> paths_{nullptr};
+  std::array<struct sigaction, 4> previous_{};
+};
+
+// What one baseline file becomes: checked, merged, ready to write.
+struct PlannedFile {
+  PublishedFile result;
+  BaselineFile file;
+  unsigned mode = 0644;
+};
+
+// The file the store writes must be a plain, writable file inside the store:
+// a symbolic link is refused (writing through it could leave the store and
+// replacing it would silently break it), a read-only file too (someone froze
+// it). Returns its permission bits to keep.
+unsigned check_writable_target(const std::filesystem::path& file, const std::filesystem::path& baselines_dir) {
+  struct stat info {};
+  const auto folder = file.parent_path();
+  if (::lstat(folder.c_str(), &info) == 0 && S_ISLNK(info.st_mode))
+    throw Error(folder.string() + ": is a symbolic link; publish writes only inside " + baselines_dir.string() +
+                ": replace the link by a folder");
+  if (::lstat(file.c_str(), &info) != 0) return 0644;
+  if (S_ISLNK(info.st_mode))
+    throw Error(file.string() + ": is a symbolic link; publish replaces files atomically and does not write "
+                "through links: replace the link by the file it points to");
+  if (!S_ISREG(info.st_mode)) throw Error(file.string() + ": is not a plain file");
+  if (!(info.st_mode & S_IWUSR))
+    throw Error(file.string() + ": is read-only; make it writable (chmod u+w) to publish into it");
+  return unsigned(info.st_mode & 07777);
 }
 
 }  // namespace
 
-bool merge_records(BaselineFile& file, const std::vector<BaselineRecord>& records, const std::string& origin,
-                   const std::string& by, const std::string& at, std::vector<std::string>& diff) {
+bool merge_records(BaselineFile& file, const std::vector<BaselineRecord>& records, const MergeOptions& options,
+                   std::vector<std::string>& diff, std::vector<std::string>& refused) {
   bool changed = false;
   for (const auto& record : records) {
     auto existing = std::find_if(file.records.begin(), file.records.end(), [&](const BaselineRecord& r) {
       return r.implementation == record.implementation && r.trust == record.trust;
     });
-    HistoryEntry entry{at, by, "added", record.implementation, origin, std::nullopt};
+    HistoryEntry entry{options.at, options.by, "added", record.implementation, options.origin, std::nullopt};
     if (existing == file.records.end()) {
       file.records.push_back(record);
       diff.push_back("+ " + describe(record));
     } else {
       if (nlohmann::ordered_json(*existing) == nlohmann::ordered_json(record)) continue;  // already published
+      if (!options.force && observed_before(record.observed, existing->observed)) {
+        refused.push_back(file.workload + " on " + file.hardware + ": " + record.implementation + " observed " +
+                          record.observed + " is older than the stored record observed " + existing->observed +
+                          " (--force replaces it)");
+        continue;
+      }
       entry.action = "replaced";
       entry.previous = *existing;
       const double change = record.latency.mean_ms / existing->latency.mean_ms - 1.0;
@@ -145,57 +279,104 @@ bool merge_records(BaselineFile& file, const std::vector<BaselineRecord>& record
   return changed;
 }
 
-std::vector<PublishedFile> publish_reports(const PublishOptions& options) {
+PublishResult publish_reports(const PublishOptions& options) {
+  PublishResult outcome;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(options.baselines_dir, ec))
+    throw Error("--baselines " + options.baselines_dir.string() + ": no such folder (create it to start a store)");
   const auto files = report_files(options.reports_dir);
   if (files.empty())
     throw Error(options.reports_dir.string() + ": no kernelgate reports (<workload>.<hardware>.json) in it");
-  // Read every report first: a broken one stops the publish before any write.
+  // Read and check every report first: a broken one stops the publish before any write.
   std::vector<ReportRecords> reports;
-  for (const auto& file : files) reports.push_back(read_report_records(file));
-
-  const std::string by = options.by.empty() ? default_publisher() : options.by;
-  const std::string at = utc_timestamp_now();
-  std::vector<PublishedFile> published;
-  for (const auto& report : reports) {
-    PublishedFile result;
-    result.file = baseline_path(options.baselines_dir, report.workload, report.hardware);
-    if (report.records.empty()) {
-      result.diff.push_back("  nothing to publish from " + report.file.filename().string() +
-                            " (no candidate passed with a latency)");
-      published.push_back(std::move(result));
-      continue;
+  for (const auto& file : files) {
+    try {
+      reports.push_back(read_report_records(file, options.workloads));
+    } catch (const Error& e) {
+      outcome.errors.push_back(e.what());
     }
-    const auto folder = result.file.parent_path();
-    std::error_code ec;
-    if (!options.dry_run) {
-      std::filesystem::create_directories(folder, ec);
-      if (ec) throw Error(folder.string() + ": cannot be created: " + ec.message());
-    }
-    std::optional<FolderLock> lock;
-    if (std::filesystem::is_directory(folder, ec)) lock.emplace(folder);
-
-    std::optional<BaselineFile> existing = load_baseline_if_present(result.file);
-    BaselineFile file;
-    if (existing) {
-      file = std::move(*existing);
-      if (file.workload != report.workload || file.hardware != report.hardware)
-        throw Error(result.file.string() + ": holds " + file.workload + " on " + file.hardware + ", not " +
-                    report.workload + " on " + report.hardware);
-    } else {
-      result.created = true;
-      file.workload = report.workload;
-      file.hardware = report.hardware;
-      result.diff.push_back("+ new file");
-    }
-    result.changed = merge_records(file, report.records, report.origin, by, at, result.diff);
-    if (!result.changed) result.diff.push_back("  unchanged: the records of " + report.origin + " are published");
-    if (result.changed && !options.dry_run) {
-      nlohmann::ordered_json json = file;
-      write_file_atomically(result.file, json.dump(2) + "\n");
-    }
-    published.push_back(std::move(result));
   }
-  return published;
+
+  // One lock on the whole store for the whole publish: concurrent publishes
+  // serialise, and every file of one publish changes together or not at all.
+  FolderLock lock(options.baselines_dir);
+  MergeOptions merge;
+  merge.by = options.by.empty() ? default_publisher() : options.by;
+  merge.at = utc_timestamp_now();
+  merge.force = options.force;
+  std::vector<PlannedFile> plan;
+  for (const auto& report : reports) {
+    try {
+      const auto path = baseline_path(options.baselines_dir, report.workload, report.hardware);
+      auto planned = std::find_if(plan.begin(), plan.end(), [&](const PlannedFile& p) { return p.result.file == path; });
+      if (planned == plan.end()) {
+        PlannedFile fresh;
+        fresh.result.file = path;
+        fresh.mode = check_writable_target(path, options.baselines_dir);
+        if (auto existing = load_stored_baseline(options.baselines_dir, report.workload, report.hardware)) {
+          fresh.file = std::move(*existing);
+        } else {
+          fresh.result.created = true;
+          fresh.file.workload = report.workload;
+          fresh.file.hardware = report.hardware;
+          fresh.result.diff.push_back("+ new file");
+        }
+        plan.push_back(std::move(fresh));
+        planned = plan.end() - 1;
+      }
+      if (report.records.empty()) {
+        planned->result.diff.push_back("  nothing to publish from " + report.file.filename().string() +
+                                       " (no candidate passed with a latency)");
+        continue;
+      }
+      merge.origin = report.origin;
+      std::vector<std::string> diff;
+      const bool changed = merge_records(planned->file, report.records, merge, diff, outcome.refused);
+      planned->result.changed = planned->result.changed || changed;
+      if (!changed) diff.push_back("  unchanged: the records of " + report.origin + " are published");
+      planned->result.diff.insert(planned->result.diff.end(), diff.begin(), diff.end());
+    } catch (const Error& e) {
+      outcome.errors.push_back(e.what());
+    }
+  }
+  for (auto& planned : plan) {
+    // A file that would hold nothing is not created.
+    if (planned.result.created && !planned.result.changed) {
+      planned.result.created = false;
+      planned.result.diff.erase(planned.result.diff.begin());
+    }
+    outcome.files.push_back(planned.result);
+  }
+  if (options.dry_run || !outcome.errors.empty()) return outcome;
+
+  // Every temporary file first, then the renames: an error or a signal before
+  // the first rename leaves every baseline file as it was.
+  std::vector<std::string> temporaries;
+  temporaries.reserve(plan.size());
+  RemoveOnSignal cleanup(temporaries);
+  try {
+    for (auto& planned : plan) {
+      if (!planned.result.changed) continue;
+      std::filesystem::create_directories(planned.result.file.parent_path(), ec);
+      if (ec) throw Error(planned.result.file.parent_path().string() + ": cannot be created: " + ec.message());
+      const nlohmann::ordered_json json = planned.file;
+      temporaries.push_back(write_temporary_beside(planned.result.file, json.dump(2) + "\n", planned.mode).string());
+    }
+    if (options.before_replace) options.before_replace();
+    std::size_t next = 0;
+    for (auto& planned : plan) {
+      if (!planned.result.changed) continue;
+      replace_with_temporary(temporaries[next], planned.result.file);
+      temporaries[next++].clear();
+    }
+  } catch (const Error& e) {
+    for (const auto& temporary : temporaries)
+      if (!temporary.empty()) ::unlink(temporary.c_str());
+    outcome.errors.push_back(e.what());
+    return outcome;
+  }
+  outcome.written = true;
+  return outcome;
 }
 
 }  // namespace kg

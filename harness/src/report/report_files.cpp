@@ -7,22 +7,27 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <fstream>
 #include <sstream>
 
+#include "json_fields.hpp"
 #include "kernelgate/error.hpp"
 #include "kernelgate/report.hpp"
 
 namespace kg {
 
-void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
-  // The temporary file sits beside the target so the rename stays on one
-  // file system, which is what makes it atomic.
+std::filesystem::path write_temporary_beside(const std::filesystem::path& path, const std::string& text,
+                                             unsigned mode) {
+  // Beside the target so the rename stays on one file system, which is what
+  // makes it atomic; a hidden name that .gitignore covers
+  // (".<name>.kernelgate-tmp.XXXXXX"), so one left by a kill is never committed.
   std::string name = ".";  // built piecewise: GCC 12 warns falsely on "." + std::string
   name += path.filename().string();
-  name += ".tmp.XXXXXX";
+  name += kTemporarySuffix;
+  name += "XXXXXX";
   std::string pattern = (path.parent_path() / name).string();
   int fd = ::mkstemp(pattern.data());
   if (fd < 0) throw Error(path.string() + ": cannot create a temporary file beside it: " + std::strerror(errno));
@@ -41,30 +46,44 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
     }
     written += std::size_t(n);
   }
-  if (::fchmod(fd, 0644) != 0) fail("cannot set permissions");
+  if (::fchmod(fd, mode_t(mode)) != 0) fail("cannot set permissions");
   if (::fsync(fd) != 0) fail("cannot flush");
   if (::close(fd) != 0) {
     ::unlink(pattern.c_str());
     throw Error(path.string() + ": cannot close: " + std::strerror(errno));
   }
-  if (::rename(pattern.c_str(), path.c_str()) != 0) {
+  return pattern;
+}
+
+void replace_with_temporary(const std::filesystem::path& temporary, const std::filesystem::path& path) {
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
     const std::string reason = std::strerror(errno);
-    ::unlink(pattern.c_str());
+    ::unlink(temporary.c_str());
     throw Error(path.string() + ": cannot replace: " + reason);
   }
 }
 
+void write_file_atomically(const std::filesystem::path& path, const std::string& text) {
+  replace_with_temporary(write_temporary_beside(path, text, 0644), path);
+}
+
+void ensure_writable_folder(const std::string& option, const std::filesystem::path& folder) {
+  const std::string name = option + " " + folder.string();
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  if (ec) throw Error(name + ": cannot be created: " + ec.message());
+  if (!std::filesystem::is_directory(folder, ec)) throw Error(name + ": is not a folder");
+  // Write access asked of the file system itself (root ignores mode bits, a
+  // read-only mount does not): create and remove a probe file.
+  const auto probe = folder / (".kernelgate-probe-" + std::to_string(::getpid()));
+  std::FILE* file = std::fopen(probe.c_str(), "w");
+  if (!file) throw Error(name + ": cannot be written");
+  std::fclose(file);
+  std::filesystem::remove(probe, ec);
+}
+
 nlohmann::ordered_json load_report(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(file.string() + ": cannot be read");
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::ordered_json report;
-  try {
-    report = nlohmann::ordered_json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error(file.string() + ": not valid JSON (" + e.what() + ")");
-  }
+  nlohmann::ordered_json report = report_detail::read_json_file(file);
   if (!report.is_object() || report.value("kind", "") != kReportKind)
     throw Error(file.string() + ": not a kernelgate report (no \"kind\": \"" + kReportKind + "\")");
   if (report.value("schema_version", 0) != kReportSchemaVersion)
@@ -76,8 +95,10 @@ nlohmann::ordered_json load_report(const std::filesystem::path& file) {
 std::vector<std::filesystem::path> report_files(const std::filesystem::path& report_dir) {
   std::error_code ec;
   if (!std::filesystem::is_directory(report_dir, ec)) throw Error(report_dir.string() + ": no such folder");
+  std::filesystem::directory_iterator listing(report_dir, ec);
+  if (ec) throw Error(report_dir.string() + ": cannot be read: " + ec.message());
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(report_dir)) {
+  for (const auto& entry : listing) {
     const auto& path = entry.path();
     const std::string name = path.filename().string();
     // <workload>.<hardware>.json: two dots, not a temporary file.

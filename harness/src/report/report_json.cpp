@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernelgate/error.hpp"
+#include "kernelgate/baseline.hpp"
 #include "kernelgate/report.hpp"
 
 namespace kg {
@@ -132,7 +134,12 @@ double LatencyFloors::floor_ms(const std::string& precision) const {
   return std::max(memory_ms, compute->second);
 }
 
-std::string report_stem(const RunResult& run) { return run.workload + "." + run.hardware; }
+std::string report_stem(const RunResult& run) {
+  // The stem names files: a key from an edited result must not leave the folder.
+  if (auto why = store_key_problem(run.workload)) throw Error("workload id " + *why + ": not a report name");
+  if (auto why = store_key_problem(run.hardware)) throw Error("hardware key " + *why + ": not a report name");
+  return run.workload + "." + run.hardware;
+}
 
 ordered_json report_json(const ReportInput& input) {
   const RunResult& run = *input.run;

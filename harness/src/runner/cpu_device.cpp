@@ -3,6 +3,8 @@
 // wall clock, and the stream audit reads interpret mode's launch records.
 #include "cpu_device.hpp"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -67,6 +69,10 @@ class CpuDevice final : public Device {
   // longer, so the limit is generous and --timeout overrides it.
   double default_timeout_s() const override { return 300.0; }
   std::string clock_name() const override { return "wall"; }
+  std::uint64_t memory_bytes() const override {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page_bytes = ::sysconf(_SC_PAGESIZE);
+    return pages > 0 && page_bytes > 0 ? std::uint64_t(pages) * std::uint64_t(page_bytes) : 0;
+  }
 
   DeviceBuffer allocate(std::size_t bytes, const std::string& label,
                         std::size_t min_guard_bytes) override {

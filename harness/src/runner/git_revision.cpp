@@ -1,6 +1,6 @@
 // The git revision a run is recorded with (reports' environment, baseline
 // records): CI's own GITHUB_SHA when it is set, otherwise the HEAD of the
-// source tree this kernelgate was built from, marked "-dirty" when that tree
+// checkout the suite files were read from, marked "-dirty" when that tree
 // has changes HEAD does not hold, otherwise empty. It names the checkout the
 // run happened in; a binary not rebuilt since is the user's call.
 #include <array>
@@ -52,9 +52,9 @@ std::string git_revision_of_tree(const std::string& directory) {
   return dirty ? head + "-dirty" : head;
 }
 
-std::string current_git_revision() {
+std::string current_git_revision(const std::filesystem::path& checkout_folder) {
   if (const char* sha = std::getenv("GITHUB_SHA"); sha && is_full_sha(sha)) return sha;
-  return git_revision_of_tree(default_suites_dir().parent_path().string());
+  return git_revision_of_tree(checkout_folder.empty() ? "." : checkout_folder.string());
 }
 
 }  // namespace kg::detail

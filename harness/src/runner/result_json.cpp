@@ -12,7 +12,7 @@
 namespace kg {
 namespace {
 
-constexpr std::array<std::pair<Outcome, std::string_view>, 10> kOutcomeNames{{
+constexpr std::array<std::pair<Outcome, std::string_view>, 11> kOutcomeNames{{
     {Outcome::passed, "passed"},
     {Outcome::new_record, "new"},
     {Outcome::incorrect, "incorrect"},
@@ -20,6 +20,7 @@ constexpr std::array<std::pair<Outcome, std::string_view>, 10> kOutcomeNames{{
     {Outcome::crashed, "crashed"},
     {Outcome::timed_out, "timed_out"},
     {Outcome::regressed, "regressed"},
+    {Outcome::unreliable, "unreliable"},
     {Outcome::stale, "stale"},
     {Outcome::not_supported, "not_supported"},
     {Outcome::skipped, "skipped"},
@@ -79,6 +80,7 @@ bool is_failure(Outcome outcome) {
     case Outcome::crashed:
     case Outcome::timed_out:
     case Outcome::regressed:
+    case Outcome::unreliable:
     case Outcome::stale:
       return true;
     default:

@@ -1,6 +1,7 @@
 // The parent side of a run: which candidates, one child process per candidate
 // (and per interpret-mode thread order), the results in registration order.
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <iomanip>
 #include <sstream>
@@ -100,6 +101,42 @@ std::vector<const Candidate*> candidates_for(const std::string& workload) {
   return found;
 }
 
+void check_run_fits(const Suite& suite, const Axes& axes, const Device& device, double timeout_s, bool allow_slow) {
+  auto gib = [](double bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", bytes / double(1ull << 30));
+    return std::string(text);
+  };
+  // Inputs and parameters I, output O (float32). The device holds each input
+  // three times (live, set A, set B) and the output: 3I + O. The host holds
+  // sets A and B in the parent and again in the child: 4I, and on cpu the
+  // device is host memory too.
+  double input_bytes = 0;
+  for (const auto& tensor : suite.tensors)
+    if (tensor.role != TensorRole::output) input_bytes += 4.0 * double(suite.numel(tensor.name, axes));
+  const double output_bytes = 4.0 * double(suite.numel(suite.output().name, axes));
+  const double device_bytes = 3 * input_bytes + output_bytes;
+  const double needed = device.interpreted() ? device_bytes + 4 * input_bytes : device_bytes;
+  const std::uint64_t available = device.memory_bytes();
+  if (available > 0 && needed > double(available))
+    throw Error(suite.id + " at axes " + format_axes(axes) + " needs about " + gib(needed) + " (inputs " +
+                gib(input_bytes) + ", output " + gib(output_bytes) + "), more than the " + gib(double(available)) +
+                " of " + device.name() + ": use smaller axes");
+  if (!device.interpreted() || allow_slow) return;
+  const double timeout = timeout_s > 0 ? timeout_s : device.default_timeout_s();
+  const double floor_s = kMinimumCallsPerCandidate * suite.flops(axes) / kInterpretFlopPerSecond;
+  if (floor_s > timeout) {
+    char text[400];
+    std::snprintf(text, sizeof text,
+                  "%s at these axes is %.1f GFLOP: interpret mode needs at least %.0f s per candidate (%d calls at "
+                  "most %g GFLOP/s), over the %.0f s watchdog; use --preset ci or smaller axes, raise --timeout, "
+                  "or give --allow-slow",
+                  suite.id.c_str(), suite.flops(axes) / 1e9, floor_s, kMinimumCallsPerCandidate,
+                  kInterpretFlopPerSecond / 1e9, timeout);
+    throw Error(text);
+  }
+}
+
 RunResult run_workload(const Suite& suite, Device& device, const RunOptions& options) {
   RunResult run;
   run.workload = suite.id;
@@ -109,16 +146,23 @@ RunResult run_workload(const Suite& suite, Device& device, const RunOptions& opt
   run.device = device.name();
   run.hardware = device.hardware_key();
   run.environment = device.environment();
-  if (!run.environment.contains("git_revision")) run.environment["git_revision"] = detail::current_git_revision();
+  if (!run.environment.contains("git_revision")) run.environment["git_revision"] = detail::current_git_revision(suite.file.parent_path());
   run.seed = options.seed;
   run.started_at = utc_now_iso8601();
 
   const double timeout_s = options.timeout_s > 0 ? options.timeout_s : device.default_timeout_s();
+  check_run_fits(suite, run.axes, device, timeout_s, options.allow_slow);
   // Validate the thread orders before anything runs: a bad one is one usage
   // error, not a crash of every candidate.
 #if defined(KG_INTERPRET)
   if (device.interpreted())
-    for (const auto& order : options.thread_orders) interp::parse_thread_order(order);
+    for (const auto& order : options.thread_orders) {
+      try {
+        interp::parse_thread_order(order);
+      } catch (const Error& e) {
+        throw Error("--orders: " + std::string(e.what()));
+      }
+    }
 #endif
   const std::vector<const Candidate*> selected = select_candidates(suite, options);
   // The float64 reference, once for every candidate, here in the parent.

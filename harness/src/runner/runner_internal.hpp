@@ -58,9 +58,9 @@ class StrictReferenceRun {
   DeviceBuffer output_, workspace_;
 };
 
-// CI's GITHUB_SHA, else the source tree's git_revision_of_tree, else empty
+// CI's GITHUB_SHA, else git_revision_of_tree of the checkout, else empty
 // (git_revision.cpp).
-std::string current_git_revision();
+std::string current_git_revision(const std::filesystem::path& checkout_folder);
 // The HEAD of the git work tree at `directory`, with "-dirty" appended when
 // the tree has changes HEAD does not hold; empty outside a work tree.
 std::string git_revision_of_tree(const std::string& directory);

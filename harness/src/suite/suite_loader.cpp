@@ -223,7 +223,8 @@ void read_tolerances(const Field& field, Suite& suite) {
 }
 
 void read_gate(const Field& field, Suite& suite) {
-  field.expect_keys({}, {"latency_tolerance", "noise_multiplier", "max_age_days", "win_is_stale"});
+  field.expect_keys({}, {"latency_tolerance", "noise_multiplier", "max_age_days", "win_is_stale", "min_samples",
+                         "max_cv"});
   if (field.has("latency_tolerance")) {
     suite.gate.latency_tolerance = field.child("latency_tolerance").as_number();
     if (!(suite.gate.latency_tolerance >= 0))
@@ -240,6 +241,15 @@ void read_gate(const Field& field, Suite& suite) {
     suite.gate.max_age_days = static_cast<int>(days);
   }
   if (field.has("win_is_stale")) suite.gate.win_is_stale = field.child("win_is_stale").as_bool();
+  if (field.has("min_samples")) {
+    std::int64_t samples = field.child("min_samples").as_integer();
+    if (samples < 2 || samples > 100000) field.child("min_samples").fail("must be between 2 and 100000");
+    suite.gate.min_samples = static_cast<int>(samples);
+  }
+  if (field.has("max_cv")) {
+    suite.gate.max_cv = field.child("max_cv").as_number();
+    if (!(suite.gate.max_cv > 0 && suite.gate.max_cv <= 10)) field.child("max_cv").fail("must be above 0, at most 10");
+  }
 }
 
 void read_contract(const Field& field, Suite& suite) {
