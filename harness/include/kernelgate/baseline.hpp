@@ -89,7 +89,10 @@ void to_json(nlohmann::ordered_json& j, const HistoryEntry& v);
 void to_json(nlohmann::ordered_json& j, const BaselineFile& v);
 
 // Throws kg::Error naming `where` (a file) and the JSON path of the problem.
-BaselineRecord parse_baseline_record(const nlohmann::ordered_json& j, const std::string& where);
+// `path` is the JSON pointer of j inside the file (a report's
+// "/candidates/3/record"), so errors name the full path.
+BaselineRecord parse_baseline_record(const nlohmann::ordered_json& j, const std::string& where,
+                                     const std::string& path = "");
 BaselineFile parse_baseline_file(const nlohmann::ordered_json& j, const std::string& where);
 
 // Why a workload id or hardware key cannot name a baseline file (empty, a

@@ -214,8 +214,8 @@ void check_ranking(const BaselineFile& file, const JsonReader& ranking) {
 
 }  // namespace
 
-BaselineRecord parse_baseline_record(const ordered_json& j, const std::string& where) {
-  return parse_record(JsonReader(j, where));
+BaselineRecord parse_baseline_record(const ordered_json& j, const std::string& where, const std::string& path) {
+  return parse_record(JsonReader(j, where, path));
 }
 
 BaselineFile parse_baseline_file(const ordered_json& j, const std::string& where) {

@@ -140,7 +140,7 @@ ReportRecords read_report_records(const std::filesystem::path& file, const std::
     const auto candidate = candidates.at(i);
     if (!candidate.has("record")) continue;
     const auto at = candidate.at("record");
-    BaselineRecord record = parse_baseline_record(at.json(), file.string() + ": " + at.path());
+    BaselineRecord record = parse_baseline_record(at.json(), file.string(), at.path());
     if (record.trust != Trust::measured) at.at("trust").fail("only measured records are published");
     if (auto why = hardware_disagreement(record, result.hardware)) at.fail(*why);
     result.records.push_back(std::move(record));
