@@ -127,6 +127,14 @@ TEST_F(SuiteValidation, NotJson) {
     EXPECT_EQ(std::string(e.what()).rfind(file.string() + ": not valid JSON: parse error at line 1", 0), 0u)
         << e.what();
   }
+  // A number beyond a double is the parser's other kind of error: named too.
+  auto overflow = test::write_text(dir_.path() / "overflow.json", "{\"id\": 1e999}");
+  try {
+    load_suite(overflow);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), overflow.string() + ": not valid JSON: number overflow parsing '1e999'");
+  }
 }
 
 TEST_F(SuiteValidation, IdentityIgnoresFormattingButNotContent) {

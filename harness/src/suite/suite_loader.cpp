@@ -289,7 +289,9 @@ Suite load_suite(const std::filesystem::path& file) {
   Json json;
   try {
     json = Json::parse(stream);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
+    // A syntax error, or a number out of range (1e999), which the parser
+    // reports as another kind of exception.
     std::string what = e.what();
     auto bracket = what.find("] ");
     if (what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos)

@@ -2,6 +2,7 @@
 // and how often it catches a real slowdown. A benchmark, not a test: it
 // prints the table of docs/gate-statistics.md (run it to refresh the table).
 //
+//   cmake --build --preset cpu --target gate_simulation
 //   build/cpu/tests/report/gate_simulation [RUNS_PER_CELL]
 //
 // Each simulated comparison: a stored run (the baseline) and a new run of a
