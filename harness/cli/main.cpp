@@ -38,11 +38,7 @@ int main(int argc, char** argv) {
   try {
     kg::check_candidate_registry();  // two candidates with one id: refuse before anything runs
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
+  } catch (const CLI::Success& e) {  // --help and --version: printed by CLI11, exit 0
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     // Every malformed command line is one line naming the option, exit 2 as

@@ -23,13 +23,17 @@ struct Gated {
   int exit_code = 0;
 };
 
-Gated gate(const std::string& baseline_name, GatePolicy policy = {},
-           const std::string& run_name = "run_h100.json") {
-  Gated g{fixture_run(run_name), fixture_baseline(baseline_name), {}, 0};
+Gated gate_edited(BaselineFile baseline, RunResult run, GatePolicy policy = {}) {
+  Gated g{std::move(run), std::move(baseline), {}, 0};
   g.verdict = evaluate_gate(g.run, &g.baseline, fixture_options(policy));
   apply_gate(g.run, g.verdict);
   g.exit_code = gate_exit_code(g.run);
   return g;
+}
+
+Gated gate(const std::string& baseline_name, GatePolicy policy = {},
+           const std::string& run_name = "run_h100.json") {
+  return gate_edited(fixture_baseline(baseline_name), fixture_run(run_name), policy);
 }
 
 TEST(Gate, MatchingBaselinePasses) {
@@ -283,14 +287,6 @@ TEST(Gate, WorstOutcomeOrdersFailures) {
 
 
 // ---- the noise guard and records that do not say what they measured --------
-
-Gated gate_edited(BaselineFile baseline, RunResult run) {
-  Gated g{std::move(run), std::move(baseline), {}, 0};
-  g.verdict = evaluate_gate(g.run, &g.baseline, fixture_options());
-  apply_gate(g.run, g.verdict);
-  g.exit_code = gate_exit_code(g.run);
-  return g;
-}
 
 BaselineRecord& stored_record(BaselineFile& file, const std::string& id) {
   for (auto& record : file.records)

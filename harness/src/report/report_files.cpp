@@ -10,8 +10,6 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <fstream>
-#include <sstream>
 
 #include "json_fields.hpp"
 #include "kernelgate/error.hpp"

@@ -122,9 +122,8 @@ kg::Outcome todays_rule(const Timed& stored, const Timed& now) {
   kg::BaselineFile file;
   file.workload = run.workload;
   file.hardware = run.hardware;
-  const std::pair<const char*, const Timed*> kernels[] = {{"candidate", nullptr}, {"cudnn_eager", nullptr}};
-  for (const auto& [id, unused] : kernels) {
-    const bool eager = std::string(id) == "cudnn_eager";
+  for (const std::string id : {"candidate", "cudnn_eager"}) {
+    const bool eager = id == std::string(kg::kEagerBaselineId);
     kg::CandidateResult result;
     result.id = id;
     result.precision = "fp32";
