@@ -71,7 +71,7 @@ struct Contract {
 };
 
 struct Suite {
-  std::filesystem::path file;
+  std::filesystem::path file;  // absolute
   std::string id;
   std::string title;
   nlohmann::ordered_json json;  // the file as loaded

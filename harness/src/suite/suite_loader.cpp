@@ -300,7 +300,9 @@ Suite load_suite(const std::filesystem::path& file) {
   }
 
   Suite suite;
-  suite.file = file;
+  // Absolute: the candidate's child process loads the suite again from its
+  // own scratch folder, where a path relative to the run's folder means nothing.
+  suite.file = std::filesystem::absolute(file);
   suite.json = json;
   Field root(file_name, "$", suite.json);
   root.expect_keys({"format", "id", "title", "origin", "axes", "tensors", "cost", "tolerance",
