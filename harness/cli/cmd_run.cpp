@@ -33,6 +33,7 @@ struct RunCommandOptions {
   std::string protocol;
   double timeout_s = 0;
   double budget_s = -1;
+  int min_samples = -1;
   std::string orders = "forward,reverse";
   std::string candidates;
   std::string results_file;
@@ -79,6 +80,39 @@ struct Prepared {
   GatePolicy policy;                  // the suite's, with the command line's overrides
   std::optional<BaselineFile> baseline;  // its stored file on this hardware key, if any
 };
+
+// While a candidate's sample comparison is inconclusive, it is run again
+// (checked and timed), with cudnn_eager beside it when it is compared
+// relative to eager, up to the policy's max_rounds rounds in all; the gate
+// then judges every sample of every round (docs/gate-statistics.md).
+void retime_inconclusive(const Suite& suite, Device& device, RunOptions options, const Prepared& prepared,
+                         bool gate_wall_clock, RunResult& run) {
+  GateOptions gate_options;
+  gate_options.policy = prepared.policy;
+  gate_options.today_days = today_utc_days();
+  gate_options.gate_wall_clock = gate_wall_clock;
+  // Every thread order was checked in the first round; one is enough to time.
+  if (options.thread_orders.size() > 1) options.thread_orders.resize(1);
+  for (int round = 2; round <= prepared.policy.max_rounds; ++round) {
+    const GateVerdict verdict =
+        evaluate_gate(run, prepared.baseline ? &*prepared.baseline : nullptr, gate_options);
+    options.candidate_ids.clear();
+    bool with_eager = false;
+    for (const auto& gate : verdict.candidates)
+      if (gate.comparison && gate.comparison->verdict == SampleVerdict::inconclusive) {
+        options.candidate_ids.push_back(gate.implementation);
+        with_eager = with_eager || gate.relative_to_eager;
+      }
+    if (options.candidate_ids.empty()) return;
+    if (with_eager && std::find(options.candidate_ids.begin(), options.candidate_ids.end(),
+                                std::string(kEagerBaselineId)) == options.candidate_ids.end())
+      options.candidate_ids.insert(options.candidate_ids.begin(), std::string(kEagerBaselineId));
+    RunResult again = run_workload(suite, device, options);
+    for (auto& result : again.candidates)
+      for (auto& candidate : run.candidates)
+        if (candidate.id == result.id) add_timing_round(candidate, std::move(result));
+  }
+}
 
 void write_results(const std::string& file, const nlohmann::ordered_json& results) {
   std::ofstream out(file);
@@ -128,6 +162,7 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
   run_options.candidate_ids = split_list(options.candidates);
   run_options.timing.protocol = options.protocol;
   run_options.timing.budget_s = options.budget_s;
+  run_options.timing.min_samples = options.min_samples;
   run_options.timeout_s = options.timeout_s;
   run_options.thread_orders = split_list(options.orders);
   run_options.full_reference_max_elements = options.compare_whole_max;
@@ -171,6 +206,7 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
       if (!options.quiet) print_progress(progress, suite.id, result);
     };
     RunResult run = run_workload(suite, *device, run_options);
+    retime_inconclusive(suite, *device, run_options, prepared[i], options.gate.gate_wall_clock, run);
     if (!options.results_file.empty()) {
       raw_results.push_back(run);
       write_results(options.results_file, raw_results);  // after each workload: a crash keeps the rest
@@ -218,6 +254,10 @@ const CommandRegistrar run_registrar{{
           run->add_option("--budget", options->budget_s,
                           "adaptive protocol: seconds of sampling per candidate (default: cpu 1, GPU 5)")
               ->check(number_in(0, 3600, "a number of seconds", &options->option_errors, "--budget"));
+          run->add_option("--min-samples", options->min_samples,
+                          "adaptive protocol: take at least this many samples per candidate, even past the "
+                          "budget (default: cpu 2, GPU 100)")
+              ->check(number_in(1, 100000, "a number of samples", &options->option_errors, "--min-samples"));
           run->add_flag("--allow-slow", options->allow_slow,
                         "run on cpu even where interpret mode cannot finish a candidate inside the watchdog");
           run->add_option("--orders", options->orders,

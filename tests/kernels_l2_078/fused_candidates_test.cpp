@@ -43,19 +43,27 @@ const Candidate& candidate(const std::string& id) {
 // three (checked by DrawsCoverBothCtaShapes).
 constexpr std::uint32_t kAxesSeed = 8;
 
-std::vector<Axes> random_axes(const Suite& suite, int count) {
+// The drawn axes before the suite fills in the rest (no suite needed, so the
+// test list below can be made from them).
+std::vector<Axes> drawn_overrides(int count) {
   std::mt19937 generator(kAxesSeed);
   auto pick = [&](std::int64_t low, std::int64_t high) {
     return low + static_cast<std::int64_t>(generator() % static_cast<std::uint32_t>(high - low + 1));
   };
   std::vector<Axes> drawn;
   for (int i = 0; i < count; ++i)
-    drawn.push_back(suite.resolve_axes("", {{"batch", pick(1, 3)},
-                                            {"in_channels", 8 * pick(1, 2)},
-                                            {"out_channels", 64},
-                                            {"depth", pick(4, 8)},
-                                            {"height", pick(4, 8)},
-                                            {"width", pick(4, 8)}}));
+    drawn.push_back({{"batch", pick(1, 3)},
+                     {"in_channels", 8 * pick(1, 2)},
+                     {"out_channels", 64},
+                     {"depth", pick(4, 8)},
+                     {"height", pick(4, 8)},
+                     {"width", pick(4, 8)}});
+  return drawn;
+}
+
+std::vector<Axes> random_axes(const Suite& suite, int count) {
+  std::vector<Axes> drawn;
+  for (const Axes& overrides : drawn_overrides(count)) drawn.push_back(suite.resolve_axes("", overrides));
   return drawn;
 }
 
@@ -207,24 +215,43 @@ TEST(FusedCandidates, DrawsCoverBothCtaShapes) {
   EXPECT_TRUE(full);
 }
 
-// One test per drawn axes value, so CTest can run them in parallel.
-class FusedAtRandomAxes : public ::testing::TestWithParam<int> {};
+// One test per drawn axes value and candidate, so CTest can run them in
+// parallel (the largest draw takes half a minute for all five together).
+struct DrawnCase {
+  int draw;
+  const char* id;
+};
 
-TEST_P(FusedAtRandomAxes, EveryCandidatePasses) {
+class FusedAtRandomAxes : public ::testing::TestWithParam<DrawnCase> {};
+
+TEST_P(FusedAtRandomAxes, Passes) {
   const Suite suite = workload_suite();
-  const Axes axes = random_axes(suite, 3).at(static_cast<std::size_t>(GetParam()));
-  expect_passes(suite, "fused_tf32", axes);
-  expect_passes(suite, "fused_3xtf32", axes);
-  // At one image the wgmma candidates run the single-image mma.sync kernels,
-  // and so do the two-plane ones at 8 input channels.
-  if (axes.at("batch") >= 2) expect_passes(suite, "fused_tf32_wgmma", axes);
-  if (axes.at("batch") >= 2 && axes.at("in_channels") >= 16) {
-    expect_passes(suite, "fused_3xtf32_wgmma", axes);
-    expect_passes(suite, "fused_tf32_bf16corr_wgmma", axes);
-  }
+  expect_passes(suite, GetParam().id, random_axes(suite, 3).at(static_cast<std::size_t>(GetParam().draw)));
 }
 
-INSTANTIATE_TEST_SUITE_P(SeededDraws, FusedAtRandomAxes, ::testing::Values(0, 1, 2));
+// At one image the wgmma candidates run the single-image mma.sync kernels,
+// and so do the two-plane ones at 8 input channels: those draws are left to
+// the mma.sync candidates.
+std::vector<DrawnCase> drawn_cases() {
+  std::vector<DrawnCase> cases;
+  const std::vector<Axes> drawn = drawn_overrides(3);
+  for (int draw = 0; draw < 3; ++draw) {
+    const Axes& axes = drawn[static_cast<std::size_t>(draw)];
+    cases.push_back({draw, "fused_tf32"});
+    cases.push_back({draw, "fused_3xtf32"});
+    if (axes.at("batch") >= 2) cases.push_back({draw, "fused_tf32_wgmma"});
+    if (axes.at("batch") >= 2 && axes.at("in_channels") >= 16) {
+      cases.push_back({draw, "fused_3xtf32_wgmma"});
+      cases.push_back({draw, "fused_tf32_bf16corr_wgmma"});
+    }
+  }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(SeededDraws, FusedAtRandomAxes, ::testing::ValuesIn(drawn_cases()),
+                         [](const ::testing::TestParamInfo<DrawnCase>& info) {
+                           return "draw" + std::to_string(info.param.draw) + "_" + info.param.id;
+                         });
 
 }  // namespace
 }  // namespace kg

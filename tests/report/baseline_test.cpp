@@ -151,6 +151,51 @@ TEST(Baseline, TheRankingMustDescribeTheRecords) {
   EXPECT_NE(parse_error_of(mean).find("/ranking/0/mean_ms: says 0.5"), std::string::npos) << parse_error_of(mean);
 }
 
+// Version 1 files (the fixtures, the shipped files) load as they are; the
+// samples of version 2 are refused in them, and checked in version 2 files.
+TEST(Baseline, Version2RecordsCarrySortedSamplesAndVersion1FilesStillLoad) {
+  const auto v1 = matching_json();
+  ASSERT_EQ(v1["schema_version"], 1);
+  const BaselineFile old_file = parse_baseline_file(v1, "edited.json");
+  EXPECT_EQ(old_file.schema_version, 1);
+  EXPECT_TRUE(old_file.records[0].latency.samples_ms.empty());
+  nlohmann::ordered_json rewritten = old_file;
+  EXPECT_EQ(rewritten["schema_version"], kBaselineSchemaVersion);  // what is written is version 2
+
+  auto with_samples = v1;
+  with_samples["records"][1]["latency"]["samples_ms"] = {0.59, 0.6, 0.61};
+  EXPECT_EQ(parse_error_of(with_samples),
+            "edited.json: /records/1/latency/samples_ms: unknown field (see the schema)");
+
+  auto v2 = with_samples;
+  v2["schema_version"] = 2;
+  const BaselineFile file = parse_baseline_file(v2, "edited.json");
+  EXPECT_EQ(file.records[1].latency.samples_ms, (std::vector<double>{0.59, 0.6, 0.61}));
+  nlohmann::ordered_json round_trip = file;
+  EXPECT_EQ(round_trip["records"][1]["latency"]["samples_ms"], v2["records"][1]["latency"]["samples_ms"]);
+
+  auto unsorted = v2;
+  unsorted["records"][1]["latency"]["samples_ms"] = {0.6, 0.59};
+  EXPECT_EQ(parse_error_of(unsorted),
+            "edited.json: /records/1/latency/samples_ms/1: samples must be sorted, smallest first");
+  auto zero = v2;
+  zero["records"][1]["latency"]["samples_ms"] = {0.0, 0.59};
+  EXPECT_EQ(parse_error_of(zero), "edited.json: /records/1/latency/samples_ms/0: expected a latency > 0");
+  auto too_many = v2;
+  too_many["records"][1]["latency"]["samples_ms"] = std::vector<double>(513, 0.6);
+  too_many["records"][1]["latency"]["n"] = 1000;
+  EXPECT_NE(parse_error_of(too_many).find("holds 513 samples; a stored record keeps at most 512"), std::string::npos)
+      << parse_error_of(too_many);
+  auto beyond_n = v2;
+  beyond_n["records"][1]["latency"]["n"] = 2;
+  EXPECT_NE(parse_error_of(beyond_n).find("holds 3 samples, more than n = 2"), std::string::npos)
+      << parse_error_of(beyond_n);
+  auto future_version = v2;
+  future_version["schema_version"] = 3;
+  EXPECT_EQ(parse_error_of(future_version),
+            "edited.json: /schema_version: unsupported schema version 3 (this kernelgate reads 1 to 2)");
+}
+
 TEST(Baseline, AFutureObservationIsAnError) {
   auto future = matching_json();
   future["records"][2]["observed"] = "2999-01-01";

@@ -2,12 +2,14 @@
 // Loading the fixture runs and baselines of tests/report/fixtures.
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -109,6 +111,29 @@ inline void write_reports(const std::filesystem::path& dir, const Reported& r) {
   write_file_atomically(stem.string() + ".json", json.dump(2) + "\n");
   write_file_atomically(stem.string() + ".junit.xml", junit_xml(r.input));
   write_file_atomically(stem.string() + ".md", markdown_summary(json));
+}
+
+// n samples spread evenly over typical * (1 -+ spread / 2); with a heavy
+// tail, every 20th is 10 times slower (a neighbour, an interrupt).
+inline std::vector<double> samples_around(double typical, double spread, int n, bool heavy_tail = false) {
+  std::vector<double> samples;
+  for (int i = 0; i < n; ++i) {
+    double sample = typical * (1 + spread * (double(i) / (n - 1) - 0.5));
+    if (heavy_tail && i % 20 == 7) sample *= 10;
+    samples.push_back(sample);
+  }
+  return samples;
+}
+
+inline void set_samples(LatencyStats& latency, std::vector<double> samples) {
+  double sum = 0, squares = 0;
+  for (double s : samples) sum += s;
+  latency.n = std::int64_t(samples.size());
+  latency.mean_ms = sum / double(latency.n);
+  for (double s : samples) squares += (s - latency.mean_ms) * (s - latency.mean_ms);
+  latency.std_ms = std::sqrt(squares / double(latency.n - 1));
+  latency.cv = latency.std_ms / latency.mean_ms;
+  latency.samples_ms = std::move(samples);
 }
 
 }  // namespace kg::test

@@ -20,6 +20,7 @@ TEST(ResultJson, OutcomeNamesRoundTrip) {
       {Outcome::crashed, "crashed"},
       {Outcome::timed_out, "timed_out"},
       {Outcome::regressed, "regressed"},
+      {Outcome::inconclusive, "inconclusive"},
       {Outcome::unreliable, "unreliable"},
       {Outcome::stale, "stale"},
       {Outcome::not_supported, "not_supported"},

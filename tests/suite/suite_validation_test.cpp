@@ -46,6 +46,19 @@ TEST_F(SuiteValidation, UnknownKey) {
                "$.axes.batch.defualt: unknown key (allowed here: default, description, max, min)");
 }
 
+TEST_F(SuiteValidation, GateRoundsAndInconclusivePolicy) {
+  expect_error([](Json& j) { j["gate"]["max_rounds"] = 0; }, "$.gate.max_rounds: must be between 1 and 20");
+  expect_error([](Json& j) { j["gate"]["inconclusive"] = "ignore"; },
+               "$.gate.inconclusive: must be \"fail\" or \"warn\"");
+  std::string file;
+  EXPECT_EQ(load_error(dir_, [](Json& j) { j["gate"]["inconclusive"] = "warn"; j["gate"]["max_rounds"] = 5; }, &file),
+            "no error");
+  const Suite suite = load_suite(file);
+  EXPECT_FALSE(suite.gate.inconclusive_fails);
+  EXPECT_EQ(suite.gate.max_rounds, 5);
+  EXPECT_TRUE(load_suite(test::stock_suite_file("l1_086_conv_depthwise_separable_2d")).gate.inconclusive_fails);
+}
+
 TEST_F(SuiteValidation, WrongType) {
   expect_error([](Json& j) { j["axes"]["batch"]["default"] = "8"; },
                "$.axes.batch.default: expected an integer, got string \"8\"");

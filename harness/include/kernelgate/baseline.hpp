@@ -17,7 +17,10 @@
 
 namespace kg {
 
-inline constexpr int kBaselineSchemaVersion = 1;
+// Version 2 adds latency.samples_ms and latency.rounds; version 1 files still
+// load (their records compare by mean and std: docs/baselines.md).
+inline constexpr int kBaselineSchemaVersion = 2;
+inline constexpr int kOldestBaselineSchemaVersion = 1;
 
 // The implementation whose latency every candidate is also compared to as a
 // ratio, timed in the same run (robust to a machine that got faster or slower).

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "kernelgate/axes.hpp"
 #include "kernelgate/cuda.hpp"
-#include "kernelgate/suite.hpp"
 
 namespace kg {
 

@@ -3,6 +3,7 @@
 // reports, the table, and the exit code of `kernelgate run`.
 #include <filesystem>
 #include <optional>
+#include <vector>
 
 #include "kernelgate/baseline.hpp"
 #include "kernelgate/result.hpp"
@@ -36,6 +37,12 @@ void ensure_report_dir_writable(const std::filesystem::path& report_dir);
 // (best effort: a folder that cannot be written is already the error).
 void write_setup_error(const std::filesystem::path& report_dir, const std::string& workload,
                        const std::string& hardware, const std::string& message);
+
+// The runs of a `kernelgate run --results FILE` file (a JSON array of runs,
+// or one run), for `kernelgate gate`. Throws kg::Error naming the file and
+// the problem: unreadable, not JSON, not runner results, or latency figures
+// that disagree with their own samples.
+std::vector<RunResult> load_run_results(const std::filesystem::path& file);
 
 // Gates `run` against options.baseline (verdicts are
 // added to run.candidates[i].checks), writes <workload>.<hardware>.junit.xml,

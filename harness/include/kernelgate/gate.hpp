@@ -8,6 +8,7 @@
 
 #include "kernelgate/baseline.hpp"
 #include "kernelgate/result.hpp"
+#include "kernelgate/sample_comparison.hpp"
 #include "kernelgate/suite.hpp"
 
 namespace kg {
@@ -28,6 +29,10 @@ struct GatePolicyOverrides {
   // a CPU emulating a GPU says nothing about the kernel's speed.
   bool gate_wall_clock = false;
 };
+// The sample comparison the gate makes under a policy: a slowdown up to the
+// tolerance passes, one confidently above half of it regresses.
+SampleComparisonPolicy sample_comparison_policy(const GatePolicy& policy);
+
 // Throws kg::Error for a negative tolerance, multiplier or age.
 GatePolicy apply_overrides(GatePolicy policy, const GatePolicyOverrides& overrides);
 
@@ -63,6 +68,12 @@ struct CandidateGate {
   std::optional<double> ratio_to_eager;    // measured / cudnn_eager measured in this run
   std::optional<double> stored_ratio_to_eager;
   std::optional<double> ratio_threshold;   // a ratio above this regresses
+  // How the latency was judged: "samples" (compare_samples on this run's and
+  // the record's samples), "mean_std" (a record without samples, version 1),
+  // or "" (not judged: new, stale, informational or unreliable).
+  std::string rule;
+  std::optional<SampleComparison> comparison;  // with rule "samples"
+  bool relative_to_eager = false;              // the comparison is of ratios to cudnn_eager
   // This run's measurement as a record, ready for `kernelgate publish`.
   std::optional<BaselineRecord> record;
 };

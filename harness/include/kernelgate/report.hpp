@@ -19,7 +19,10 @@
 
 namespace kg {
 
-inline constexpr int kReportSchemaVersion = 1;
+// Version 2 adds each candidate's latency samples and the sample comparison
+// of its gate; version 1 reports still load (kernelgate publish).
+inline constexpr int kReportSchemaVersion = 2;
+inline constexpr int kOldestReportSchemaVersion = 1;
 inline constexpr const char* kReportKind = "kernelgate-report";
 // GitHub refuses step summaries above 1 MiB; ours stay below this.
 inline constexpr std::size_t kMaxSummaryBytes = 1000 * 1024;
@@ -92,7 +95,5 @@ void replace_with_temporary(const std::filesystem::path& temporary, const std::f
 // The name stem of the reports of one run: "<workload>.<hardware>".
 std::string report_stem(const RunResult& run);
 
-// Now, as ISO 8601 UTC ("2026-03-05T12:00:00Z").
-std::string utc_timestamp_now();
 
 }  // namespace kg

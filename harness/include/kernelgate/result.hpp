@@ -24,6 +24,7 @@ enum class Outcome {
   crashed,
   timed_out,
   regressed,
+  inconclusive,  // the samples cannot tell a slowdown beyond the tolerance from none, after every re-timing
   unreliable,  // the samples (stored or this run's) are too few or too noisy to gate
   stale,
   not_supported,
@@ -31,8 +32,13 @@ enum class Outcome {
 };
 std::string_view to_string(Outcome outcome);
 Outcome outcome_from_string(std::string_view text);  // throws kg::Error
-// incorrect, contract_violation, crashed, timed_out, regressed, unreliable, stale
+// incorrect, contract_violation, crashed, timed_out, regressed, inconclusive,
+// unreliable, stale
 bool is_failure(Outcome outcome);
+
+// Now, as ISO 8601 UTC ("2026-03-05T12:00:00Z"): when a run started, when a
+// report was written, when a publish was made.
+std::string utc_timestamp_now();
 
 // Equivalence of a candidate's output against the float64 reference.
 struct ErrorStats {
@@ -77,6 +83,14 @@ struct LatencyStats {
   // device's timer around the launch): the floor of any sample, which the
   // candidate's own time includes. Reported by the child; information only.
   double overhead_ms = 0;
+  // Every timed sample, in the order taken: the gate compares these
+  // (sample_comparison.hpp), not the mean and std above. A stored record
+  // keeps at most kStoredSamples of them, sorted (baseline.hpp). Empty in
+  // records written before version 2 and in reported ones.
+  std::vector<double> samples_ms;
+  // Timing rounds these samples came from: the first, and each re-timing of
+  // a candidate whose comparison was inconclusive.
+  int rounds = 1;
 };
 
 // One named check: "equivalence", "contract", "latency", "staleness".

@@ -97,6 +97,12 @@ CandidateResult check_candidate(const Suite& suite, const Candidate& candidate, 
 LatencyStats latency_statistics(std::vector<double> samples_ms, const std::string& protocol,
                                 const std::string& clock, int warmups);
 
+// Adds another run of the same candidate (checked and timed again, as
+// `kernelgate run` does while a comparison is inconclusive) to `into`: the
+// samples of both rounds, or `again` as it is when it failed (every round's
+// checks count, so a candidate that breaks when run again fails).
+void add_timing_round(CandidateResult& into, CandidateResult again);
+
 // Compares got against want (both flat, same length; want_index[i] is the flat
 // output index of want[i], for messages) with the tolerance.
 ErrorStats compare_to_reference(const std::vector<float>& got, const std::vector<double>& want,

@@ -4,7 +4,9 @@
 // deviations: a mean and a std move with every outlier, and a large std
 // hides a large slowdown. Method and measured error rates:
 // docs/gate-statistics.md.
-#include <optional>
+#include <cstddef>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace kg {
@@ -14,6 +16,7 @@ enum class SampleVerdict {
   regressed,     // not that, and confidently slower than the detection margin
   inconclusive,  // the samples cannot tell: time again
 };
+std::string_view to_string(SampleVerdict verdict);
 
 struct SampleComparison {
   // head / base as a ratio of typical latencies (the Hodges-Lehmann shift of
@@ -31,6 +34,20 @@ struct SampleComparisonPolicy {
   double detection_margin = 0.025;
   double confidence = 0.99;  // two-sided level of each interval
 };
+
+// Beyond this many samples a side is thinned to evenly spaced order
+// statistics before it is compared: the pairwise differences stay few, and
+// the interval, computed for the thinned count, only gets wider. A stored
+// record keeps exactly these, so it loses nothing its comparison uses.
+inline constexpr std::size_t kStoredSamples = 512;
+
+// The samples a comparison uses: the finite ones above 0, sorted, thinned to
+// at most kStoredSamples order statistics.
+std::vector<double> stored_samples(const std::vector<double>& samples);
+
+// "typical latency 1.104x <whose> [relative to cudnn_eager] (99% interval
+// 1.081x to 1.127x)": a comparison in words, for messages.
+std::string describe_ratio(const SampleComparison& comparison, const std::string& whose, bool relative_to_eager);
 
 // Compares head against base. With the cudnn_eager samples of both runs the
 // comparison is of the ratios to eager, which a machine that is faster or

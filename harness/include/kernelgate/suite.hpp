@@ -12,10 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace kg {
+#include "kernelgate/axes.hpp"
 
-// Axis name -> value, e.g. {"batch": 8, "in_channels": 32, ...}.
-using Axes = std::map<std::string, std::int64_t>;
+namespace kg {
 
 // Parses "k=v,k=v" (as given on the command line). Throws kg::Error.
 Axes parse_axes_list(const std::string& text);
@@ -38,6 +37,12 @@ struct GatePolicy {
   // since a large std would let a large slowdown pass; they are `unreliable`.
   int min_samples = 5;
   double max_cv = 0.2;
+  // When the samples cannot tell a slowdown beyond the tolerance from none
+  // (docs/gate-statistics.md), `kernelgate run` times the candidate again,
+  // up to max_rounds rounds in all; one still inconclusive then fails the
+  // gate (`inconclusive`) unless inconclusive_fails is false (a warning).
+  int max_rounds = 3;
+  bool inconclusive_fails = true;
 };
 
 enum class TensorRole { input, parameter, output };

@@ -8,6 +8,7 @@
 
 #include "json_fields.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/sample_comparison.hpp"
 
 namespace kg {
 
@@ -63,11 +64,21 @@ ordered_json latency_json(const LatencyStats& v) {
   j["median_ms"] = number_or_null(v.median_ms);
   j["max_ms"] = number_or_null(v.max_ms);
   j["cv"] = v.cv;
+  if (!v.samples_ms.empty()) {
+    j["rounds"] = v.rounds;
+    j["samples_ms"] = v.samples_ms;
+  }
   return j;
 }
 
-LatencyStats parse_latency(const JsonReader& r) {
-  r.allow_only({"protocol", "clock", "warmups", "n", "mean_ms", "std_ms", "min_ms", "median_ms", "max_ms", "cv"});
+// Version 1 records have no samples; version 2 ones may keep up to
+// kStoredSamples, sorted (the order statistics the comparison uses).
+LatencyStats parse_latency(const JsonReader& r, int schema_version) {
+  if (schema_version >= 2)
+    r.allow_only({"protocol", "clock", "warmups", "n", "mean_ms", "std_ms", "min_ms", "median_ms", "max_ms", "cv",
+                  "rounds", "samples_ms"});
+  else
+    r.allow_only({"protocol", "clock", "warmups", "n", "mean_ms", "std_ms", "min_ms", "median_ms", "max_ms", "cv"});
   LatencyStats v;
   v.protocol = r.at("protocol").string();
   v.clock = r.at("clock").string();
@@ -84,6 +95,22 @@ LatencyStats parse_latency(const JsonReader& r) {
   v.median_ms = optional_stat("median_ms");
   v.max_ms = optional_stat("max_ms");
   v.cv = r.has("cv") ? r.at("cv").non_negative() : v.std_ms / v.mean_ms;
+  if (r.has("samples_ms")) {
+    const auto samples = r.at("samples_ms");
+    samples.require_array();
+    if (samples.size() > kStoredSamples)
+      samples.fail("holds " + std::to_string(samples.size()) + " samples; a stored record keeps at most " +
+                   std::to_string(kStoredSamples));
+    if (std::int64_t(samples.size()) > v.n)
+      samples.fail("holds " + std::to_string(samples.size()) + " samples, more than n = " + std::to_string(v.n));
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      const double sample = samples.at(i).non_negative();
+      if (!(sample > 0)) samples.at(i).fail("expected a latency > 0");
+      if (!v.samples_ms.empty() && sample < v.samples_ms.back()) samples.at(i).fail("samples must be sorted, smallest first");
+      v.samples_ms.push_back(sample);
+    }
+    v.rounds = r.has("rounds") ? int(r.at("rounds").integer_in(1, 1000)) : 1;
+  }
   return v;
 }
 
@@ -126,7 +153,7 @@ void to_json(ordered_json& j, const HistoryEntry& v) {
 
 void to_json(ordered_json& j, const BaselineFile& v) {
   j = ordered_json::object();
-  j["schema_version"] = v.schema_version;
+  j["schema_version"] = kBaselineSchemaVersion;  // what is written is always the current version
   j["workload"] = v.workload;
   j["hardware"] = v.hardware;
   j["ranking"] = v.ranking;
@@ -138,7 +165,7 @@ void to_json(ordered_json& j, const BaselineFile& v) {
 
 namespace {
 
-BaselineRecord parse_record(const JsonReader& r) {
+BaselineRecord parse_record(const JsonReader& r, int schema_version) {
   r.allow_only({"implementation", "kind", "precision", "trust", "latency", "ratio_to_eager", "source", "observed",
                 "environment", "workload_identity", "preset", "axes", "git_revision", "notes"});
   BaselineRecord v;
@@ -153,7 +180,7 @@ BaselineRecord parse_record(const JsonReader& r) {
   } catch (const Error& e) {
     r.at("trust").fail(e.what());
   }
-  v.latency = parse_latency(r.at("latency"));
+  v.latency = parse_latency(r.at("latency"), schema_version);
   v.ratio_to_eager = r.optional_number("ratio_to_eager");
   if (v.ratio_to_eager && !(*v.ratio_to_eager > 0 && std::isfinite(*v.ratio_to_eager)))
     r.at("ratio_to_eager").fail("expected a finite ratio > 0");
@@ -215,7 +242,7 @@ void check_ranking(const BaselineFile& file, const JsonReader& ranking) {
 }  // namespace
 
 BaselineRecord parse_baseline_record(const ordered_json& j, const std::string& where, const std::string& path) {
-  return parse_record(JsonReader(j, where, path));
+  return parse_record(JsonReader(j, where, path), kBaselineSchemaVersion);
 }
 
 BaselineFile parse_baseline_file(const ordered_json& j, const std::string& where) {
@@ -223,9 +250,10 @@ BaselineFile parse_baseline_file(const ordered_json& j, const std::string& where
   r.allow_only({"schema_version", "workload", "hardware", "ranking", "records", "history"});
   BaselineFile file;
   file.schema_version = int(r.at("schema_version").integer_in(0, 1 << 30));
-  if (file.schema_version != kBaselineSchemaVersion)
+  if (file.schema_version < kOldestBaselineSchemaVersion || file.schema_version > kBaselineSchemaVersion)
     r.at("schema_version").fail("unsupported schema version " + std::to_string(file.schema_version) +
-                                " (this kernelgate reads " + std::to_string(kBaselineSchemaVersion) + ")");
+                                " (this kernelgate reads " + std::to_string(kOldestBaselineSchemaVersion) + " to " +
+                                std::to_string(kBaselineSchemaVersion) + ")");
   file.workload = r.at("workload").string();
   if (auto why = store_key_problem(file.workload)) r.at("workload").fail(*why);
   file.hardware = r.at("hardware").string();
@@ -233,7 +261,7 @@ BaselineFile parse_baseline_file(const ordered_json& j, const std::string& where
   auto records = r.at("records");
   records.require_array();
   for (std::size_t i = 0; i < records.size(); ++i) {
-    auto record = parse_record(records.at(i));
+    auto record = parse_record(records.at(i), file.schema_version);
     if (file.find(record.implementation, record.trust))
       records.at(i).fail("a second " + std::string(to_string(record.trust)) + " record for '" +
                          record.implementation + "'");
@@ -274,7 +302,7 @@ BaselineFile parse_baseline_file(const ordered_json& j, const std::string& where
       if (h.action != "added" && h.action != "replaced") entry.at("action").fail("expected added or replaced");
       h.implementation = entry.at("implementation").string();
       h.origin = entry.string_or("origin", "");
-      if (entry.has("previous")) h.previous = parse_record(entry.at("previous"));
+      if (entry.has("previous")) h.previous = parse_record(entry.at("previous"), file.schema_version);
       file.history.push_back(std::move(h));
     }
   }

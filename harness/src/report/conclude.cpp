@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -11,6 +12,7 @@
 #include "kernelgate/gate.hpp"
 #include "kernelgate/hardware.hpp"
 #include "kernelgate/report.hpp"
+#include "json_fields.hpp"
 
 namespace kg {
 
@@ -48,6 +50,38 @@ void write_setup_error(const std::filesystem::path& report_dir, const std::strin
   } catch (const Error&) {
     // The report folder itself is the problem; the error is printed anyway.
   }
+}
+
+std::vector<RunResult> load_run_results(const std::filesystem::path& file) {
+  const nlohmann::ordered_json json = report_detail::read_json_file(file);
+  const nlohmann::ordered_json runs = json.is_array() ? json : nlohmann::ordered_json::array({json});
+  std::vector<RunResult> results;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const std::string where = file.string() + ": run " + std::to_string(i);
+    RunResult run;
+    try {
+      run = runs.at(i).get<RunResult>();
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(where + ": not the results of kernelgate run (" + e.what() + ")");
+    } catch (const Error& e) {
+      throw Error(where + ": " + e.what());
+    }
+    if (auto why = store_key_problem(run.workload)) throw Error(where + ": workload id " + *why);
+    if (auto why = store_key_problem(run.hardware)) throw Error(where + ": hardware key " + *why);
+    for (const auto& candidate : run.candidates) {
+      if (!candidate.latency || candidate.latency->samples_ms.empty()) continue;
+      const LatencyStats& latency = *candidate.latency;
+      // The gate judges the samples; the figures beside them must be theirs.
+      if (std::int64_t(latency.samples_ms.size()) != latency.n)
+        throw Error(where + ": candidate " + candidate.id + " has n = " + std::to_string(latency.n) + " but " +
+                    std::to_string(latency.samples_ms.size()) + " samples");
+      for (double sample : latency.samples_ms)
+        if (!(sample > 0) || !std::isfinite(sample))
+          throw Error(where + ": candidate " + candidate.id + " has a sample that is not a latency > 0");
+    }
+    results.push_back(std::move(run));
+  }
+  return results;
 }
 
 int conclude_run(const Suite& suite, RunResult& run, const ConcludeOptions& options) {

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "kernelgate/error.hpp"
+#include "kernelgate/sample_comparison.hpp"
 
 namespace kg {
 
@@ -34,11 +35,12 @@ bool is_gateable(const CandidateResult& candidate) {
 // Severity among failures, so a candidate's outcome names its worst problem.
 int severity(Outcome outcome) {
   switch (outcome) {
-    case Outcome::crashed: return 9;
-    case Outcome::timed_out: return 8;
-    case Outcome::contract_violation: return 7;
-    case Outcome::incorrect: return 6;
-    case Outcome::regressed: return 5;
+    case Outcome::crashed: return 10;
+    case Outcome::timed_out: return 9;
+    case Outcome::contract_violation: return 8;
+    case Outcome::incorrect: return 7;
+    case Outcome::regressed: return 6;
+    case Outcome::inconclusive: return 5;
     case Outcome::unreliable: return 4;
     case Outcome::stale: return 3;
     default: return 0;
@@ -58,23 +60,20 @@ std::string git_revision_of(const nlohmann::ordered_json& environment) {
   return "";
 }
 
-std::string describe_axes(const Axes& axes) {
-  std::string text;
-  for (const auto& [name, value] : axes) text += (text.empty() ? "" : ",") + name + "=" + std::to_string(value);
-  return text;
-}
-
 std::string short_hash(const std::string& hash) { return hash.substr(0, 12); }
 
-// Why the samples cannot gate (too few, or a std so large that the noise
-// allowance would let a large slowdown pass), or "" when they can.
-std::string noise_problem(const LatencyStats& stored, const LatencyStats& now, const GatePolicy& policy) {
+// Why the samples cannot gate, or "" when they can: too few, or, for the
+// mean-and-std rule only (check_spread), a std so large that its noise
+// allowance would let a large slowdown pass. The sample comparison needs no
+// such guard: outliers barely move it.
+std::string noise_problem(const LatencyStats& stored, const LatencyStats& now, const GatePolicy& policy,
+                          bool check_spread) {
   auto problem = [&](const LatencyStats& stats, const std::string& whose, const std::string& remedy) -> std::string {
     const double cv = stats.std_ms / stats.mean_ms;
     if (stats.n < policy.min_samples)
       return "cannot gate: " + whose + " has " + std::to_string(stats.n) + " samples (" +
              std::to_string(policy.min_samples) + " needed): " + remedy;
-    if (!(cv <= policy.max_cv))
+    if (check_spread && !(cv <= policy.max_cv))
       return "cannot gate: the std of " + whose + ", " + ms(stats.std_ms) + ", is " + format("%.0f%%", cv * 100) +
              " of its mean " + ms(stats.mean_ms) + " (at most " + format("%.0f%%", policy.max_cv * 100) +
              "): " + remedy;
@@ -93,7 +92,60 @@ CheckResult make_check(const char* name, Outcome outcome, std::string message) {
   return check;
 }
 
+// The sample comparison (sample_comparison.hpp) of this run's samples with
+// the stored record's: the latency verdict, and a win beyond the tolerance
+// as a stale reason. eager_stored and eager_now are both set or both null.
+void judge_samples(CandidateGate& gate, const RunResult& run, const CandidateResult& candidate,
+                   const GatePolicy& policy, const BaselineRecord* eager_stored, const LatencyStats* eager_now) {
+  const LatencyStats& now = *candidate.latency;
+  const LatencyStats& stored = gate.stored->latency;
+  const SampleComparisonPolicy sample_policy = sample_comparison_policy(policy);
+  const bool relative = eager_stored && candidate.id != kEagerBaselineId;
+  const SampleComparison c =
+      compare_samples(stored.samples_ms, now.samples_ms, sample_policy,
+                      relative ? eager_stored->latency.samples_ms : std::vector<double>{},
+                      relative ? eager_now->samples_ms : std::vector<double>{});
+  gate.rule = "samples";
+  gate.comparison = c;
+  gate.relative_to_eager = relative;
+  const std::string figures = describe_ratio(c, "the record's", relative) + "; tolerance " +
+                              format("%.3g", policy.latency_tolerance * 100) + "%; " + std::to_string(now.n) +
+                              " samples in " + std::to_string(now.rounds) + (now.rounds == 1 ? " round" : " rounds") +
+                              " vs " + std::to_string(stored.n) + " stored; means " + ms(now.mean_ms) + " vs " +
+                              ms(stored.mean_ms);
+  switch (c.verdict) {
+    case SampleVerdict::regressed:
+      gate.latency = make_check(kLatencyCheck, Outcome::regressed,
+                                "regressed on " + run.hardware + ": " + figures +
+                                    ". If the slowdown is intended, publish this report.");
+      break;
+    case SampleVerdict::inconclusive: {
+      const std::string why = "inconclusive on " + run.hardware + ": " + figures +
+                              ": the samples cannot tell a slowdown beyond the tolerance from none";
+      if (policy.inconclusive_fails)
+        gate.latency = make_check(kLatencyCheck, Outcome::inconclusive,
+                                  why + "; rerun on a quiet runner or with a longer --budget");
+      else
+        gate.latency = make_check(kLatencyCheck, Outcome::passed,
+                                  why + " (a warning: the suite's gate.inconclusive is \"warn\")");
+      break;
+    }
+    case SampleVerdict::passed:
+      gate.latency = make_check(kLatencyCheck, Outcome::passed, figures);
+      if (policy.win_is_stale && c.ratio_high < 1 - policy.latency_tolerance)
+        gate.stale_reasons.push_back("faster than its record: " + figures + ": publish this report");
+      break;
+  }
+}
+
 }  // namespace
+
+SampleComparisonPolicy sample_comparison_policy(const GatePolicy& policy) {
+  SampleComparisonPolicy sample_policy;
+  sample_policy.tolerance = policy.latency_tolerance;
+  sample_policy.detection_margin = policy.latency_tolerance / 2;
+  return sample_policy;
+}
 
 GatePolicy apply_overrides(GatePolicy policy, const GatePolicyOverrides& overrides) {
   if (overrides.latency_tolerance) {
@@ -132,7 +184,10 @@ BaselineRecord measured_record(const RunResult& run, const CandidateResult& cand
   record.kind = candidate.kind.empty() ? "candidate" : candidate.kind;
   record.precision = candidate.precision;
   record.trust = Trust::measured;
-  if (candidate.latency) record.latency = *candidate.latency;
+  if (candidate.latency) {
+    record.latency = *candidate.latency;
+    record.latency.samples_ms = stored_samples(candidate.latency->samples_ms);
+  }
   if (eager_mean_ms && *eager_mean_ms > 0 && candidate.id != kEagerBaselineId && candidate.latency)
     record.ratio_to_eager = candidate.latency->mean_ms / *eager_mean_ms;
   record.source = "kernelgate run on " + (run.device.empty() ? run.hardware : run.device);
@@ -160,8 +215,19 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
   const GatePolicy& policy = options.policy;
 
   std::optional<double> eager_mean_ms;
+  const LatencyStats* eager_now = nullptr;
   for (const auto& candidate : run.candidates)
-    if (candidate.id == kEagerBaselineId && is_gateable(candidate)) eager_mean_ms = candidate.latency->mean_ms;
+    if (candidate.id == kEagerBaselineId && is_gateable(candidate)) {
+      eager_mean_ms = candidate.latency->mean_ms;
+      eager_now = &*candidate.latency;
+    }
+  // Candidates are compared relative to cudnn_eager when both runs timed it
+  // at the same workload and axes, with samples on both sides.
+  const BaselineRecord* stored_eager = baseline ? baseline->find(kEagerBaselineId, Trust::measured) : nullptr;
+  const bool eager_comparable = eager_now && stored_eager && !stored_eager->workload_identity.empty() &&
+                                stored_eager->workload_identity == run.identity &&
+                                stored_eager->preset == run.preset && stored_eager->axes == run.axes &&
+                                !stored_eager->latency.samples_ms.empty() && !eager_now->samples_ms.empty();
 
   GateVerdict verdict;
   // Candidates whose stored record is comparable and whose latency gates: the
@@ -216,8 +282,8 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
       comparable = false;
     } else if (stored.preset != run.preset || stored.axes != run.axes) {
       gate.stale_reasons.push_back("the record was measured at other axes (preset '" + stored.preset + "', " +
-                                   describe_axes(stored.axes) + "; this run: preset '" + run.preset + "', " +
-                                   describe_axes(run.axes) + ")");
+                                   format_axes(stored.axes) + "; this run: preset '" + run.preset + "', " +
+                                   format_axes(run.axes) + ")");
       comparable = false;
     }
     if (stored.precision != candidate.precision) {
@@ -234,7 +300,10 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
     }
 
     const bool wall_clock = now.clock == "wall" && !options.gate_wall_clock;
-    const std::string unreliable = comparable && !wall_clock ? noise_problem(stored.latency, now, policy) : "";
+    // Records of version 1 have no samples: they are judged by their mean and std.
+    const bool by_samples = !stored.latency.samples_ms.empty() && !now.samples_ms.empty();
+    const std::string unreliable =
+        comparable && !wall_clock ? noise_problem(stored.latency, now, policy, !by_samples) : "";
     if (!comparable) {
       gate.latency = make_check(kLatencyCheck, Outcome::passed,
                                 "not compared: the stored record is stale (see staleness)");
@@ -244,8 +313,13 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
                                     ": interpret-mode wall-clock time is informational, not gated");
     } else if (!unreliable.empty()) {
       gate.latency = make_check(kLatencyCheck, Outcome::unreliable, unreliable);
+    } else if (by_samples) {
+      judge_samples(gate, run, candidate, policy, eager_comparable ? stored_eager : nullptr,
+                    eager_comparable ? eager_now : nullptr);
+      if (baseline->stored_rank(candidate.id, Trust::measured) > 0) rankable.push_back(verdict.candidates.size());
     } else {
       const double noise_ms = policy.noise_multiplier * std::max(now.std_ms, stored.latency.std_ms);
+      gate.rule = "mean_std";
       gate.threshold_ms = stored.latency.mean_ms * (1.0 + policy.latency_tolerance) + noise_ms;
       std::vector<std::string> regressions;
       if (now.mean_ms > *gate.threshold_ms)
@@ -274,7 +348,10 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
       } else {
         gate.latency = make_check(kLatencyCheck, Outcome::passed,
                                   ms(now.mean_ms) + " vs record " + ms(stored.latency.mean_ms) + " (" +
-                                      percent(*gate.change) + ", threshold " + ms(*gate.threshold_ms) + ")");
+                                      percent(*gate.change) + ", threshold " + ms(*gate.threshold_ms) +
+                                      (stored.latency.samples_ms.empty() ? "; the record has no samples"
+                                                                         : "; this run has no samples") +
+                                      ": mean-and-std rule)");
         const double win_threshold_ms = stored.latency.mean_ms * (1.0 - policy.latency_tolerance) - noise_ms;
         if (policy.win_is_stale && now.mean_ms < win_threshold_ms)
           gate.stale_reasons.push_back("faster than its record by " + percent(-*gate.change).substr(1) + " (" +

@@ -5,7 +5,6 @@
 #include "kernelgate/html_report.hpp"
 
 #include <algorithm>
-#include <ctime>
 #include <fstream>
 #include <map>
 #include <set>
@@ -298,11 +297,6 @@ std::string copy_linked_json(const fs::path& file, const fs::path& out_dir, cons
   return "data/" + name;
 }
 
-long today_days() {
-  const std::time_t now = std::time(nullptr);
-  return static_cast<long>(now / 86400);
-}
-
 }  // namespace
 
 std::vector<fs::path> write_html_report(const HtmlReportOptions& options) {
@@ -352,7 +346,7 @@ std::vector<fs::path> write_html_report(const HtmlReportOptions& options) {
       const BaselineFile baseline = load_baseline_file(file);
       if (reported_keys.count({suite.id, baseline.hardware})) continue;
       const std::string link = copy_linked_json(file, options.out_dir, suite.id + "." + file.filename().string());
-      sections[suite.id].push_back(section_from_baseline(baseline, suite, link, today_days()));
+      sections[suite.id].push_back(section_from_baseline(baseline, suite, link, today_utc_days()));
     }
   }
 

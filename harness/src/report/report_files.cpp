@@ -6,10 +6,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 
 #include "json_fields.hpp"
 #include "kernelgate/error.hpp"
@@ -84,9 +82,11 @@ nlohmann::ordered_json load_report(const std::filesystem::path& file) {
   nlohmann::ordered_json report = report_detail::read_json_file(file);
   if (!report.is_object() || report.value("kind", "") != kReportKind)
     throw Error(file.string() + ": not a kernelgate report (no \"kind\": \"" + kReportKind + "\")");
-  if (report.value("schema_version", 0) != kReportSchemaVersion)
-    throw Error(file.string() + ": report schema version " + report.value("schema_version", nlohmann::ordered_json(0)).dump() +
-                ", this kernelgate reads " + std::to_string(kReportSchemaVersion));
+  const auto& version = report.contains("schema_version") ? report.at("schema_version") : nlohmann::ordered_json(0);
+  if (!version.is_number_integer() || version.get<int>() < kOldestReportSchemaVersion ||
+      version.get<int>() > kReportSchemaVersion)
+    throw Error(file.string() + ": report schema version " + version.dump() + ", this kernelgate reads " +
+                std::to_string(kOldestReportSchemaVersion) + " to " + std::to_string(kReportSchemaVersion));
   return report;
 }
 
@@ -106,15 +106,6 @@ std::vector<std::filesystem::path> report_files(const std::filesystem::path& rep
   }
   std::sort(files.begin(), files.end());
   return files;
-}
-
-std::string utc_timestamp_now() {
-  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  ::gmtime_r(&now, &utc);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buffer;
 }
 
 }  // namespace kg

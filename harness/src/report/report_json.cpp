@@ -35,6 +35,17 @@ ordered_json gate_json(const CandidateGate& gate) {
   j["ratio_to_eager"] = optional_number(gate.ratio_to_eager);
   j["stored_ratio_to_eager"] = optional_number(gate.stored_ratio_to_eager);
   j["ratio_threshold"] = optional_number(gate.ratio_threshold);
+  j["rule"] = gate.rule;
+  if (gate.comparison) {
+    const SampleComparison& c = *gate.comparison;
+    j["comparison"] = {{"verdict", std::string(to_string(c.verdict))},
+                       {"ratio", c.ratio},
+                       {"ratio_low", c.ratio_low},
+                       {"ratio_high", c.ratio_high},
+                       {"relative_to_eager", gate.relative_to_eager}};
+  } else {
+    j["comparison"] = nullptr;
+  }
   j["stale_reasons"] = gate.stale_reasons;
   return j;
 }
@@ -180,6 +191,8 @@ ordered_json report_json(const ReportInput& input) {
                  {"noise_multiplier", input.policy.noise_multiplier},
                  {"max_age_days", input.policy.max_age_days},
                  {"win_is_stale", input.policy.win_is_stale},
+                 {"max_rounds", input.policy.max_rounds},
+                 {"inconclusive", input.policy.inconclusive_fails ? "fail" : "warn"},
                  {"gate_wall_clock", input.gate_wall_clock}};
   j["baseline"] = {{"file", input.baseline_file},
                    {"present", input.baseline != nullptr},

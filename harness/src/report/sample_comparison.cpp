@@ -4,28 +4,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace kg {
 
 namespace {
 
-// Beyond this many samples a side is thinned to evenly spaced order
-// statistics: the pairwise differences stay few, and the interval, computed
-// for the thinned count, only gets wider (conservative).
-constexpr std::size_t kMaxPerSide = 512;
 constexpr std::size_t kMinPerSide = 5;
 
 std::vector<double> sorted_logs(const std::vector<double>& samples) {
-  std::vector<double> logs;
-  logs.reserve(samples.size());
-  for (double sample : samples)
-    if (sample > 0 && std::isfinite(sample)) logs.push_back(std::log(sample));
-  std::sort(logs.begin(), logs.end());
-  if (logs.size() <= kMaxPerSide) return logs;
-  std::vector<double> thinned(kMaxPerSide);
-  for (std::size_t i = 0; i < kMaxPerSide; ++i)
-    thinned[i] = logs[(2 * i + 1) * logs.size() / (2 * kMaxPerSide)];
-  return thinned;
+  std::vector<double> logs = stored_samples(samples);
+  for (double& value : logs) value = std::log(value);
+  return logs;
 }
 
 // The standard normal quantile (Acklam's rational approximation, |error| < 1.2e-9).
@@ -78,6 +68,35 @@ Shift log_shift(const std::vector<double>& base, const std::vector<double>& head
 }
 
 }  // namespace
+
+std::string_view to_string(SampleVerdict verdict) {
+  switch (verdict) {
+    case SampleVerdict::passed: return "passed";
+    case SampleVerdict::regressed: return "regressed";
+    case SampleVerdict::inconclusive: return "inconclusive";
+  }
+  return "inconclusive";
+}
+
+std::string describe_ratio(const SampleComparison& c, const std::string& whose, bool relative_to_eager) {
+  char figures[160];
+  std::snprintf(figures, sizeof figures, "typical latency %.3fx %s%s (99%% interval %.3fx to %.3fx)", c.ratio,
+                whose.c_str(), relative_to_eager ? " relative to cudnn_eager" : "", c.ratio_low, c.ratio_high);
+  return figures;
+}
+
+std::vector<double> stored_samples(const std::vector<double>& samples) {
+  std::vector<double> kept;
+  kept.reserve(samples.size());
+  for (double sample : samples)
+    if (sample > 0 && std::isfinite(sample)) kept.push_back(sample);
+  std::sort(kept.begin(), kept.end());
+  if (kept.size() <= kStoredSamples) return kept;
+  std::vector<double> thinned(kStoredSamples);
+  for (std::size_t i = 0; i < kStoredSamples; ++i)
+    thinned[i] = kept[(2 * i + 1) * kept.size() / (2 * kStoredSamples)];
+  return thinned;
+}
 
 SampleComparison compare_samples(const std::vector<double>& base, const std::vector<double>& head,
                                  const SampleComparisonPolicy& policy, const std::vector<double>& base_eager,

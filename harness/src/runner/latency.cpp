@@ -20,6 +20,7 @@ LatencyStats latency_statistics(std::vector<double> samples_ms, const std::strin
   stats.warmups = warmups;
   stats.n = static_cast<std::int64_t>(samples_ms.size());
   if (samples_ms.empty()) return stats;
+  stats.samples_ms = samples_ms;  // in the order taken, before the sort below
   std::sort(samples_ms.begin(), samples_ms.end());
   const double n = static_cast<double>(samples_ms.size());
   stats.mean_ms = std::accumulate(samples_ms.begin(), samples_ms.end(), 0.0) / n;
@@ -34,6 +35,29 @@ LatencyStats latency_statistics(std::vector<double> samples_ms, const std::strin
                                            : 0.5 * (samples_ms[middle - 1] + samples_ms[middle]);
   stats.cv = stats.mean_ms > 0 ? stats.std_ms / stats.mean_ms : 0.0;
   return stats;
+}
+
+void add_timing_round(CandidateResult& into, CandidateResult again) {
+  if (is_failure(again.outcome) || !again.latency || !into.latency) {
+    if (is_failure(again.outcome)) {
+      again.message = "when run again to time it: " + again.message;
+      into = std::move(again);
+    }
+    return;
+  }
+  const LatencyStats& first = *into.latency;
+  std::vector<double> samples = first.samples_ms;
+  samples.insert(samples.end(), again.latency->samples_ms.begin(), again.latency->samples_ms.end());
+  LatencyStats merged = latency_statistics(std::move(samples), first.protocol, first.clock, first.warmups);
+  merged.rounds = first.rounds + again.latency->rounds;
+  merged.checked_samples = first.checked_samples + again.latency->checked_samples;
+  const double checked = double(merged.checked_samples);
+  merged.check_ms = checked > 0 ? (first.check_ms * double(first.checked_samples) +
+                                   again.latency->check_ms * double(again.latency->checked_samples)) /
+                                      checked
+                                : 0.0;
+  merged.overhead_ms = first.overhead_ms;
+  into.latency = std::move(merged);
 }
 
 namespace detail {
@@ -60,10 +84,12 @@ LatencyStats measure_latency(const std::function<void(int)>& warm_up, const std:
   }
 
   const double budget_s = options.budget_s >= 0 ? options.budget_s : slow_device ? 1.0 : 5.0;
-  const int max_samples = options.max_samples >= 0 ? options.max_samples : slow_device ? 10 : 10000;
   // On GPU take at least the KernelBench trial count (docs/runner.md);
   // on the cpu device two samples give a spread within the 1 s budget.
   const int min_samples = options.min_samples >= 0 ? options.min_samples : slow_device ? 2 : 100;
+  // A minimum asked for is taken even beyond the device's default maximum.
+  const int max_samples =
+      std::max(options.max_samples >= 0 ? options.max_samples : slow_device ? 10 : 10000, options.min_samples);
   const auto start = std::chrono::steady_clock::now();
   while (static_cast<int>(samples.size()) < std::max(1, max_samples)) {
     samples.push_back(take_sample());

@@ -2,7 +2,9 @@
 // child process to the parent, and go into the reports. Field names are the
 // struct field names; optional fields are omitted when empty.
 #include <array>
+#include <chrono>
 #include <cmath>
+#include <ctime>
 #include <limits>
 #include <utility>
 
@@ -12,7 +14,7 @@
 namespace kg {
 namespace {
 
-constexpr std::array<std::pair<Outcome, std::string_view>, 11> kOutcomeNames{{
+constexpr std::array<std::pair<Outcome, std::string_view>, 12> kOutcomeNames{{
     {Outcome::passed, "passed"},
     {Outcome::new_record, "new"},
     {Outcome::incorrect, "incorrect"},
@@ -20,6 +22,7 @@ constexpr std::array<std::pair<Outcome, std::string_view>, 11> kOutcomeNames{{
     {Outcome::crashed, "crashed"},
     {Outcome::timed_out, "timed_out"},
     {Outcome::regressed, "regressed"},
+    {Outcome::inconclusive, "inconclusive"},
     {Outcome::unreliable, "unreliable"},
     {Outcome::stale, "stale"},
     {Outcome::not_supported, "not_supported"},
@@ -59,6 +62,15 @@ void read_number_if_present(const nlohmann::ordered_json& j, const char* key, do
 
 }  // namespace
 
+std::string utc_timestamp_now() {
+  std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return buffer;
+}
+
 std::string_view to_string(Outcome outcome) {
   for (const auto& [value, name] : kOutcomeNames)
     if (value == outcome) return name;
@@ -80,6 +92,7 @@ bool is_failure(Outcome outcome) {
     case Outcome::crashed:
     case Outcome::timed_out:
     case Outcome::regressed:
+    case Outcome::inconclusive:
     case Outcome::unreliable:
     case Outcome::stale:
       return true;
@@ -131,7 +144,7 @@ void to_json(nlohmann::ordered_json& j, const LatencyStats& v) {
       {"n", v.n},               {"mean_ms", v.mean_ms}, {"std_ms", v.std_ms},
       {"min_ms", v.min_ms},     {"median_ms", v.median_ms}, {"max_ms", v.max_ms},
       {"cv", v.cv},             {"checked_samples", v.checked_samples}, {"check_ms", v.check_ms},
-      {"overhead_ms", v.overhead_ms},
+      {"overhead_ms", v.overhead_ms}, {"rounds", v.rounds}, {"samples_ms", v.samples_ms},
   };
 }
 
@@ -149,6 +162,8 @@ void from_json(const nlohmann::ordered_json& j, LatencyStats& v) {
   read_if_present(j, "checked_samples", v.checked_samples);
   read_if_present(j, "check_ms", v.check_ms);
   read_if_present(j, "overhead_ms", v.overhead_ms);
+  read_if_present(j, "rounds", v.rounds);
+  read_if_present(j, "samples_ms", v.samples_ms);
 }
 
 void to_json(nlohmann::ordered_json& j, const CheckResult& v) {

@@ -1,10 +1,6 @@
 // The parent side of a run: which candidates, one child process per candidate
 // (and per interpret-mode thread order), the results in registration order.
-#include <chrono>
 #include <cstdio>
-#include <ctime>
-#include <iomanip>
-#include <sstream>
 
 #include "kernelgate/error.hpp"
 #include "runner_internal.hpp"
@@ -15,15 +11,6 @@
 
 namespace kg {
 namespace {
-
-std::string utc_now_iso8601() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  std::ostringstream out;
-  out << std::put_time(&utc, "%Y-%m-%dT%H:%M:%SZ");
-  return out.str();
-}
 
 std::vector<const Candidate*> select_candidates(const Suite& suite, const RunOptions& options) {
   std::vector<const Candidate*> all = candidates_for(suite.id);
@@ -148,7 +135,7 @@ RunResult run_workload(const Suite& suite, Device& device, const RunOptions& opt
   run.environment = device.environment();
   if (!run.environment.contains("git_revision")) run.environment["git_revision"] = detail::current_git_revision(suite.file.parent_path());
   run.seed = options.seed;
-  run.started_at = utc_now_iso8601();
+  run.started_at = utc_timestamp_now();
 
   const double timeout_s = options.timeout_s > 0 ? options.timeout_s : device.default_timeout_s();
   check_run_fits(suite, run.axes, device, timeout_s, options.allow_slow);

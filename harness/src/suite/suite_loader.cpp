@@ -224,7 +224,7 @@ void read_tolerances(const Field& field, Suite& suite) {
 
 void read_gate(const Field& field, Suite& suite) {
   field.expect_keys({}, {"latency_tolerance", "noise_multiplier", "max_age_days", "win_is_stale", "min_samples",
-                         "max_cv"});
+                         "max_cv", "max_rounds", "inconclusive"});
   if (field.has("latency_tolerance")) {
     suite.gate.latency_tolerance = field.child("latency_tolerance").as_number();
     if (!(suite.gate.latency_tolerance >= 0))
@@ -249,6 +249,16 @@ void read_gate(const Field& field, Suite& suite) {
   if (field.has("max_cv")) {
     suite.gate.max_cv = field.child("max_cv").as_number();
     if (!(suite.gate.max_cv > 0 && suite.gate.max_cv <= 10)) field.child("max_cv").fail("must be above 0, at most 10");
+  }
+  if (field.has("max_rounds")) {
+    std::int64_t rounds = field.child("max_rounds").as_integer();
+    if (rounds < 1 || rounds > 20) field.child("max_rounds").fail("must be between 1 and 20");
+    suite.gate.max_rounds = static_cast<int>(rounds);
+  }
+  if (field.has("inconclusive")) {
+    const std::string policy = field.child("inconclusive").as_string();
+    if (policy != "fail" && policy != "warn") field.child("inconclusive").fail("must be \"fail\" or \"warn\"");
+    suite.gate.inconclusive_fails = policy == "fail";
   }
 }
 

@@ -9,10 +9,11 @@
 // kernel whose true latency is (1 + slowdown) times the stored one, each with
 // the cudnn_eager samples of its own run, drawn under one noise model and
 // sampled as the adaptive protocol does (at least 100 samples, until the
-// relative standard error is under 1%, at most kMaxSamples). Today's rule is
-// the shipped gate (kg::evaluate_gate on the samples' statistics); the new
-// rule is kg::compare_samples, which re-times an inconclusive candidate up to
-// kMaxRounds times in the same job.
+// relative standard error is under 1%, at most kMaxSamples). Both rules are
+// the shipped gate, kg::evaluate_gate: the old one (mean and std) on records
+// without their samples, as version 1 baseline files hold them, the new one
+// (kg::compare_samples) on records with them, re-timing an inconclusive
+// candidate up to kMaxRounds rounds in all, as `kernelgate run` does.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -108,10 +109,13 @@ Timed time_run(Rng& rng, const NoiseModel& model, const RunState& run, double sl
   return {adaptive_samples(rng, model, run, kCandidateMs * (1 + slowdown)), adaptive_samples(rng, model, run, kEagerMs)};
 }
 
-// Today's rule, the shipped code: the stored record against this run.
-kg::Outcome todays_rule(const Timed& stored, const Timed& now) {
-  auto stats = [](const std::vector<double>& samples) {
-    return kg::latency_statistics(samples, "adaptive", "cuda_event", 3);
+// The gate's latency outcome for the stored record against this run; with
+// keep_samples false, both sides are statistics only (the mean-and-std rule).
+kg::Outcome gate_outcome(const Timed& stored, const Timed& now, bool keep_samples) {
+  auto stats = [&](const std::vector<double>& samples) {
+    kg::LatencyStats latency = kg::latency_statistics(samples, "adaptive", "cuda_event", 3);
+    if (!keep_samples) latency.samples_ms.clear();
+    return latency;
   };
   kg::RunResult run;
   run.workload = "l0_000_simulated";
@@ -134,6 +138,7 @@ kg::Outcome todays_rule(const Timed& stored, const Timed& now) {
     record.implementation = id;
     record.precision = "fp32";
     record.latency = stats(eager ? stored.eager : stored.candidate);
+    record.latency.samples_ms = kg::stored_samples(record.latency.samples_ms);
     if (!eager) record.ratio_to_eager = record.latency.mean_ms / stats(stored.eager).mean_ms;
     record.observed = "2026-03-09";
     record.workload_identity = run.identity;
@@ -148,30 +153,29 @@ kg::Outcome todays_rule(const Timed& stored, const Timed& now) {
 }
 
 struct Cell {
-  int today_regressed = 0, today_unreliable = 0, today_passed = 0;
-  int new_regressed = 0, new_passed = 0, new_inconclusive = 0;
+  int mean_std_regressed = 0, mean_std_unreliable = 0, mean_std_passed = 0;
+  int samples_regressed = 0, samples_passed = 0, samples_inconclusive = 0;
   long samples = 0, rounds = 0;
 };
 
 Cell simulate(const NoiseModel& model, double slowdown, int runs, std::uint64_t seed) {
   Rng rng(seed);
   Cell cell;
-  const kg::SampleComparisonPolicy policy;
   for (int i = 0; i < runs; ++i) {
     const Timed stored = time_run(rng, model, model.start_run(rng), 0.0);
     const RunState job = model.start_run(rng);  // the machine's state in this job
     Timed now = time_run(rng, model, job, slowdown);
 
-    const kg::Outcome today = todays_rule(stored, now);
-    cell.today_regressed += today == kg::Outcome::regressed;
-    cell.today_unreliable += today == kg::Outcome::unreliable;
-    cell.today_passed += today == kg::Outcome::passed;
+    const kg::Outcome old_rule = gate_outcome(stored, now, false);
+    cell.mean_std_regressed += old_rule == kg::Outcome::regressed;
+    cell.mean_std_unreliable += old_rule == kg::Outcome::unreliable;
+    cell.mean_std_passed += old_rule == kg::Outcome::passed;
 
-    kg::SampleComparison comparison;
+    kg::Outcome verdict = kg::Outcome::inconclusive;
     int round = 1;
     for (;; ++round) {
-      comparison = kg::compare_samples(stored.candidate, now.candidate, policy, stored.eager, now.eager);
-      if (comparison.verdict != kg::SampleVerdict::inconclusive || round == kMaxRounds) break;
+      verdict = gate_outcome(stored, now, true);
+      if (verdict != kg::Outcome::inconclusive || round == kMaxRounds) break;
       // Time again in the same job, and judge every sample so far.
       RunState again = model.start_run(rng);
       again.drift = job.drift;
@@ -179,9 +183,9 @@ Cell simulate(const NoiseModel& model, double slowdown, int runs, std::uint64_t 
       now.candidate.insert(now.candidate.end(), more.candidate.begin(), more.candidate.end());
       now.eager.insert(now.eager.end(), more.eager.begin(), more.eager.end());
     }
-    cell.new_regressed += comparison.verdict == kg::SampleVerdict::regressed;
-    cell.new_passed += comparison.verdict == kg::SampleVerdict::passed;
-    cell.new_inconclusive += comparison.verdict == kg::SampleVerdict::inconclusive;
+    cell.samples_regressed += verdict == kg::Outcome::regressed;
+    cell.samples_passed += verdict == kg::Outcome::passed;
+    cell.samples_inconclusive += verdict == kg::Outcome::inconclusive;
     cell.samples += long(now.candidate.size());
     cell.rounds += round;
   }
@@ -196,8 +200,8 @@ int main(int argc, char** argv) {
   std::printf("%d simulated comparisons per row; tolerance 5%%, detection margin 2.5%%, 99%% intervals, "
               "at most %d rounds\n\n",
               runs, kMaxRounds);
-  std::printf("| noise model | slowdown | today: regressed | today: unreliable | today: passed | new: regressed "
-              "| new: inconclusive | new: passed | samples per run | rounds per run |\n");
+  std::printf("| noise model | slowdown | mean-std: regressed | mean-std: unreliable | mean-std: passed | samples: regressed "
+              "| samples: inconclusive | samples: passed | samples per run | rounds per run |\n");
   std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   std::uint64_t seed = 1;
   for (const auto& model : noise_models()) {
@@ -205,8 +209,8 @@ int main(int argc, char** argv) {
       const Cell c = simulate(model, slowdown, runs, seed++);
       auto pct = [&](int count) { return 100.0 * count / runs; };
       std::printf("| %s | %.0f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.0f | %.2f |\n", model.name,
-                  slowdown * 100, pct(c.today_regressed), pct(c.today_unreliable), pct(c.today_passed),
-                  pct(c.new_regressed), pct(c.new_inconclusive), pct(c.new_passed), double(c.samples) / runs,
+                  slowdown * 100, pct(c.mean_std_regressed), pct(c.mean_std_unreliable), pct(c.mean_std_passed),
+                  pct(c.samples_regressed), pct(c.samples_inconclusive), pct(c.samples_passed), double(c.samples) / runs,
                   double(c.rounds) / runs);
       std::fflush(stdout);
     }

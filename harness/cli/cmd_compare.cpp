@@ -1,0 +1,96 @@
+// `kernelgate compare --base BASE.json --head HEAD.json`: same-job A/B. The
+// --results files of two runs on the same machine (the pull request's merge
+// base and its head, built and run one after the other) are compared
+// candidate by candidate with the gate's statistics (ab_comparison.hpp).
+// Exit 1 when head regressed, failed or stayed inconclusive.
+#include <cstdio>
+#include <memory>
+
+#include "command.hpp"
+#include "kernelgate/ab_comparison.hpp"
+#include "kernelgate/conclude.hpp"
+#include "kernelgate/error.hpp"
+#include "kernelgate/gate.hpp"
+
+namespace kg::cli {
+namespace {
+
+struct CompareCommandOptions {
+  std::string base_file;
+  std::string head_file;
+  bool json = false;
+  OptionErrors option_errors;
+  GatePolicyOverrides gate;
+};
+
+nlohmann::ordered_json to_json(const std::vector<RunAB>& comparisons) {
+  nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+  for (const RunAB& run : comparisons) {
+    nlohmann::ordered_json candidates = nlohmann::ordered_json::array();
+    for (const CandidateAB& c : run.candidates) {
+      nlohmann::ordered_json j{{"implementation", c.implementation},
+                               {"outcome", std::string(to_string(c.outcome))},
+                               {"message", c.message}};
+      if (c.comparison)
+        j["comparison"] = {{"verdict", std::string(to_string(c.comparison->verdict))},
+                           {"ratio", c.comparison->ratio},
+                           {"ratio_low", c.comparison->ratio_low},
+                           {"ratio_high", c.comparison->ratio_high},
+                           {"relative_to_eager", c.relative_to_eager}};
+      else
+        j["comparison"] = nullptr;
+      candidates.push_back(std::move(j));
+    }
+    runs.push_back({{"workload", run.workload}, {"hardware", run.hardware}, {"candidates", candidates}});
+  }
+  return runs;
+}
+
+int compare_command(const CompareCommandOptions& options, const CommonOptions& common) {
+  if (!options.option_errors.empty()) throw Error(options.option_errors.front());
+  const std::vector<RunResult> base = load_run_results(options.base_file);
+  const std::vector<RunResult> head = load_run_results(options.head_file);
+  if (head.empty()) throw Error(options.head_file + ": holds no runs");
+  const std::filesystem::path suites_dir = suites_dir_of(common);
+  std::vector<RunAB> comparisons;
+  for (const RunResult& run : head) {
+    const RunResult* before = nullptr;
+    for (const RunResult& candidate : base)
+      if (candidate.workload == run.workload && candidate.hardware == run.hardware) before = &candidate;
+    if (!before)
+      throw Error(options.base_file + ": has no run of " + run.workload + " on " + run.hardware +
+                  ", which " + options.head_file + " has");
+    const GatePolicy policy = apply_overrides(find_suite(suites_dir, run.workload).gate, options.gate);
+    comparisons.push_back(compare_runs(*before, run, policy, options.gate.gate_wall_clock));
+  }
+  if (options.json)
+    std::printf("%s\n", to_json(comparisons).dump(2).c_str());
+  else
+    std::printf("%s", ab_markdown(comparisons).c_str());
+  return ab_exit_code(comparisons);
+}
+
+const CommandRegistrar compare_registrar{{
+    .name = "compare",
+    .add =
+        [](CLI::App& app, CommonOptions& common, int& exit_code) {
+          auto options = std::make_shared<CompareCommandOptions>();
+          CLI::App* compare = app.add_subcommand(
+              "compare", "Compare the --results of two runs on one machine (base and head), candidate by candidate");
+          compare->add_option("--base", options->base_file, "the --results file of the base build")->required();
+          compare->add_option("--head", options->head_file, "the --results file of the head build")->required();
+          compare->add_flag("--json", options->json, "the comparison as JSON instead of a Markdown table");
+          add_suites_option(*compare, common);
+          compare
+              ->add_option_function<double>(
+                  "--latency-tolerance", [options](double value) { options->gate.latency_tolerance = value; },
+                  "relative slowdown allowed (default: the suite's)")
+              ->check(number_in(0, 10, "a fraction", &options->option_errors, "--latency-tolerance"));
+          compare->add_flag("--gate-interpret-latency", options->gate.gate_wall_clock,
+                            "also judge interpret-mode (wall clock) samples, which are informational by default");
+          compare->callback([options, &common, &exit_code] { exit_code = compare_command(*options, common); });
+        },
+}};
+
+}  // namespace
+}  // namespace kg::cli

@@ -1,0 +1,91 @@
+// `kernelgate gate --results FILE`: the gate of `kernelgate run`, without
+// running anything. It judges the runner records a run wrote with --results
+// (samples included) against the stored baselines and writes the same
+// reports, through the same code (conclude_run), so it gives the verdicts
+// the run gave, or those a changed store or policy would give.
+#include <algorithm>
+#include <memory>
+
+#include "command.hpp"
+#include "gate_options.hpp"
+#include "kernelgate/baseline.hpp"
+#include "kernelgate/conclude.hpp"
+#include "kernelgate/error.hpp"
+#include "kernelgate/gate.hpp"
+
+namespace kg::cli {
+namespace {
+
+struct GateCommandOptions {
+  std::string results_file;
+  std::string baselines_dir;
+  std::string report_dir = "kernelgate-reports";
+  bool allow_empty_baselines = false;
+  OptionErrors option_errors;
+  bool quiet = false;
+  bool json = false;
+  GatePolicyOverrides gate;
+};
+
+int gate_command(const GateCommandOptions& options, const CommonOptions& common) {
+  if (!options.option_errors.empty()) throw Error(options.option_errors.front());
+  const std::vector<RunResult> runs = load_run_results(options.results_file);
+  if (runs.empty()) throw Error(options.results_file + ": holds no runs");
+  const std::filesystem::path baselines_dir =
+      options.baselines_dir.empty() ? default_baselines_dir() : std::filesystem::path(options.baselines_dir);
+  check_baselines_dir(baselines_dir, options.allow_empty_baselines);
+  ensure_report_dir_writable(options.report_dir);
+
+  // Every run is matched with its suite and stored file before any report is
+  // written: one that cannot be gated stops them all.
+  const std::filesystem::path suites_dir = suites_dir_of(common);
+  std::vector<Suite> suites;
+  std::vector<ConcludeOptions> concludes;
+  for (const RunResult& run : runs) {
+    Suite suite = find_suite(suites_dir, run.workload);
+    if (!run.identity.empty() && run.identity != suite.identity)
+      throw Error(options.results_file + ": the run of " + run.workload + " measured workload identity " +
+                  run.identity.substr(0, 12) + ", the suite in " + suites_dir.string() + " is " +
+                  suite.identity.substr(0, 12) + ": gate it with the suites it was run with");
+    ConcludeOptions conclude;
+    conclude.baselines_dir = baselines_dir;
+    conclude.baseline = load_stored_baseline(baselines_dir, run.workload, run.hardware);
+    conclude.report_dir = options.report_dir;
+    conclude.policy = apply_overrides(suite.gate, options.gate);
+    conclude.gate_wall_clock = options.gate.gate_wall_clock;
+    conclude.quiet = options.quiet;
+    conclude.json_stdout = options.json;
+    suites.push_back(std::move(suite));
+    concludes.push_back(std::move(conclude));
+  }
+  int exit_code = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    RunResult run = runs[i];
+    exit_code = std::max(exit_code, conclude_run(suites[i], run, concludes[i]));
+  }
+  return exit_code;
+}
+
+const CommandRegistrar gate_registrar{{
+    .name = "gate",
+    .add =
+        [](CLI::App& app, CommonOptions& common, int& exit_code) {
+          auto options = std::make_shared<GateCommandOptions>();
+          CLI::App* gate = app.add_subcommand(
+              "gate", "Gate the results of an earlier `kernelgate run --results` and write its reports, running nothing");
+          gate->add_option("--results", options->results_file, "the --results file of kernelgate run")->required();
+          gate->add_option("--baselines", options->baselines_dir,
+                           "folder of <workload>/<hardware>.json (default: ./baselines); it must exist");
+          gate->add_flag("--allow-empty-baselines", options->allow_empty_baselines,
+                         "a missing --baselines folder means no records (every candidate new)");
+          gate->add_option("--report-dir", options->report_dir, "where the reports go")->capture_default_str();
+          add_suites_option(*gate, common);
+          gate->add_flag("--quiet,-q", options->quiet, "no table");
+          gate->add_flag("--json", options->json, "the JSON report on stdout instead of the table");
+          add_gate_options(*gate, options->gate, &options->option_errors);
+          gate->callback([options, &common, &exit_code] { exit_code = gate_command(*options, common); });
+        },
+}};
+
+}  // namespace
+}  // namespace kg::cli

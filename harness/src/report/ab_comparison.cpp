@@ -1,0 +1,116 @@
+// compare_runs (ab_comparison.hpp): head's runner records against base's,
+// candidate by candidate, with the gate's sample comparison.
+#include "kernelgate/ab_comparison.hpp"
+
+#include <cstdio>
+
+#include "kernelgate/baseline.hpp"
+#include "kernelgate/error.hpp"
+#include "kernelgate/gate.hpp"
+
+namespace kg {
+
+namespace {
+
+const CandidateResult* find(const RunResult& run, std::string_view id) {
+  for (const auto& candidate : run.candidates)
+    if (candidate.id == id) return &candidate;
+  return nullptr;
+}
+
+// A result the comparison can use: passed its checks and carries samples.
+const LatencyStats* timed(const CandidateResult* candidate) {
+  if (!candidate || is_failure(candidate->outcome) || !candidate->latency || candidate->latency->samples_ms.empty())
+    return nullptr;
+  return &*candidate->latency;
+}
+
+}  // namespace
+
+RunAB compare_runs(const RunResult& base, const RunResult& head, const GatePolicy& policy, bool gate_wall_clock) {
+  auto differ = [&](const std::string& what, const std::string& b, const std::string& h) {
+    throw Error("base and head of " + head.workload + " differ in " + what + " (base " + b + ", head " + h +
+                "): an A/B comparison needs both timed the same way");
+  };
+  if (base.workload != head.workload) differ("workload", base.workload, head.workload);
+  if (base.hardware != head.hardware) differ("hardware key", base.hardware, head.hardware);
+  if (base.identity != head.identity)
+    differ("workload identity", base.identity.substr(0, 12), head.identity.substr(0, 12));
+  if (base.preset != head.preset || base.axes != head.axes)
+    differ("axes", "preset '" + base.preset + "'", "preset '" + head.preset + "'");
+
+  const LatencyStats* base_eager = timed(find(base, kEagerBaselineId));
+  const LatencyStats* head_eager = timed(find(head, kEagerBaselineId));
+  const SampleComparisonPolicy sample_policy = sample_comparison_policy(policy);
+
+  RunAB result{head.workload, head.hardware, {}};
+  for (const auto& candidate : head.candidates) {
+    CandidateAB ab;
+    ab.implementation = candidate.id;
+    const LatencyStats* now = timed(&candidate);
+    const LatencyStats* before = timed(find(base, candidate.id));
+    if (is_failure(candidate.outcome)) {
+      ab.outcome = candidate.outcome;
+      ab.message = "head " + std::string(to_string(candidate.outcome)) + ": " + candidate.message;
+    } else if (!now) {
+      ab.outcome = Outcome::skipped;
+      ab.message = "head did not time it (" + std::string(to_string(candidate.outcome)) + ")";
+    } else if (!before) {
+      ab.outcome = Outcome::new_record;
+      ab.message = "base has no timed result for it";
+    } else {
+      ab.relative_to_eager = base_eager && head_eager && candidate.id != kEagerBaselineId;
+      const SampleComparison c =
+          compare_samples(before->samples_ms, now->samples_ms, sample_policy,
+                          ab.relative_to_eager ? base_eager->samples_ms : std::vector<double>{},
+                          ab.relative_to_eager ? head_eager->samples_ms : std::vector<double>{});
+      ab.comparison = c;
+      ab.message = describe_ratio(c, "base's", ab.relative_to_eager) + "; " + std::to_string(now->n) + " vs " +
+                   std::to_string(before->n) + " samples";
+      ab.outcome = c.verdict == SampleVerdict::passed      ? Outcome::passed
+                   : c.verdict == SampleVerdict::regressed ? Outcome::regressed
+                   : policy.inconclusive_fails             ? Outcome::inconclusive
+                                                           : Outcome::passed;
+      if (c.verdict == SampleVerdict::inconclusive && !policy.inconclusive_fails)
+        ab.message += " (inconclusive; a warning: the suite's gate.inconclusive is \"warn\")";
+      if (now->clock == "wall" && !gate_wall_clock) {
+        ab.outcome = Outcome::passed;
+        ab.message += ": interpret-mode wall-clock time is informational, not judged";
+      }
+    }
+    result.candidates.push_back(std::move(ab));
+  }
+  return result;
+}
+
+std::string ab_markdown(const std::vector<RunAB>& comparisons) {
+  std::string text;
+  for (const RunAB& run : comparisons) {
+    text += "### " + std::string(ab_exit_code({run}) == 0 ? "✅" : "❌") + " " + run.workload + " on " +
+            run.hardware + ": head against base\n\n";
+    text += "| implementation | verdict | head / base | 99% interval | detail |\n|---|---|---:|---|---|\n";
+    for (const CandidateAB& c : run.candidates) {
+      char ratio[32] = "—", interval[64] = "—";
+      if (c.comparison) {
+        std::snprintf(ratio, sizeof ratio, "%.3fx", c.comparison->ratio);
+        std::snprintf(interval, sizeof interval, "%.3fx to %.3fx", c.comparison->ratio_low, c.comparison->ratio_high);
+      }
+      std::string detail = c.message;
+      for (char& ch : detail)
+        if (ch == '|' || ch == '\n') ch = ' ';
+      text += "| `" + c.implementation + "` | " + std::string(to_string(c.outcome)) + " | " + ratio + " | " +
+              interval + " | " + detail + " |\n";
+    }
+    text += "\n";
+  }
+  return text;
+}
+
+int ab_exit_code(const std::vector<RunAB>& comparisons) {
+  for (const RunAB& run : comparisons)
+    for (const CandidateAB& c : run.candidates)
+      if (is_failure(c.outcome)) return 1;
+  return 0;
+}
+
+}  // namespace kg
