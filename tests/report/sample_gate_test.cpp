@@ -2,6 +2,8 @@
 // judged by compare_samples (passed, regressed, inconclusive), relative to
 // cudnn_eager where both runs timed it; records without samples (version 1
 // files, the fixtures) keep the mean-and-std rule (gate_test.cpp).
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "fixtures.hpp"

@@ -37,7 +37,8 @@ RunAB compare_runs(const RunResult& base, const RunResult& head, const GatePolic
   if (base.identity != head.identity)
     differ("workload identity", base.identity.substr(0, 12), head.identity.substr(0, 12));
   if (base.preset != head.preset || base.axes != head.axes)
-    differ("axes", "preset '" + base.preset + "'", "preset '" + head.preset + "'");
+    differ("axes", "preset '" + base.preset + "', " + format_axes(base.axes),
+           "preset '" + head.preset + "', " + format_axes(head.axes));
 
   const LatencyStats* base_eager = timed(find(base, kEagerBaselineId));
   const LatencyStats* head_eager = timed(find(head, kEagerBaselineId));
