@@ -133,6 +133,23 @@ TEST(SampleGate, AWinBeyondTheToleranceIsStale) {
       << check(fused, kStalenessCheck).message;
 }
 
+// Stored: fused_tf32 (0.6 ms) ranks ahead of implicit_gemm_tf32 (0.8 ms).
+// Timed now at 0.55 ms, implicit_gemm_tf32 is confidently faster than
+// fused_tf32 by more than half the tolerance: the order drifted. At 1% faster
+// it is not.
+TEST(SampleGate, RankDriftIsJudgedOnTheSamplesOfBothCandidates) {
+  SampledGate drifted(1.0);
+  set_samples(*candidate(drifted.run, "implicit_gemm_tf32").latency, samples_around(0.55, 0.04, 200));
+  const GateVerdict verdict = drifted.judge();
+  ASSERT_EQ(verdict.drifts.size(), 1u);
+  EXPECT_EQ(verdict.drifts[0].faster_stored, "fused_tf32");
+  EXPECT_EQ(verdict.drifts[0].faster_now, "implicit_gemm_tf32");
+
+  SampledGate close(1.0);
+  set_samples(*candidate(close.run, "implicit_gemm_tf32").latency, samples_around(0.594, 0.04, 200));
+  EXPECT_TRUE(close.judge().drifts.empty());
+}
+
 // Fewer samples than the policy's minimum cannot gate, by either rule.
 TEST(SampleGate, TooFewSamplesAreUnreliable) {
   SampledGate g(1.0);

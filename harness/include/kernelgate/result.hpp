@@ -101,6 +101,12 @@ struct CheckResult {
   std::string rule;     // for contract violations: which rule, e.g. "inputs_unchanged"
 };
 
+inline CheckResult make_check(std::string name, Outcome outcome, std::string message = {},
+                              std::string rule = {}) {
+  return CheckResult{.name = std::move(name), .outcome = outcome, .message = std::move(message),
+                     .rule = std::move(rule)};
+}
+
 struct CandidateResult {
   std::string id;
   std::string precision;

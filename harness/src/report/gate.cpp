@@ -84,14 +84,6 @@ std::string noise_problem(const LatencyStats& stored, const LatencyStats& now, c
   return why;
 }
 
-CheckResult make_check(const char* name, Outcome outcome, std::string message) {
-  CheckResult check;
-  check.name = name;
-  check.outcome = outcome;
-  check.message = std::move(message);
-  return check;
-}
-
 // The sample comparison (sample_comparison.hpp) of this run's samples with
 // the stored record's: the latency verdict, and a win beyond the tolerance
 // as a stale reason. eager_stored and eager_now are both set or both null.
@@ -363,8 +355,8 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
     verdict.candidates.push_back(std::move(gate));
   }
 
-  // Rank drift: a pair whose measured order contradicts the stored ranking by
-  // more than noise. Only measured records take part: reported ones never gate.
+  // Rank drift: a pair whose measured order contradicts the stored ranking
+  // beyond noise. Only measured records take part: reported ones never gate.
   auto measured_rank = [&](const std::string& id) { return baseline->stored_rank(id, Trust::measured); };
   auto latency_of = [&](const std::string& id) -> const LatencyStats& {
     return *std::find_if(run.candidates.begin(), run.candidates.end(), [&](const auto& c) { return c.id == id; })
@@ -377,8 +369,17 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
       if (measured_rank(a->implementation) > measured_rank(b->implementation)) std::swap(a, b);
       const LatencyStats& la = latency_of(a->implementation);
       const LatencyStats& lb = latency_of(b->implementation);
-      const double noise_ms = policy.noise_multiplier * std::max(la.std_ms, lb.std_ms);
-      if (la.mean_ms - lb.mean_ms > noise_ms) {
+      // With samples on both sides: b is confidently faster than a by more
+      // than half the tolerance (the sample comparison of b against a, in
+      // this run). Without: the means differ by more than the noise.
+      bool drifted = false;
+      if (!la.samples_ms.empty() && !lb.samples_ms.empty()) {
+        const SampleComparison c = compare_samples(la.samples_ms, lb.samples_ms, sample_comparison_policy(policy));
+        drifted = c.ratio_high < 1 - policy.latency_tolerance / 2;
+      } else {
+        drifted = la.mean_ms - lb.mean_ms > policy.noise_multiplier * std::max(la.std_ms, lb.std_ms);
+      }
+      if (drifted) {
         RankDrift drift{a->implementation, b->implementation, measured_rank(a->implementation),
                         measured_rank(b->implementation), la.mean_ms, lb.mean_ms};
         a->stale_reasons.push_back("rank drift: " + drift.describe() + ": publish this report");

@@ -15,12 +15,6 @@
 
 namespace kg::detail {
 
-inline CheckResult make_check(std::string name, Outcome outcome, std::string message = {},
-                              std::string rule = {}) {
-  return CheckResult{.name = std::move(name), .outcome = outcome, .message = std::move(message),
-                     .rule = std::move(rule)};
-}
-
 // Text a candidate controls (its output, an exception's message) made safe
 // for a one-line message and for JSON: printable ASCII kept, every other
 // byte a '?'.
