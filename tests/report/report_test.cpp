@@ -148,6 +148,19 @@ TEST(Markdown, TableRanksEveryTimedImplementation) {
   EXPECT_LT(md.size(), kMaxSummaryBytes);
 }
 
+// A candidate whose latency check failed is marked in the table, whatever
+// the failure: regressed, inconclusive or unreliable.
+TEST(Markdown, ATimedCandidateThatFailedItsLatencyCheckIsMarkedInTheTable) {
+  auto r = reported(fixture_run("run_h100.json"), fixture_baseline("regressed.json"));
+  const std::string md = markdown_summary(report_json(r->input));
+  EXPECT_NE(md.find("`fused_tf32` ❌ regressed |"), std::string::npos) << md;
+  RunResult unreliable = fixture_run("run_h100.json");
+  candidate(unreliable, "fused_tf32").latency->n = 3;
+  auto u = reported(std::move(unreliable), fixture_baseline("matching.json"));
+  const std::string md_unreliable = markdown_summary(report_json(u->input));
+  EXPECT_NE(md_unreliable.find("`fused_tf32` ❌ unreliable |"), std::string::npos) << md_unreliable;
+}
+
 TEST(Markdown, PipesInMessagesDoNotBreakTheTable) {
   RunResult run = run_with_failures();
   candidate(run, "fused_tf32").checks[0].message = "a | b\nc";

@@ -90,7 +90,10 @@ std::string markdown_summary(const ordered_json& report) {
       name += cell(string_of(row, "implementation"));
       name += "`";
       if (outcome == "new") name += " (new)";
-      if (outcome == "regressed") name += " ❌ regressed";
+      if (outcome == "regressed" || outcome == "inconclusive" || outcome == "unreliable") {
+        name += " ❌ ";
+        name += outcome;
+      }
       md += "| " + std::to_string(row.at("rank").get<int>()) + " | " + name + " | " + cell(string_of(row, "precision")) +
             " | " + ms_text(row.at("mean_ms")) + " | " + times_text(row.at("vs_first")) + " | " +
             times_text(row.at("speedup_over_eager")) + " | " +
