@@ -11,6 +11,7 @@
 #include "kernelgate/conclude.hpp"
 #include "kernelgate/error.hpp"
 #include "kernelgate/gate.hpp"
+#include "kernelgate/report.hpp"
 
 namespace kg::cli {
 namespace {
@@ -28,18 +29,10 @@ nlohmann::ordered_json to_json(const std::vector<RunAB>& comparisons) {
   for (const RunAB& run : comparisons) {
     nlohmann::ordered_json candidates = nlohmann::ordered_json::array();
     for (const CandidateAB& c : run.candidates) {
-      nlohmann::ordered_json j{{"implementation", c.implementation},
-                               {"outcome", std::string(to_string(c.outcome))},
-                               {"message", c.message}};
-      if (c.comparison)
-        j["comparison"] = {{"verdict", std::string(to_string(c.comparison->verdict))},
-                           {"ratio", c.comparison->ratio},
-                           {"ratio_low", c.comparison->ratio_low},
-                           {"ratio_high", c.comparison->ratio_high},
-                           {"relative_to_eager", c.relative_to_eager}};
-      else
-        j["comparison"] = nullptr;
-      candidates.push_back(std::move(j));
+      candidates.push_back({{"implementation", c.implementation},
+                            {"outcome", std::string(to_string(c.outcome))},
+                            {"message", c.message},
+                            {"comparison", comparison_json(c.comparison, c.relative_to_eager)}});
     }
     runs.push_back({{"workload", run.workload}, {"hardware", run.hardware}, {"candidates", candidates}});
   }

@@ -33,6 +33,12 @@ struct GatePolicyOverrides {
 // tolerance passes, one confidently above half of it regresses.
 SampleComparisonPolicy sample_comparison_policy(const GatePolicy& policy);
 
+// The outcome of a comparison's verdict under a policy: an inconclusive one
+// fails, unless the suite's gate.inconclusive is "warn": then it passes, and
+// its message says so with kInconclusiveWarning.
+Outcome sample_outcome(SampleVerdict verdict, const GatePolicy& policy);
+inline constexpr const char* kInconclusiveWarning = "a warning: the suite's gate.inconclusive is \"warn\"";
+
 // Throws kg::Error for a negative tolerance, multiplier or age.
 GatePolicy apply_overrides(GatePolicy policy, const GatePolicyOverrides& overrides);
 

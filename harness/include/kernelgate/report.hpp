@@ -54,6 +54,9 @@ struct ReportInput {
   int exit_code = 0;
 };
 
+// A sample comparison as the JSON report and `kernelgate compare --json`
+// give it (report.schema.json, gate.comparison); null without one.
+nlohmann::ordered_json comparison_json(const std::optional<SampleComparison>& comparison, bool relative_to_eager);
 // The JSON report (docs/report.schema.json).
 nlohmann::ordered_json report_json(const ReportInput& input);
 // The JUnit XML report (validates against the junit-10 XSD).

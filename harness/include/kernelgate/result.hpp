@@ -134,6 +134,9 @@ struct RunResult {
   std::vector<CandidateResult> candidates;
 };
 
+// The candidate of that id in the run, or null.
+const CandidateResult* find_candidate(const RunResult& run, std::string_view id);
+
 void to_json(nlohmann::ordered_json& j, const ErrorStats& v);
 void from_json(const nlohmann::ordered_json& j, ErrorStats& v);
 void to_json(nlohmann::ordered_json& j, const LatencyStats& v);

@@ -12,12 +12,6 @@ namespace kg {
 
 namespace {
 
-const CandidateResult* find(const RunResult& run, std::string_view id) {
-  for (const auto& candidate : run.candidates)
-    if (candidate.id == id) return &candidate;
-  return nullptr;
-}
-
 // A result the comparison can use: passed its checks and carries samples.
 const LatencyStats* timed(const CandidateResult* candidate) {
   if (!candidate || is_failure(candidate->outcome) || !candidate->latency || candidate->latency->samples_ms.empty())
@@ -40,8 +34,8 @@ RunAB compare_runs(const RunResult& base, const RunResult& head, const GatePolic
     differ("axes", "preset '" + base.preset + "', " + format_axes(base.axes),
            "preset '" + head.preset + "', " + format_axes(head.axes));
 
-  const LatencyStats* base_eager = timed(find(base, kEagerBaselineId));
-  const LatencyStats* head_eager = timed(find(head, kEagerBaselineId));
+  const LatencyStats* base_eager = timed(find_candidate(base, kEagerBaselineId));
+  const LatencyStats* head_eager = timed(find_candidate(head, kEagerBaselineId));
   const SampleComparisonPolicy sample_policy = sample_comparison_policy(policy);
 
   RunAB result{head.workload, head.hardware, {}};
@@ -49,7 +43,7 @@ RunAB compare_runs(const RunResult& base, const RunResult& head, const GatePolic
     CandidateAB ab;
     ab.implementation = candidate.id;
     const LatencyStats* now = timed(&candidate);
-    const LatencyStats* before = timed(find(base, candidate.id));
+    const LatencyStats* before = timed(find_candidate(base, candidate.id));
     if (is_failure(candidate.outcome)) {
       ab.outcome = candidate.outcome;
       ab.message = "head " + std::string(to_string(candidate.outcome)) + ": " + candidate.message;
@@ -68,12 +62,13 @@ RunAB compare_runs(const RunResult& base, const RunResult& head, const GatePolic
       ab.comparison = c;
       ab.message = describe_ratio(c, "base's", ab.relative_to_eager) + "; " + std::to_string(now->n) + " vs " +
                    std::to_string(before->n) + " samples";
-      ab.outcome = c.verdict == SampleVerdict::passed      ? Outcome::passed
-                   : c.verdict == SampleVerdict::regressed ? Outcome::regressed
-                   : policy.inconclusive_fails             ? Outcome::inconclusive
-                                                           : Outcome::passed;
-      if (c.verdict == SampleVerdict::inconclusive && !policy.inconclusive_fails)
-        ab.message += " (inconclusive; a warning: the suite's gate.inconclusive is \"warn\")";
+      ab.outcome = sample_outcome(c.verdict, policy);
+      if (c.verdict == SampleVerdict::inconclusive && !policy.inconclusive_fails) {
+        // Appended piecewise: GCC 12 warns falsely on "literal" + std::string temporaries.
+        ab.message += " (inconclusive; ";
+        ab.message += kInconclusiveWarning;
+        ab.message += ")";
+      }
       if (now->clock == "wall" && !gate_wall_clock) {
         ab.outcome = Outcome::passed;
         ab.message += ": interpret-mode wall-clock time is informational, not judged";

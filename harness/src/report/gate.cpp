@@ -114,12 +114,9 @@ void judge_samples(CandidateGate& gate, const RunResult& run, const CandidateRes
     case SampleVerdict::inconclusive: {
       const std::string why = "inconclusive on " + run.hardware + ": " + figures +
                               ": the samples cannot tell a slowdown beyond the tolerance from none";
-      if (policy.inconclusive_fails)
-        gate.latency = make_check(kLatencyCheck, Outcome::inconclusive,
-                                  why + "; rerun on a quiet runner or with a longer --budget");
-      else
-        gate.latency = make_check(kLatencyCheck, Outcome::passed,
-                                  why + " (a warning: the suite's gate.inconclusive is \"warn\")");
+      gate.latency = make_check(kLatencyCheck, sample_outcome(c.verdict, policy),
+                                policy.inconclusive_fails ? why + "; rerun on a quiet runner or with a longer --budget"
+                                                          : why + " (" + kInconclusiveWarning + ")");
       break;
     }
     case SampleVerdict::passed:
@@ -131,6 +128,15 @@ void judge_samples(CandidateGate& gate, const RunResult& run, const CandidateRes
 }
 
 }  // namespace
+
+Outcome sample_outcome(SampleVerdict verdict, const GatePolicy& policy) {
+  switch (verdict) {
+    case SampleVerdict::passed: return Outcome::passed;
+    case SampleVerdict::regressed: return Outcome::regressed;
+    case SampleVerdict::inconclusive: break;
+  }
+  return policy.inconclusive_fails ? Outcome::inconclusive : Outcome::passed;
+}
 
 SampleComparisonPolicy sample_comparison_policy(const GatePolicy& policy) {
   SampleComparisonPolicy sample_policy;
@@ -321,11 +327,9 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
                               format("%.3g", policy.noise_multiplier) + " x " +
                               ms(std::max(now.std_ms, stored.latency.std_ms)) + " noise)");
       if (gate.ratio_to_eager && gate.stored_ratio_to_eager) {
-        const LatencyStats& eager = *std::find_if(run.candidates.begin(), run.candidates.end(), [](const auto& c) {
-          return c.id == kEagerBaselineId;
-        })->latency;
-        // Relative noise of a ratio: the two coefficients of variation add (bound).
-        const double ratio_noise = policy.noise_multiplier * (now.cv + eager.cv);
+        // Relative noise of a ratio: the two coefficients of variation add
+        // (bound). A ratio to eager exists only when eager_now does.
+        const double ratio_noise = policy.noise_multiplier * (now.cv + eager_now->cv);
         gate.ratio_threshold = *gate.stored_ratio_to_eager * (1.0 + policy.latency_tolerance + ratio_noise);
         if (*gate.ratio_to_eager > *gate.ratio_threshold)
           regressions.push_back("ratio to cudnn_eager " + format("%.3f", *gate.ratio_to_eager) + " vs stored " +
@@ -358,10 +362,7 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
   // Rank drift: a pair whose measured order contradicts the stored ranking
   // beyond noise. Only measured records take part: reported ones never gate.
   auto measured_rank = [&](const std::string& id) { return baseline->stored_rank(id, Trust::measured); };
-  auto latency_of = [&](const std::string& id) -> const LatencyStats& {
-    return *std::find_if(run.candidates.begin(), run.candidates.end(), [&](const auto& c) { return c.id == id; })
-                ->latency;
-  };
+  auto latency_of = [&](const std::string& id) -> const LatencyStats& { return *find_candidate(run, id)->latency; };
   for (std::size_t x = 0; x < rankable.size(); ++x) {
     for (std::size_t y = x + 1; y < rankable.size(); ++y) {
       CandidateGate* a = &verdict.candidates[rankable[x]];

@@ -19,12 +19,6 @@ ordered_json optional_number(const std::optional<double>& value) {
 
 std::string date_of(const std::string& iso) { return iso.substr(0, 10); }
 
-const CandidateResult* find_candidate(const RunResult& run, std::string_view id) {
-  for (const auto& candidate : run.candidates)
-    if (candidate.id == id) return &candidate;
-  return nullptr;
-}
-
 ordered_json gate_json(const CandidateGate& gate) {
   ordered_json j;
   j["gated"] = gate.gated;
@@ -36,16 +30,7 @@ ordered_json gate_json(const CandidateGate& gate) {
   j["stored_ratio_to_eager"] = optional_number(gate.stored_ratio_to_eager);
   j["ratio_threshold"] = optional_number(gate.ratio_threshold);
   j["rule"] = gate.rule;
-  if (gate.comparison) {
-    const SampleComparison& c = *gate.comparison;
-    j["comparison"] = {{"verdict", std::string(to_string(c.verdict))},
-                       {"ratio", c.ratio},
-                       {"ratio_low", c.ratio_low},
-                       {"ratio_high", c.ratio_high},
-                       {"relative_to_eager", gate.relative_to_eager}};
-  } else {
-    j["comparison"] = nullptr;
-  }
+  j["comparison"] = comparison_json(gate.comparison, gate.relative_to_eager);
   j["stale_reasons"] = gate.stale_reasons;
   return j;
 }
@@ -150,6 +135,15 @@ std::string report_stem(const RunResult& run) {
   if (auto why = store_key_problem(run.workload)) throw Error("workload id " + *why + ": not a report name");
   if (auto why = store_key_problem(run.hardware)) throw Error("hardware key " + *why + ": not a report name");
   return run.workload + "." + run.hardware;
+}
+
+ordered_json comparison_json(const std::optional<SampleComparison>& comparison, bool relative_to_eager) {
+  if (!comparison) return nullptr;
+  return {{"verdict", std::string(to_string(comparison->verdict))},
+          {"ratio", comparison->ratio},
+          {"ratio_low", comparison->ratio_low},
+          {"ratio_high", comparison->ratio_high},
+          {"relative_to_eager", relative_to_eager}};
 }
 
 ordered_json report_json(const ReportInput& input) {

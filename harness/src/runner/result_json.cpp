@@ -71,6 +71,12 @@ std::string utc_timestamp_now() {
   return buffer;
 }
 
+const CandidateResult* find_candidate(const RunResult& run, std::string_view id) {
+  for (const auto& candidate : run.candidates)
+    if (candidate.id == id) return &candidate;
+  return nullptr;
+}
+
 std::string_view to_string(Outcome outcome) {
   for (const auto& [value, name] : kOutcomeNames)
     if (value == outcome) return name;
