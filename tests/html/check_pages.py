@@ -22,6 +22,9 @@ class PageDom(html.parser.HTMLParser):
         self.tables = {}        # hardware -> {implementation: mean shown (data-value)}
         self.bars = []          # (implementation, mean_ms) in document order
         self.floors = []        # floor values drawn
+        self.history = {}       # hardware -> {(implementation, trust): [ms of each point drawn]}
+        self.change_points = {} # hardware -> [(implementation, observed)] circled
+        self._history = None
         self.identity = ""
         self.headings = []
         self._table = None
@@ -40,6 +43,14 @@ class PageDom(html.parser.HTMLParser):
             self._table[self._row] = float(a["data-value"])
         elif tag == "rect" and "bar" in classes:
             self.bars.append((a["data-implementation"], float(a["data-mean-ms"])))
+        elif tag == "div" and "history" in classes:
+            self._history = a.get("data-hardware", "")
+            self.history.setdefault(self._history, {})
+        elif tag == "circle" and "history-point" in classes and self._history is not None:
+            key = (a["data-implementation"], a["data-trust"])
+            self.history[self._history].setdefault(key, []).append(float(a["data-ms"]))
+            if "change-point" in classes:
+                self.change_points.setdefault(self._history, []).append((key[0], a["data-observed"]))
         elif tag == "line" and "floor" in classes:
             self.floors.append(float(a["data-floor-ms"]))
         elif tag == "code" and "identity" in classes:
@@ -48,6 +59,8 @@ class PageDom(html.parser.HTMLParser):
             self._in_heading = True
 
     def handle_endtag(self, tag):
+        if tag == "div":
+            self._history = None
         if tag == "table":
             self._table = None
         elif tag == "tr":
@@ -72,6 +85,37 @@ def chromium(browser, page, *extra):
 
 def close(a, b):
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def published_series(baseline):
+    """Each implementation's published records in a baseline file, oldest
+    first, as the history chart must draw them: {(implementation, trust): [ms]}."""
+    series = {}
+    for record in baseline["records"]:
+        key = (record["implementation"], record["trust"])
+        records = [h["previous"] for h in baseline.get("history", [])
+                   if h.get("previous") and (h["previous"]["implementation"], h["previous"]["trust"]) == key]
+        records.append(record)
+        by_median = all(r["latency"].get("median_ms") for r in records)
+        series[key] = [r["latency"]["median_ms" if by_median else "mean_ms"] for r in records]
+    return series
+
+
+def check_history(page, dom, baselines_dir, workload):
+    """The page draws one point per published record of every stored file."""
+    problems = []
+    for path in sorted((baselines_dir / workload).glob("*.json")):
+        expected = published_series(json.loads(path.read_text()))
+        drawn = dom.history.get(path.stem)
+        if drawn is None:
+            problems.append(f"{page.name}: no history chart for {path.stem}")
+            continue
+        for key, values in expected.items():
+            shown = drawn.get(key, [])
+            if len(shown) != len(values) or not all(close(a, b) for a, b in zip(shown, values)):
+                problems.append(f"{page.name} [{path.stem}]: history of {key[0]} ({key[1]}) draws {shown}, "
+                                f"the baseline file has {values}")
+    return problems
 
 
 def main():
@@ -130,6 +174,7 @@ def main():
         stored_gpu = [p for p in (pathlib.Path(args.baselines) / workload).glob("*.json") if p.stem != "cpu"]
         if stored_gpu and not dom.floors:
             problems.append(f"{page.name}: no floor line drawn, though {workload} has stored GPU baselines")
+        problems += check_history(page, dom, pathlib.Path(args.baselines), workload)
         if len(dom.identity) != 64:
             problems.append(f"{page.name}: the workload identity is missing")
         for heading in ("Semantics", "Tensors", "Axes", "Constraints"):

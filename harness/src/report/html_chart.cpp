@@ -1,10 +1,13 @@
-// The latency bar chart of the HTML leaderboard: inline SVG, no script, so it
-// renders from a local file in any browser. Every bar and the floor line carry
-// their figure in a data- attribute, which the browser test reads back.
+// The charts of the HTML leaderboard, the latency bars and the history lines:
+// inline SVG, no script, so they render from a local file in any browser.
+// Every bar, point and floor line carries its figure in a data- attribute,
+// which the browser test reads back.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+
+#include "kernelgate/baseline.hpp"
 
 #include "html_parts.hpp"
 
@@ -109,6 +112,88 @@ std::string latency_chart_svg(const std::vector<Row>& rows, double floor_ms, con
         << top - 10 << "\" text-anchor=\"" << (x > label_width + plot_width / 2 ? "end" : "start") << "\">"
         << escape(floor_label)
         << "</text>\n";
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+std::string history_chart_svg(const std::vector<ImplementationHistory>& histories) {
+  constexpr int left = 70, plot_width = 560, right_margin = 190, top = 34, plot_height = 220, axis_height = 44;
+  const int width = left + plot_width + right_margin, height = top + plot_height + axis_height;
+  // Every dated point, by day; the value axis starts at 0 so that a change
+  // looks as large as it is.
+  long first_day = 0, last_day = 0;
+  std::string first_date, last_date;
+  double max_ms = 0;
+  bool any = false;
+  for (const auto& history : histories)
+    for (const auto& point : history.points) {
+      const auto day = iso_date_days(point.record.observed);
+      if (!day) continue;
+      if (!any || *day < first_day) first_day = *day, first_date = point.record.observed.substr(0, 10);
+      if (!any || *day > last_day) last_day = *day, last_date = point.record.observed.substr(0, 10);
+      max_ms = std::max(max_ms, point.value_ms);
+      any = true;
+    }
+  if (!any) return "";
+  if (max_ms <= 0) max_ms = 1;
+  const double step = tick_step(max_ms, 4);
+  const double axis_max = std::ceil(max_ms / step) * step;
+  const long span = std::max(1L, last_day - first_day);
+  // One date alone sits in the middle.
+  auto x_of = [&](long day) {
+    return last_day == first_day ? left + plot_width / 2.0 : left + plot_width * double(day - first_day) / double(span);
+  };
+  auto y_of = [&](double ms) { return top + plot_height * (1 - ms / axis_max); };
+
+  std::ostringstream svg;
+  svg << "<svg class=\"chart history\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\""
+      << height << "\" viewBox=\"0 0 " << width << ' ' << height
+      << "\" role=\"img\" aria-label=\"published latency per implementation over time\">\n";
+  svg << "<text x=\"" << left << "\" y=\"16\" class=\"chart-title\">published latency over time (ms; circled: a "
+         "change point)</text>\n";
+  const int axis_y = top + plot_height;
+  svg << "<line class=\"axis\" x1=\"" << left << "\" y1=\"" << axis_y << "\" x2=\"" << left + plot_width << "\" y2=\""
+      << axis_y << "\"/>\n";
+  for (double tick = 0; tick <= axis_max * (1 + 1e-9); tick += step) {
+    const double y = y_of(tick);
+    svg << "<line class=\"grid\" x1=\"" << left << "\" y1=\"" << y << "\" x2=\"" << left + plot_width << "\" y2=\"" << y
+        << "\"/><text class=\"tick\" x=\"" << left - 6 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\">"
+        << format_number(tick) << "</text>\n";
+  }
+  for (const auto& [day, label] : {std::pair{first_day, first_date}, std::pair{last_day, last_date}}) {
+    svg << "<text class=\"tick\" x=\"" << x_of(day) << "\" y=\"" << axis_y + 16 << "\" text-anchor=\"middle\">"
+        << escape(label) << "</text>\n";
+    if (first_day == last_day) break;
+  }
+  svg << "<text class=\"axis-label\" x=\"" << left + plot_width / 2 << "\" y=\"" << axis_y + 36
+      << "\" text-anchor=\"middle\">date observed</text>\n";
+
+  for (std::size_t s = 0; s < histories.size(); ++s) {
+    const auto& history = histories[s];
+    const std::string series = "series-" + std::to_string(s % 6);
+    std::ostringstream line, points;
+    double last_x = 0, last_y = 0;
+    std::size_t drawn = 0;
+    for (const auto& point : history.points) {
+      const auto day = iso_date_days(point.record.observed);
+      if (!day) continue;
+      last_x = x_of(*day), last_y = y_of(point.value_ms);
+      line << (drawn++ ? " " : "") << last_x << ',' << last_y;
+      points << "<circle class=\"history-point " << series << (point.change ? " change-point" : "")
+             << "\" data-implementation=\"" << escape(history.implementation) << "\" data-trust=\""
+             << to_string(history.trust) << "\" data-observed=\"" << escape(point.record.observed) << "\" data-ms=\""
+             << exact_number(point.value_ms) << "\" cx=\"" << last_x << "\" cy=\"" << last_y << "\" r=\""
+             << (point.change ? 6 : 3) << "\"><title>" << escape(history.implementation) << ' '
+             << escape(point.record.observed) << ": " << format_number(point.value_ms) << " ms"
+             << (point.change ? (point.change->ratio > 1 ? ", change point: slower" : ", change point: faster") : "")
+             << "</title></circle>";
+    }
+    if (!drawn) continue;
+    svg << "<polyline class=\"history-line " << series << "\" data-implementation=\"" << escape(history.implementation)
+        << "\" data-trust=\"" << to_string(history.trust) << "\" points=\"" << line.str() << "\"/>" << points.str()
+        << "<text class=\"history-label " << series << "\" x=\"" << last_x + 8 << "\" y=\"" << last_y + 4 << "\">"
+        << escape(history.implementation) << (history.trust == Trust::reported ? " (reported)" : "") << "</text>\n";
   }
   svg << "</svg>\n";
   return svg.str();

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "kernelgate/history.hpp"
+
 namespace kg::html {
 
 // One implementation on one hardware key, as the page shows it.
@@ -34,5 +36,10 @@ std::string exact_number(double value);
 // A horizontal bar chart (inline SVG) of the rows' mean latencies, with the
 // floor drawn as a vertical line when floor_ms > 0.
 std::string latency_chart_svg(const std::vector<Row>& rows, double floor_ms, const std::string& floor_label);
+
+// A line chart (inline SVG) of each implementation's published records over
+// time (by the date observed), change points circled. Empty when no record
+// has a date.
+std::string history_chart_svg(const std::vector<ImplementationHistory>& histories);
 
 }  // namespace kg::html

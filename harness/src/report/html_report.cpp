@@ -35,6 +35,9 @@ struct Section {
   std::string source;     // "report" | "baselines"
   std::string json_link;  // the copied JSON the section was made from
   std::string environment;
+  // The published records over time, from the key's baseline file (even
+  // when the table shows a report).
+  std::vector<ImplementationHistory> history;
 };
 
 std::optional<double> number_or_null(const ordered_json& j, const char* key) {
@@ -148,6 +151,11 @@ svg.chart{display:block;margin:.6rem 0 1rem;font-size:12px;font-family:inherit}
 svg .bar.measured{fill:#3a7d5c}svg .bar.reported{fill:#7f95c9}svg .grid{stroke:#eceef3}svg .axis{stroke:#5a6475}
 svg .error-bar{stroke:#1d2330;stroke-width:1.5}svg .floor{stroke:#c0392b;stroke-width:2;stroke-dasharray:6 4}
 svg .floor-label{fill:#c0392b;font-weight:600}svg .tick,svg .axis-label,svg .chart-title{fill:#5a6475}
+svg .history-line{fill:none;stroke-width:2}svg .history-point.change-point{stroke:#c0392b;stroke-width:2.5}
+svg .series-0{stroke:#3a7d5c;fill:#3a7d5c}svg .series-1{stroke:#2f4a8a;fill:#2f4a8a}svg .series-2{stroke:#b5651d;fill:#b5651d}
+svg .series-3{stroke:#7b3f9e;fill:#7b3f9e}svg .series-4{stroke:#1f8a99;fill:#1f8a99}svg .series-5{stroke:#8a6d1d;fill:#8a6d1d}
+svg .history-line.series-0,svg .history-line.series-1,svg .history-line.series-2,svg .history-line.series-3,svg .history-line.series-4,svg .history-line.series-5{fill:none}
+svg text.history-label{stroke:none}
 )";
 
 std::string page_head(const std::string& title) {
@@ -192,6 +200,23 @@ void write_rows_table(std::ostringstream& out, const Section& section) {
         << "</td></tr>\n";
   }
   out << "</tbody>\n</table>\n";
+}
+
+// The history chart and, in words, every change point in it.
+void write_history(std::ostringstream& out, const Section& section) {
+  const std::string chart = html::history_chart_svg(section.history);
+  if (chart.empty()) return;
+  out << "<h3>History of the published records</h3>\n<div class=\"history\" data-hardware=\""
+      << escape(section.hardware) << "\">\n" << chart << "</div>\n";
+  std::ostringstream changes;
+  for (const auto& history : section.history)
+    for (const auto& point : history.points)
+      if (point.change)
+        changes << "<li><code>" << escape(history.implementation) << "</code> from " << escape(point.record.observed)
+                << ": " << (point.change->ratio > 1 ? "slower" : "faster") << ", "
+                << format_number(point.change->ratio) << "× the level before</li>\n";
+  out << (changes.str().empty() ? "<p class=\"muted\">No change point: every series holds its level.</p>\n"
+                                : "<ul class=\"change-points\">\n" + changes.str() + "</ul>\n");
 }
 
 void write_semantics(std::ostringstream& out, const Suite& suite) {
@@ -266,6 +291,7 @@ std::string workload_page(const Suite& suite, const std::vector<Section>& sectio
         << escape(section.floor_label) << "</p>\n";
     write_rows_table(out, section);
     out << html::latency_chart_svg(section.rows, section.floor_ms, section.floor_label);
+    write_history(out, section);
   }
 
   write_semantics(out, suite);
@@ -349,6 +375,15 @@ std::vector<fs::path> write_html_report(const HtmlReportOptions& options) {
       sections[suite.id].push_back(section_from_baseline(baseline, suite, link, today_utc_days()));
     }
   }
+
+  for (const auto& suite : suites)
+    for (Section& section : sections[suite.id]) {
+      const fs::path file = options.baselines_dir / suite.id / (section.hardware + ".json");
+      if (store_key_problem(section.hardware)) continue;
+      ChangePointPolicy policy;
+      policy.min_relative_change = suite.gate.latency_tolerance;
+      if (const auto baseline = load_baseline_if_present(file)) section.history = published_history(*baseline, policy);
+    }
 
   std::vector<fs::path> pages;
   for (const auto& suite : suites) {
