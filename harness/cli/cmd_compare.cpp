@@ -2,7 +2,11 @@
 // --results files of two runs on the same machine (the pull request's merge
 // base and its head, built and run one after the other) are compared
 // candidate by candidate with the gate's statistics (ab_comparison.hpp).
+// --base and --head may each be given once per round (ci/gate-ab.sh runs
+// base and head in turn): the rounds of a side are judged together, as
+// `kernelgate run` judges its own re-timings.
 // Exit 1 when head regressed, failed or stayed inconclusive.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -12,13 +16,14 @@
 #include "kernelgate/error.hpp"
 #include "kernelgate/gate.hpp"
 #include "kernelgate/report.hpp"
+#include "kernelgate/runner.hpp"
 
 namespace kg::cli {
 namespace {
 
 struct CompareCommandOptions {
-  std::string base_file;
-  std::string head_file;
+  std::vector<std::string> base_files;
+  std::vector<std::string> head_files;
   bool json = false;
   OptionErrors option_errors;
   GatePolicyOverrides gate;
@@ -39,11 +44,39 @@ nlohmann::ordered_json to_json(const std::vector<RunAB>& comparisons) {
   return runs;
 }
 
+// The runs of every file of one side, a workload's later rounds merged into
+// its first: each candidate's samples of every round together.
+std::vector<RunResult> load_rounds(const std::vector<std::string>& files) {
+  std::vector<RunResult> rounds = load_run_results(files.front());
+  for (std::size_t f = 1; f < files.size(); ++f)
+    for (RunResult& again : load_run_results(files[f])) {
+      auto run = std::find_if(rounds.begin(), rounds.end(), [&](const RunResult& r) {
+        return r.workload == again.workload && r.hardware == again.hardware;
+      });
+      if (run == rounds.end()) {
+        rounds.push_back(std::move(again));
+        continue;
+      }
+      if (run->identity != again.identity || run->axes != again.axes)
+        throw Error(files[f] + ": its run of " + again.workload + " has another workload identity or axes than " +
+                    files.front() + "'s: rounds of one side must time the same thing");
+      for (CandidateResult& candidate : again.candidates) {
+        auto into = std::find_if(run->candidates.begin(), run->candidates.end(),
+                                 [&](const CandidateResult& c) { return c.id == candidate.id; });
+        if (into == run->candidates.end())
+          run->candidates.push_back(std::move(candidate));
+        else
+          add_timing_round(*into, std::move(candidate));
+      }
+    }
+  return rounds;
+}
+
 int compare_command(const CompareCommandOptions& options, const CommonOptions& common) {
   if (!options.option_errors.empty()) throw Error(options.option_errors.front());
-  const std::vector<RunResult> base = load_run_results(options.base_file);
-  const std::vector<RunResult> head = load_run_results(options.head_file);
-  if (head.empty()) throw Error(options.head_file + ": holds no runs");
+  const std::vector<RunResult> base = load_rounds(options.base_files);
+  const std::vector<RunResult> head = load_rounds(options.head_files);
+  if (head.empty()) throw Error(options.head_files.front() + ": holds no runs");
   const std::filesystem::path suites_dir = suites_dir_of(common);
   std::vector<RunAB> comparisons;
   for (const RunResult& run : head) {
@@ -51,8 +84,8 @@ int compare_command(const CompareCommandOptions& options, const CommonOptions& c
     for (const RunResult& candidate : base)
       if (candidate.workload == run.workload && candidate.hardware == run.hardware) before = &candidate;
     if (!before)
-      throw Error(options.base_file + ": has no run of " + run.workload + " on " + run.hardware +
-                  ", which " + options.head_file + " has");
+      throw Error(options.base_files.front() + ": has no run of " + run.workload + " on " + run.hardware +
+                  ", which " + options.head_files.front() + " has");
     const GatePolicy policy = apply_overrides(find_suite(suites_dir, run.workload).gate, options.gate);
     comparisons.push_back(compare_runs(*before, run, policy, options.gate.gate_wall_clock));
   }
@@ -70,8 +103,12 @@ const CommandRegistrar compare_registrar{{
           auto options = std::make_shared<CompareCommandOptions>();
           CLI::App* compare = app.add_subcommand(
               "compare", "Compare the --results of two runs on one machine (base and head), candidate by candidate");
-          compare->add_option("--base", options->base_file, "the --results file of the base build")->required();
-          compare->add_option("--head", options->head_file, "the --results file of the head build")->required();
+          compare->add_option("--base", options->base_files, "the --results file of the base build (once per round)")
+              ->required()
+              ->take_all();
+          compare->add_option("--head", options->head_files, "the --results file of the head build (once per round)")
+              ->required()
+              ->take_all();
           compare->add_flag("--json", options->json, "the comparison as JSON instead of a Markdown table");
           add_suites_option(*compare, common);
           compare

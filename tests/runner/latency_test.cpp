@@ -1,9 +1,11 @@
-// Latency statistics and the timing protocols on the cpu device.
+// Latency statistics and the timing protocols on the cpu device; the
+// throttle rule with a simulated GPU clock.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "kernelgate/runner.hpp"
+#include "runner_internal.hpp"
 
 namespace kg {
 namespace {
@@ -69,6 +71,89 @@ TEST(TimingRounds, ARoundThatFailsIsTheResult) {
   add_timing_round(first, broken);
   EXPECT_EQ(first.outcome, Outcome::incorrect);
   EXPECT_EQ(first.message, "when run again to time it: max abs error 3 at [0]");
+}
+
+// A GPU whose SM clock (max 1980 MHz) follows `clocks`, one per sample
+// taken; each sample takes `ms` milliseconds at full clock and longer in
+// proportion below it, as a compute-bound kernel would.
+struct SimulatedClock {
+  explicit SimulatedClock(std::vector<int> clocks) : clocks(std::move(clocks)) {}
+  std::vector<int> clocks;
+  std::size_t taken = 0;
+  std::vector<double> waits;
+  TimedLaunch sample() {
+    const int mhz = clocks[std::min(taken++, clocks.size() - 1)];
+    return {.ms = 2.0 * 1980 / mhz, .sm_clock_mhz = mhz, .sm_clock_max_mhz = 1980};
+  }
+};
+
+TimingOptions kernelbench_trials(int trials) {
+  TimingOptions options;
+  options.protocol = "kernelbench";
+  options.trials = trials;
+  options.warmups = 0;
+  return options;
+}
+
+LatencyStats measure(SimulatedClock& gpu, const TimingOptions& options) {
+  return detail::measure_latency([](int) {}, [&] { return gpu.sample(); }, options, false, "cuda_event",
+                                 [&](double seconds) { gpu.waits.push_back(seconds); });
+}
+
+TEST(Throttling, SamplesBelowThreeQuartersOfTheMaximumClockAreDiscardedAndCounted) {
+  // 1480 MHz is under 75% of 1980 (1485); 1490 is not.
+  SimulatedClock gpu{{1980, 1980, 1480, 1200, 1490, 1980, 1980, 1980}};
+  const LatencyStats stats = measure(gpu, kernelbench_trials(6));
+  EXPECT_EQ(stats.n, 6);
+  EXPECT_EQ(stats.throttled_samples, 2);
+  EXPECT_EQ(stats.sm_clock_mhz, (std::vector<int>{1980, 1980, 1490, 1980, 1980, 1980}));
+  EXPECT_EQ(stats.samples_ms.size(), stats.sm_clock_mhz.size());
+  EXPECT_NEAR(stats.max_ms, 2.0 * 1980 / 1490, 1e-12);  // the slow but unthrottled one stays
+  // The run waited for the clock after each discard.
+  EXPECT_EQ(gpu.waits, (std::vector<double>{0.05, 0.05}));
+}
+
+TEST(Throttling, AClockThatNeverRecoversEndsTheProtocolWithWhatItKept) {
+  SimulatedClock gpu{{1980, 1980, 900}};
+  TimingOptions options = kernelbench_trials(100);
+  options.max_throttled_samples = 20;
+  const LatencyStats stats = measure(gpu, options);
+  EXPECT_EQ(stats.n, 2);
+  EXPECT_EQ(stats.throttled_samples, 20);
+  EXPECT_EQ(gpu.taken, 22u);
+  // The adaptive protocol stops too, short of its minimum.
+  SimulatedClock adaptive_gpu{{1980, 900}};
+  TimingOptions adaptive;
+  adaptive.protocol = "adaptive";
+  adaptive.min_samples = 50;
+  adaptive.max_throttled_samples = 10;
+  const LatencyStats partial = measure(adaptive_gpu, adaptive);
+  EXPECT_EQ(partial.n, 1);
+  EXPECT_EQ(partial.throttled_samples, 10);
+}
+
+TEST(Throttling, AnUnknownClockDiscardsNothing) {
+  // The cpu device and a GPU without NVML read no clock: every sample counts
+  // and no clocks travel.
+  int taken = 0;
+  const LatencyStats stats = detail::measure_latency(
+      [](int) {}, [&] { return TimedLaunch{.ms = 1.0 + taken++}; }, kernelbench_trials(5), false, "wall",
+      [](double) { ADD_FAILURE() << "waited for a clock it cannot read"; });
+  EXPECT_EQ(stats.n, 5);
+  EXPECT_EQ(stats.throttled_samples, 0);
+  EXPECT_TRUE(stats.sm_clock_mhz.empty());
+  EXPECT_FALSE(detail::throttled({.ms = 1, .sm_clock_mhz = 100, .sm_clock_max_mhz = 0}, 0.75));
+}
+
+TEST(Throttling, ASecondRoundKeepsTheClocksPairedAndAddsTheDiscards) {
+  CandidateResult first = timed({1.0, 1.1}, 2, 0.1), second = timed({1.2}, 1, 0.1);
+  first.latency->sm_clock_mhz = {1980, 1970};
+  first.latency->throttled_samples = 3;
+  second.latency->sm_clock_mhz = {1900};
+  second.latency->throttled_samples = 1;
+  add_timing_round(first, second);
+  EXPECT_EQ(first.latency->sm_clock_mhz, (std::vector<int>{1980, 1970, 1900}));
+  EXPECT_EQ(first.latency->throttled_samples, 4);
 }
 
 }  // namespace

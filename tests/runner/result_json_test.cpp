@@ -64,6 +64,10 @@ TEST(ResultJson, RunResultRoundTrips) {
   latency.protocol = "adaptive";
   latency.n = 3;
   latency.mean_ms = 1.25;
+  latency.samples_ms = {1.0, 1.5, 1.25};
+  latency.sm_clock_mhz = {1980, 1755, 1980};
+  latency.throttled_samples = 2;
+  latency.rounds = 2;
   candidate.latency = latency;
   candidate.bitwise_deterministic = false;
   candidate.thread_orders = {"forward", "reverse"};
@@ -88,6 +92,10 @@ TEST(ResultJson, RunResultRoundTrips) {
   EXPECT_TRUE(c.error->non_finite);
   ASSERT_TRUE(c.latency.has_value());
   EXPECT_EQ(c.latency->mean_ms, 1.25);
+  EXPECT_EQ(c.latency->samples_ms, latency.samples_ms);
+  EXPECT_EQ(c.latency->sm_clock_mhz, latency.sm_clock_mhz);
+  EXPECT_EQ(c.latency->throttled_samples, 2);
+  EXPECT_EQ(c.latency->rounds, 2);
   ASSERT_TRUE(c.bitwise_deterministic.has_value());
   EXPECT_FALSE(*c.bitwise_deterministic);
   EXPECT_EQ(c.thread_orders, candidate.thread_orders);

@@ -76,6 +76,15 @@ struct FloatScan {
   std::int64_t first_non_finite = -1;
 };
 
+// One timed launch. The clocks are MHz, 0 where the device cannot read them
+// (the cpu device; a GPU without NVML): the lower of the SM clock read just
+// before and just after the launch, and the device's maximum SM clock.
+struct TimedLaunch {
+  double ms = 0;
+  int sm_clock_mhz = 0;
+  int sm_clock_max_mhz = 0;
+};
+
 class Device {
  public:
   virtual ~Device() = default;
@@ -129,8 +138,9 @@ class Device {
   // GPU; nothing on the cpu device).
   virtual void flush_caches() = 0;
   // Milliseconds that the work `enqueue` puts on stream() takes (events around
-  // it on GPU, wall clock including synchronisation on the cpu device).
-  virtual double time_ms(const std::function<void()>& enqueue) = 0;
+  // it on GPU, wall clock including synchronisation on the cpu device), and
+  // the SM clock it ran at.
+  virtual TimedLaunch time(const std::function<void()>& enqueue) = 0;
   // Enqueues an empty kernel (one warp) on stream(): timed like a candidate's
   // launch, it shows what a sample costs beyond the kernel's own work.
   virtual void launch_empty_kernel() = 0;

@@ -91,6 +91,12 @@ struct LatencyStats {
   // Timing rounds these samples came from: the first, and each re-timing of
   // a candidate whose comparison was inconclusive.
   int rounds = 1;
+  // On a GPU, the SM clock (MHz) each of samples_ms ran at, in the same
+  // order; empty where the device cannot read its clock.
+  std::vector<int> sm_clock_mhz;
+  // Samples taken while the SM clock was below TimingOptions'
+  // throttle_fraction of its maximum: discarded, not in samples_ms.
+  std::int64_t throttled_samples = 0;
 };
 
 // One named check: "equivalence", "contract", "latency", "staleness".

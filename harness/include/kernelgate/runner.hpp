@@ -38,6 +38,14 @@ struct TimingOptions {
   double budget_s = -1;  // -1: the device's default (cpu: 1 s, cuda: 5 s)
   int min_samples = -1;  // -1: the device's default (cpu: 2, cuda: 100, KernelBench's trial count)
   int max_samples = -1;  // -1: the device's default (cpu: 10, cuda: 10000)
+  // Throttling (a GPU that reads its SM clock): a sample that ran below this
+  // fraction of the maximum SM clock is discarded and counted, and the next
+  // one waits throttle_wait_s for the clock to recover (nvbench's rule and
+  // fraction). After max_throttled_samples discards the protocol stops with
+  // the samples it kept: too few of them then fail the gate as unreliable.
+  double throttle_fraction = 0.75;
+  double throttle_wait_s = 0.05;
+  int max_throttled_samples = 200;
 };
 
 struct RunOptions {

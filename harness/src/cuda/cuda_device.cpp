@@ -258,7 +258,7 @@ class CudaDevice final : public Device {
 
   void launch_empty_kernel() override { cuda_detail::launch_empty_kernel(stream_); }
 
-  double time_ms(const std::function<void()>& enqueue) override {
+  TimedLaunch time(const std::function<void()>& enqueue) override {
     const cuda_detail::Nvml& nvml = cuda_detail::Nvml::instance();
     const int before_mhz = nvml.sm_clock_mhz(environment_.pci_bus_id);
     check_device(cudaEventRecord(start_, stream_), "event record");
@@ -269,7 +269,9 @@ class CudaDevice final : public Device {
     check_device(cudaEventElapsedTime(&elapsed_ms, start_, stop_), "event elapsed time");
     const int after_mhz = nvml.sm_clock_mhz(environment_.pci_bus_id);
     note_clock(before_mhz, after_mhz);
-    return elapsed_ms;
+    // The lower reading: a sample is only as fast as the slowest clock it saw.
+    const int ran_at_mhz = before_mhz > 0 && after_mhz > 0 ? std::min(before_mhz, after_mhz) : 0;
+    return {.ms = elapsed_ms, .sm_clock_mhz = ran_at_mhz, .sm_clock_max_mhz = environment_.sm_clock_max_khz / 1000};
   }
 
   void begin_stream_audit() override { cuda_detail::StreamAudit::instance().begin(stream_); }

@@ -138,7 +138,10 @@ struct CandidateHost::State {
     if (timed) device->flush_caches();
     if (audit) device->begin_stream_audit();
     if (timed) {
-      reply.header["time_ms"] = device->time_ms([&] { candidate->launch(args); });
+      const TimedLaunch timing = device->time([&] { candidate->launch(args); });
+      reply.header["time_ms"] = timing.ms;
+      reply.header["sm_clock_mhz"] = timing.sm_clock_mhz;
+      reply.header["sm_clock_max_mhz"] = timing.sm_clock_max_mhz;
     } else {
       candidate->launch(args);
     }
@@ -203,7 +206,7 @@ struct CandidateHost::State {
     std::vector<double> times;
     for (int i = 0; i < count; ++i) {
       device->flush_caches();
-      times.push_back(device->time_ms([&] { device->launch_empty_kernel(); }));
+      times.push_back(device->time([&] { device->launch_empty_kernel(); }).ms);
     }
     device->synchronize();
     Message reply;

@@ -271,8 +271,8 @@ class CandidateChecker {
   // One timed sample: the launch between events (or the wall clock), then
   // the same contract as a checked run, the poison and non-finite scan of
   // every element and a spot check of fresh points against the reference
-  // of the set it used. Returns the timed milliseconds.
-  double timed_sample() {
+  // of the set it used. Returns the timed milliseconds and the clocks.
+  TimedLaunch timed_sample() {
     const int number = samples_taken_++;
     const std::string set = number % 2 == 0 ? "A" : "B";  // rotate: the content behind the pointers changes
     const std::string what = "timed sample " + std::to_string(number + 1) + " (input set " + set + ")";
@@ -293,11 +293,21 @@ class CandidateChecker {
     if (!within_tolerance(stats, tolerance_))
       violation("timed_outputs", what + " is not the answer its checked runs gave: " +
                                      describe(stats, tolerance_, candidate_.precision));
-    const double time_ms = reply.header.at("time_ms").get<double>();
+    TimedLaunch timing{.ms = reply.header.at("time_ms").get<double>(),
+                       .sm_clock_mhz = clock_reading(reply, "sm_clock_mhz"),
+                       .sm_clock_max_mhz = clock_reading(reply, "sm_clock_max_mhz")};
     const double round_trip_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-    check_ms_ += std::max(0.0, round_trip_ms - time_ms);
-    return time_ms;
+    check_ms_ += std::max(0.0, round_trip_ms - timing.ms);
+    return timing;
+  }
+
+  // A clock of the child's reply: MHz from 1 to 100000, else unknown (0).
+  static int clock_reading(const Message& reply, const char* key) {
+    const auto found = reply.header.find(key);
+    if (found == reply.header.end() || !found->is_number_integer()) return 0;
+    const auto mhz = found->get<std::int64_t>();
+    return mhz > 0 && mhz <= 100000 ? static_cast<int>(mhz) : 0;
   }
 
   LatencyStats time_checked() {

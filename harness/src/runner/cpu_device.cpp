@@ -180,11 +180,11 @@ class CpuDevice final : public Device {
   void synchronize() override { cudaStreamSynchronize(stream_); }
   void flush_caches() override {}
   void launch_empty_kernel() override { kg::launch(empty_kernel, dim3(1), dim3(32), 0, stream_); }
-  double time_ms(const std::function<void()>& enqueue) override {
+  TimedLaunch time(const std::function<void()>& enqueue) override {
     const auto start = std::chrono::steady_clock::now();
     enqueue();
     synchronize();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return {.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count()};
   }
 
   // Records are taken (and forgotten) at both ends, so only the candidate's

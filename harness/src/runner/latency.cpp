@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <thread>
 
 #include "kernelgate/error.hpp"
 #include "runner_internal.hpp"
@@ -57,13 +58,29 @@ void add_timing_round(CandidateResult& into, CandidateResult again) {
                                       checked
                                 : 0.0;
   merged.overhead_ms = first.overhead_ms;
+  // The clocks stay paired with the samples only if both rounds have them.
+  const LatencyStats& second = *again.latency;
+  if (first.sm_clock_mhz.size() == first.samples_ms.size() && second.sm_clock_mhz.size() == second.samples_ms.size() &&
+      !first.sm_clock_mhz.empty() && !second.sm_clock_mhz.empty()) {
+    merged.sm_clock_mhz = first.sm_clock_mhz;
+    merged.sm_clock_mhz.insert(merged.sm_clock_mhz.end(), second.sm_clock_mhz.begin(), second.sm_clock_mhz.end());
+  }
+  merged.throttled_samples = first.throttled_samples + second.throttled_samples;
   into.latency = std::move(merged);
 }
 
 namespace detail {
 
-LatencyStats measure_latency(const std::function<void(int)>& warm_up, const std::function<double()>& take_sample,
-                             const TimingOptions& options, bool slow_device, const std::string& clock) {
+void sleep_seconds(double seconds) { std::this_thread::sleep_for(std::chrono::duration<double>(seconds)); }
+
+bool throttled(const TimedLaunch& sample, double fraction) {
+  return sample.sm_clock_mhz > 0 && sample.sm_clock_max_mhz > 0 &&
+         sample.sm_clock_mhz < fraction * sample.sm_clock_max_mhz;
+}
+
+LatencyStats measure_latency(const std::function<void(int)>& warm_up, const std::function<TimedLaunch()>& take_sample,
+                             const TimingOptions& options, bool slow_device, const std::string& clock,
+                             const std::function<void(double)>& wait) {
   // Interpret mode is orders of magnitude slower than a GPU: a small budget
   // keeps CI fast while still giving a wall-clock figure.
   std::string protocol = options.protocol.empty() ? "adaptive" : options.protocol;
@@ -78,9 +95,34 @@ LatencyStats measure_latency(const std::function<void(int)>& warm_up, const std:
   if (warmups > 0) warm_up(warmups);
 
   std::vector<double> samples;
+  std::vector<int> clocks;
+  std::int64_t discarded = 0;
+  // One sample, kept unless the clock was throttled. False once the
+  // discards reach their limit: the protocol stops with what it kept.
+  auto sample_once = [&] {
+    const TimedLaunch sample = take_sample();
+    if (throttled(sample, options.throttle_fraction)) {
+      ++discarded;
+      if (discarded >= options.max_throttled_samples) return false;
+      wait(options.throttle_wait_s);
+      return true;
+    }
+    samples.push_back(sample.ms);
+    clocks.push_back(sample.sm_clock_mhz);
+    return true;
+  };
+  auto finish = [&] {
+    LatencyStats stats = latency_statistics(std::move(samples), protocol, clock, warmups);
+    // Clocks travel only where every kept sample has one.
+    if (std::all_of(clocks.begin(), clocks.end(), [](int mhz) { return mhz > 0; })) stats.sm_clock_mhz = clocks;
+    stats.throttled_samples = discarded;
+    return stats;
+  };
+
   if (protocol == "kernelbench") {
-    for (int i = 0; i < options.trials; ++i) samples.push_back(take_sample());
-    return latency_statistics(std::move(samples), protocol, clock, warmups);
+    while (static_cast<int>(samples.size()) < options.trials)
+      if (!sample_once()) break;
+    return finish();
   }
 
   const double budget_s = options.budget_s >= 0 ? options.budget_s : slow_device ? 1.0 : 5.0;
@@ -92,7 +134,7 @@ LatencyStats measure_latency(const std::function<void(int)>& warm_up, const std:
       std::max(options.max_samples >= 0 ? options.max_samples : slow_device ? 10 : 10000, options.min_samples);
   const auto start = std::chrono::steady_clock::now();
   while (static_cast<int>(samples.size()) < std::max(1, max_samples)) {
-    samples.push_back(take_sample());
+    if (!sample_once()) break;
     const int n = static_cast<int>(samples.size());
     if (n < std::min(min_samples, std::max(1, max_samples))) continue;
     const double elapsed =
@@ -104,7 +146,7 @@ LatencyStats measure_latency(const std::function<void(int)>& warm_up, const std:
       if (relative_standard_error < options.target_rse) break;
     }
   }
-  return latency_statistics(std::move(samples), protocol, clock, warmups);
+  return finish();
 }
 
 }  // namespace detail

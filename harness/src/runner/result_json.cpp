@@ -151,7 +151,9 @@ void to_json(nlohmann::ordered_json& j, const LatencyStats& v) {
       {"min_ms", v.min_ms},     {"median_ms", v.median_ms}, {"max_ms", v.max_ms},
       {"cv", v.cv},             {"checked_samples", v.checked_samples}, {"check_ms", v.check_ms},
       {"overhead_ms", v.overhead_ms}, {"rounds", v.rounds}, {"samples_ms", v.samples_ms},
+      {"throttled_samples", v.throttled_samples},
   };
+  if (!v.sm_clock_mhz.empty()) j["sm_clock_mhz"] = v.sm_clock_mhz;
 }
 
 void from_json(const nlohmann::ordered_json& j, LatencyStats& v) {
@@ -170,6 +172,8 @@ void from_json(const nlohmann::ordered_json& j, LatencyStats& v) {
   read_if_present(j, "overhead_ms", v.overhead_ms);
   read_if_present(j, "rounds", v.rounds);
   read_if_present(j, "samples_ms", v.samples_ms);
+  read_if_present(j, "sm_clock_mhz", v.sm_clock_mhz);
+  read_if_present(j, "throttled_samples", v.throttled_samples);
 }
 
 void to_json(nlohmann::ordered_json& j, const CheckResult& v) {
