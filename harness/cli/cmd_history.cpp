@@ -36,14 +36,8 @@ std::vector<fs::path> history_files(const fs::path& baselines_dir, const std::st
     if (!fs::exists(file)) throw Error(file.string() + ": no baselines of " + workload + " on " + hardware);
     return {file};
   }
-  std::vector<fs::path> files;
-  std::error_code error;
-  if (fs::is_directory(baselines_dir / workload, error))
-    for (const auto& entry : fs::directory_iterator(baselines_dir / workload))
-      if (entry.path().extension() == ".json" && entry.path().filename().string().front() != '.')
-        files.push_back(entry.path());
+  std::vector<fs::path> files = workload_baseline_files(baselines_dir, workload);
   if (files.empty()) throw Error((baselines_dir / workload).string() + ": no baseline files of " + workload);
-  std::sort(files.begin(), files.end());
   return files;
 }
 

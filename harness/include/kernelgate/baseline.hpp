@@ -105,6 +105,10 @@ std::optional<std::string> store_key_problem(std::string_view key);
 // store_key_problem refuses, so no key names a file outside the folder.
 std::filesystem::path baseline_path(const std::filesystem::path& baselines_dir,
                                     const std::string& workload, const std::string& hardware);
+// The baseline files of a workload (baselines_dir/workload/*.json, hidden
+// ones left out), sorted; empty when the workload has no folder.
+std::vector<std::filesystem::path> workload_baseline_files(const std::filesystem::path& baselines_dir,
+                                                           const std::string& workload);
 // Throws kg::Error naming the file when it cannot be read, is not JSON, or does
 // not follow the schema.
 BaselineFile load_baseline_file(const std::filesystem::path& file);

@@ -356,6 +356,18 @@ std::filesystem::path baseline_path(const std::filesystem::path& baselines_dir,
   return path;
 }
 
+std::vector<std::filesystem::path> workload_baseline_files(const std::filesystem::path& baselines_dir,
+                                                           const std::string& workload) {
+  std::vector<std::filesystem::path> files;
+  std::error_code error;
+  if (!std::filesystem::is_directory(baselines_dir / workload, error)) return files;
+  for (const auto& entry : std::filesystem::directory_iterator(baselines_dir / workload))
+    if (entry.path().extension() == ".json" && entry.path().filename().string().front() != '.')
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 BaselineFile load_baseline_file(const std::filesystem::path& file) {
   return parse_baseline_file(report_detail::read_json_file(file), file.string());
 }

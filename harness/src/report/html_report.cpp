@@ -361,14 +361,7 @@ std::vector<fs::path> write_html_report(const HtmlReportOptions& options) {
     }
   }
   for (const auto& suite : suites) {
-    const fs::path folder = options.baselines_dir / suite.id;
-    if (!fs::is_directory(folder)) continue;
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(folder))
-      if (entry.path().extension() == ".json" && entry.path().filename().string().front() != '.')
-        files.push_back(entry.path());
-    std::sort(files.begin(), files.end());
-    for (const auto& file : files) {
+    for (const auto& file : workload_baseline_files(options.baselines_dir, suite.id)) {
       const BaselineFile baseline = load_baseline_file(file);
       if (reported_keys.count({suite.id, baseline.hardware})) continue;
       const std::string link = copy_linked_json(file, options.out_dir, suite.id + "." + file.filename().string());
