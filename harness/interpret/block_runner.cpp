@@ -1,5 +1,7 @@
 #include "block_runner.hpp"
 
+#include <link.h>
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -12,6 +14,12 @@
 #if defined(KG_INTERPRET_SANITIZE)
 #include <sanitizer/asan_interface.h>
 #endif
+
+// The linker's bounds of the section every static `__shared__` array lives in
+// (qualifiers.hpp): the addresses in the thread-local template, not any
+// thread's copy. Weak: null in a program without one.
+extern "C" char __start_kg_static_shared[] __attribute__((weak));
+extern "C" char __stop_kg_static_shared[] __attribute__((weak));
 
 namespace kg::interp {
 
@@ -34,6 +42,51 @@ std::string thread_name(const uint3& index) {
 
 // Shared memory starts as this byte everywhere: 0xffffffff is a NaN.
 constexpr unsigned char kSharedPoisonByte = 0xff;
+
+// This host thread's copy of the static `__shared__` section. A thread's
+// thread-local block is laid out as the module's template, so the section
+// sits at the same offset in both: the template's place is found among the
+// program headers (PT_TLS), the thread's block through dlpi_tls_data.
+struct StaticShared {
+  unsigned char* begin = nullptr;
+  std::size_t bytes = 0;
+};
+
+StaticShared find_static_shared() {
+  const char* start = __start_kg_static_shared;
+  const char* stop = __stop_kg_static_shared;
+  if (start == nullptr || stop <= start) return {};
+  StaticShared found;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) -> int {
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& header = info->dlpi_phdr[i];
+          if (header.p_type != PT_TLS) continue;
+          const char* image = reinterpret_cast<const char*>(info->dlpi_addr + header.p_vaddr);
+          const char* start = __start_kg_static_shared;
+          const char* stop = __stop_kg_static_shared;
+          if (start < image || stop > image + header.p_memsz) continue;
+          if (info->dlpi_tls_data == nullptr) return 0;
+          auto& shared = *static_cast<StaticShared*>(data);
+          shared.begin = static_cast<unsigned char*>(info->dlpi_tls_data) + (start - image);
+          shared.bytes = static_cast<std::size_t>(stop - start);
+          return 1;
+        }
+        return 0;
+      },
+      &found);
+  if (found.begin == nullptr)
+    throw Error("interpret mode cannot find this thread's static __shared__ memory to poison it");
+  return found;
+}
+
+// Fills every static `__shared__` array of this host thread with the poison
+// byte, as dynamic shared memory is at the start of each block: on a GPU a
+// block's shared memory starts with whatever was there, never with zeros.
+void poison_static_shared() {
+  thread_local const StaticShared shared = find_static_shared();
+  if (shared.bytes) std::memset(shared.begin, kSharedPoisonByte, shared.bytes);
+}
 
 std::uint64_t split_mix(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;
@@ -149,8 +202,9 @@ void BlockRunner::run_block(const BlockTask& task, std::uint64_t block_linear) {
   live_ = thread_count_;
   failure_ = nullptr;
 
-  // Shared memory starts as NaN bytes, so reading what no thread wrote (or a
-  // cp.async destination before its wait) shows up in the result.
+  // Shared memory, dynamic and static, starts as NaN bytes, so reading what
+  // no thread wrote (or a cp.async destination before its wait) shows up in
+  // the result.
 #if defined(KG_INTERPRET_SANITIZE)
   // Bytes beyond the requested size are out of bounds for the sanitizer.
   ASAN_UNPOISON_MEMORY_REGION(dynamic_smem_.get(), kMaxDynamicSmemOptIn);
@@ -158,6 +212,7 @@ void BlockRunner::run_block(const BlockTask& task, std::uint64_t block_linear) {
                             kMaxDynamicSmemOptIn - task.dynamic_smem_bytes);
 #endif
   std::memset(dynamic_smem_.get(), kSharedPoisonByte, task.dynamic_smem_bytes);
+  poison_static_shared();
 
   std::mt19937_64 rng(split_mix(task.order.seed ^ split_mix(block_linear)));
   build_order(rng, false);

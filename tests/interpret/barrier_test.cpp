@@ -157,8 +157,22 @@ TEST(InterpretThreads, StaticSharedMemoryIsPerBlock) {
   for (const char* threads : {"1", "2"}) {
     ScopedEnvironment scoped("KG_INTERPRET_THREADS", threads);
     std::vector<int> out(16, -1);
-    static_shared_per_block(out.data(), 16, 64, nullptr);
+    static_shared_per_block(out.data(), 16, 64, true, nullptr);
     for (int b = 0; b < 16; ++b) EXPECT_EQ(out[b], 64) << "host threads " << threads << ", block " << b;
+  }
+}
+
+TEST(InterpretThreads, StaticSharedMemoryStartsPoisonedInEveryBlock) {
+  // The counter kernel without its zeroing relies on shared memory starting
+  // at zero: on a GPU it adds to whatever was there. Every block, the first
+  // on each host thread and the ones after, starts from the poison (all
+  // bytes 0xff: -1 as an int, NaN as a float), never from 0 or from the
+  // previous block's count.
+  for (const char* threads : {"1", "2"}) {
+    ScopedEnvironment scoped("KG_INTERPRET_THREADS", threads);
+    std::vector<int> out(16, 0);
+    static_shared_per_block(out.data(), 16, 64, false, nullptr);
+    for (int b = 0; b < 16; ++b) EXPECT_EQ(out[b], 64 - 1) << "host threads " << threads << ", block " << b;
   }
 }
 

@@ -91,9 +91,11 @@ __global__ void thread_indices_kernel(int* out) {
   for (int i = 0; i < 12; ++i) record[i] = static_cast<int>(values[i]);
 }
 
-__global__ void static_shared_per_block_kernel(int* out) {
+__global__ void static_shared_per_block_kernel(int* out, bool zero_first) {
   __shared__ int counter;
-  if (threadIdx.x == 0) counter = 0;
+  // Without the zeroing the kernel relies on shared memory starting at zero,
+  // which no GPU promises.
+  if (zero_first && threadIdx.x == 0) counter = 0;
   __syncthreads();
   atomicAdd(&counter, 1);
   __syncthreads();
@@ -145,8 +147,8 @@ void thread_indices(int* out, dim3 grid, dim3 block, cudaStream_t stream) {
   kg::launch(thread_indices_kernel, grid, block, 0, stream, out);
 }
 
-void static_shared_per_block(int* out, int blocks, int threads, cudaStream_t stream) {
-  kg::launch(static_shared_per_block_kernel, dim3(blocks), dim3(threads), 0, stream, out);
+void static_shared_per_block(int* out, int blocks, int threads, bool zero_first, cudaStream_t stream) {
+  kg::launch(static_shared_per_block_kernel, dim3(blocks), dim3(threads), 0, stream, out, zero_first);
 }
 
 void use_dynamic_smem(float* out, int threads, std::size_t dynamic_smem_bytes, bool opt_in,

@@ -33,9 +33,11 @@ void early_exit_then_barrier(int* out, int threads, int live, cudaStream_t strea
 void barrier_predicates(int* out, int threads, int threshold, cudaStream_t stream);
 // out[linear thread of the grid] = packed (blockIdx, threadIdx, blockDim, gridDim) checks.
 void thread_indices(int* out, dim3 grid, dim3 block, cudaStream_t stream);
-// A static __shared__ counter incremented by every thread of a block that
-// first zeroes it: out[block] = threads per block, for every block.
-void static_shared_per_block(int* out, int blocks, int threads, cudaStream_t stream);
+// A static __shared__ counter incremented by every thread of a block, which
+// first zeroes it when zero_first: out[block] = threads per block, for every
+// block. Without the zeroing, out[block] is the counter's first value plus
+// the threads.
+void static_shared_per_block(int* out, int blocks, int threads, bool zero_first, cudaStream_t stream);
 // A kernel that uses `dynamic_smem_bytes` of dynamic shared memory.
 void use_dynamic_smem(float* out, int threads, std::size_t dynamic_smem_bytes, bool opt_in,
                       cudaStream_t stream);
