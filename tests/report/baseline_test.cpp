@@ -51,18 +51,18 @@ TEST(Baseline, RankingIsByMeanLatency) {
 }
 
 TEST(Baseline, CorruptFileErrorNamesTheFile) {
-  auto message = error_of(test::fixture_dir() / "baselines" / "corrupt.json");
+  auto message = error_of(test::baseline_fixture_dir() / "corrupt.json");
   EXPECT_NE(message.find("corrupt.json: not valid JSON"), std::string::npos) << message;
 }
 
 TEST(Baseline, BadFieldErrorNamesTheJsonPath) {
-  auto message = error_of(test::fixture_dir() / "baselines" / "bad_latency.json");
+  auto message = error_of(test::baseline_fixture_dir() / "bad_latency.json");
   EXPECT_NE(message.find("bad_latency.json: /records/2/latency/mean_ms: expected a number"), std::string::npos)
       << message;
 }
 
 TEST(Baseline, MissingFileIsNoBaseline) {
-  EXPECT_FALSE(load_baseline_if_present(test::fixture_dir() / "baselines" / "absent.json").has_value());
+  EXPECT_FALSE(load_baseline_if_present(test::baseline_fixture_dir() / "absent.json").has_value());
 }
 
 TEST(Baseline, IsoDates) {
@@ -116,7 +116,7 @@ std::string parse_error_of(const nlohmann::ordered_json& json) {
   return "";
 }
 
-nlohmann::ordered_json matching_json() { return test::read_json(test::fixture_dir() / "baselines" / "matching.json"); }
+nlohmann::ordered_json matching_json() { return test::read_json(test::baseline_fixture_dir() / "matching.json"); }
 
 TEST(Baseline, UnknownFieldsAreErrorsNamingTheirPath) {
   auto top = matching_json();
@@ -240,7 +240,7 @@ TEST(Baseline, AFileWhoseKeysDisagreeWithItsPathIsNamed) {
   const auto dir = test::fresh_dir("disagree");
   std::filesystem::create_directories(dir / "l1_071_conv_transposed_2d");
   const auto file = dir / "l1_071_conv_transposed_2d" / "h100-sxm.json";
-  std::filesystem::copy_file(test::fixture_dir() / "baselines" / "other_hardware.json", file);
+  std::filesystem::copy_file(test::baseline_fixture_dir() / "other_hardware.json", file);
   try {
     load_stored_baseline(dir, "l1_071_conv_transposed_2d", "h100-sxm");
     FAIL() << "a file of another hardware key was accepted";

@@ -37,8 +37,12 @@ inline RunResult fixture_run(const std::string& name) {
   return read_json(fixture_dir() / name).get<RunResult>();
 }
 
+// The baseline fixtures, one per verdict, that the build writes from
+// fixtures/baseline.json (fixtures/make_baselines.py).
+inline std::filesystem::path baseline_fixture_dir() { return KERNELGATE_BASELINE_FIXTURE_DIR; }
+
 inline BaselineFile fixture_baseline(const std::string& name) {
-  return load_baseline_file(fixture_dir() / "baselines" / name);
+  return load_baseline_file(baseline_fixture_dir() / name);
 }
 
 // The day the fixture gates are judged on: 2026-03-15, five days after the

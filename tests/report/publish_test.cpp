@@ -49,7 +49,7 @@ std::filesystem::path reports_of(const std::string& name, RunResult run, std::op
 std::filesystem::path baselines_with(const std::string& name, const std::string& fixture) {
   const auto dir = fresh_dir(name + "_baselines");
   std::filesystem::create_directories(dir / kWorkload);
-  std::filesystem::copy_file(fixture_dir() / "baselines" / fixture, dir / kWorkload / "h100-sxm.json");
+  std::filesystem::copy_file(test::baseline_fixture_dir() / fixture, dir / kWorkload / "h100-sxm.json");
   return dir;
 }
 
@@ -295,7 +295,7 @@ TEST(Publish, SeveralWorkloadsChangeTogetherOrNotAtAll) {
   write_reports(reports, *reported(second, std::nullopt));
   const auto baselines = baselines_with("together", "matching.json");
   std::filesystem::create_directories(baselines / kOtherWorkload);
-  std::filesystem::copy_file(fixture_dir() / "baselines" / "corrupt.json", baselines / kOtherWorkload / "h100-sxm.json");
+  std::filesystem::copy_file(test::baseline_fixture_dir() / "corrupt.json", baselines / kOtherWorkload / "h100-sxm.json");
   const auto first_file = baseline_path(baselines, kWorkload, "h100-sxm");
   const std::string before = read_text(first_file);
 
