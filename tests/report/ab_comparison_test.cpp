@@ -72,6 +72,16 @@ TEST(AbComparison, AHeadFailureOrANewCandidateIsSaidAsSuch) {
   EXPECT_EQ(ab_exit_code({ab}), 1);
 }
 
+TEST(AbComparison, TheTableKeepsItsColumnsWhateverAMessageHolds) {
+  RunResult head = sampled_run(1.0);
+  candidate(head, "fused_tf32").outcome = Outcome::crashed;
+  candidate(head, "fused_tf32").message = "printed | a | b\nthen died";
+  const std::string table = ab_markdown({compare_runs(sampled_run(1.0), head, {})});
+  // The same cell text as the run's own Markdown summary: | escaped, the
+  // line break a space.
+  EXPECT_NE(table.find("| head crashed: printed \\| a \\| b then died |\n"), std::string::npos) << table;
+}
+
 TEST(AbComparison, RunsOfDifferentAxesOrIdentityAreRefused) {
   RunResult head = sampled_run(1.0);
   head.axes["batch"] += 1;

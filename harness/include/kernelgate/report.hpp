@@ -68,6 +68,9 @@ std::string junit_setup_error_xml(const std::string& workload, const std::string
 // The Markdown summary of one report, made from its JSON so that `kernelgate
 // summarize` can remake it from the files alone.
 std::string markdown_summary(const nlohmann::ordered_json& report);
+// `text` made safe for one cell of a Markdown table: line breaks become
+// spaces, `|` is escaped, and beyond `limit` characters it is cut with "…".
+std::string markdown_cell(std::string text, std::size_t limit = 400);
 
 // Joins the Markdown of every JSON report in report_dir (sorted by workload,
 // then hardware) into one summary, kept under kMaxSummaryBytes. Throws

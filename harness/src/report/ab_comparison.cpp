@@ -7,6 +7,7 @@
 #include "kernelgate/baseline.hpp"
 #include "kernelgate/error.hpp"
 #include "kernelgate/gate.hpp"
+#include "kernelgate/report.hpp"
 
 namespace kg {
 
@@ -91,11 +92,8 @@ std::string ab_markdown(const std::vector<RunAB>& comparisons) {
         std::snprintf(ratio, sizeof ratio, "%.3fx", c.comparison->ratio);
         std::snprintf(interval, sizeof interval, "%.3fx to %.3fx", c.comparison->ratio_low, c.comparison->ratio_high);
       }
-      std::string detail = c.message;
-      for (char& ch : detail)
-        if (ch == '|' || ch == '\n') ch = ' ';
-      text += "| `" + c.implementation + "` | " + std::string(to_string(c.outcome)) + " | " + ratio + " | " +
-              interval + " | " + detail + " |\n";
+      text += "| `" + markdown_cell(c.implementation, 80) + "` | " + std::string(to_string(c.outcome)) + " | " +
+              ratio + " | " + interval + " | " + markdown_cell(c.message) + " |\n";
     }
     text += "\n";
   }

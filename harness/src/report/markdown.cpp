@@ -26,16 +26,6 @@ std::string times_text(const ordered_json& value) {
   return value.is_number() ? fixed("%.2f×", value.get<double>()) : "—";
 }
 
-// Table cells must not break the table: no pipes, no newlines; long messages cut.
-std::string cell(std::string text, std::size_t limit = 400) {
-  for (char& c : text)
-    if (c == '\n' || c == '\r') c = ' ';
-  std::string escaped;
-  for (char c : text) escaped += c == '|' ? std::string("\\|") : std::string(1, c);
-  if (escaped.size() > limit) escaped = escaped.substr(0, limit) + "…";
-  return escaped;
-}
-
 // An outcome named in a report that fails the gate; a name this version
 // does not know is shown as a problem too.
 bool is_failure_name(const std::string& name) {
@@ -52,13 +42,23 @@ std::string string_of(const ordered_json& j, const char* key) {
 
 }  // namespace
 
+// Table cells must not break the table: no pipes, no newlines; long messages cut.
+std::string markdown_cell(std::string text, std::size_t limit) {
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  std::string escaped;
+  for (char c : text) escaped += c == '|' ? std::string("\\|") : std::string(1, c);
+  if (escaped.size() > limit) escaped = escaped.substr(0, limit) + "…";
+  return escaped;
+}
+
 std::string markdown_summary(const ordered_json& report) {
   const ordered_json& workload = report.at("workload");
   const std::string hardware = string_of(report, "hardware");
   const bool passed = string_of(report, "outcome") == "passed";
   std::string md;
   md += "### " + std::string(passed ? "✅ " : "❌ ") + string_of(workload, "id") + " on " + hardware + "\n\n";
-  if (!string_of(workload, "title").empty()) md += cell(string_of(workload, "title")) + ". ";
+  if (!string_of(workload, "title").empty()) md += markdown_cell(string_of(workload, "title")) + ". ";
   const ordered_json& environment = report.at("environment");
   md += "Device `" + string_of(report, "device") + "`";
   if (environment.is_object() && environment.contains("gpu") && environment["gpu"].is_string())
@@ -87,17 +87,17 @@ std::string markdown_summary(const ordered_json& report) {
       const std::string outcome = string_of(row, "outcome");
       // Appended piecewise: GCC 12 warns falsely on "literal" + std::string temporaries.
       std::string name = "`";
-      name += cell(string_of(row, "implementation"));
+      name += markdown_cell(string_of(row, "implementation"));
       name += "`";
       if (outcome == "new") name += " (new)";
       if (outcome == "regressed" || outcome == "inconclusive" || outcome == "unreliable") {
         name += " ❌ ";
         name += outcome;
       }
-      md += "| " + std::to_string(row.at("rank").get<int>()) + " | " + name + " | " + cell(string_of(row, "precision")) +
+      md += "| " + std::to_string(row.at("rank").get<int>()) + " | " + name + " | " + markdown_cell(string_of(row, "precision")) +
             " | " + ms_text(row.at("mean_ms")) + " | " + times_text(row.at("vs_first")) + " | " +
             times_text(row.at("speedup_over_eager")) + " | " +
-            (trust == "reported" ? "reported: " + cell(string_of(row, "origin"), 80) : std::string("measured (this run)")) +
+            (trust == "reported" ? "reported: " + markdown_cell(string_of(row, "origin"), 80) : std::string("measured (this run)")) +
             " | " + string_of(row, "observed") + " | " +
             (row.at("stale").get<bool>() ? (trust == "reported" ? "old (not gated)" : "⚠️ stale") : "") + " | " +
             ms_text(row.at("floor_ms")) + " | " + times_text(row.at("above_floor")) + " |\n";
@@ -114,13 +114,13 @@ std::string markdown_summary(const ordered_json& report) {
       const std::string check_outcome = string_of(check, "outcome");
       if (is_failure_name(check_outcome))
         problems += "- `" + id + "` " + string_of(check, "name") + ": **" + check_outcome + "**: " +
-                    cell(string_of(check, "message"), 1000) + "\n";
+                    markdown_cell(string_of(check, "message"), 1000) + "\n";
     }
     const bool ranked = candidate.contains("gate") && candidate["gate"].is_object() &&
                         candidate["gate"].value("gated", false);
     if (!ranked)
       unranked += "- `" + id + "`: " + outcome +
-                  (string_of(candidate, "message").empty() ? "" : ": " + cell(string_of(candidate, "message"), 300)) +
+                  (string_of(candidate, "message").empty() ? "" : ": " + markdown_cell(string_of(candidate, "message"), 300)) +
                   "\n";
   }
   if (!problems.empty()) md += "**To fix or publish:**\n\n" + problems + "\n";
