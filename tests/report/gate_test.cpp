@@ -1,5 +1,5 @@
 // Every verdict of the gate, each from a fixture baseline file
-// (tests/report/fixtures/baselines) against a fixture run.
+// (tests/report/fixtures/make_baselines.py writes them) against a fixture run.
 #include <gtest/gtest.h>
 
 #include "fixtures.hpp"
@@ -273,18 +273,6 @@ TEST(Gate, OverridesReplaceOnlyWhatIsGiven) {
   overrides.latency_tolerance = -0.1;
   EXPECT_THROW(apply_overrides(suite, overrides), Error);
 }
-
-TEST(Gate, WorstOutcomeOrdersFailures) {
-  std::vector<CheckResult> checks(3);
-  checks[0].outcome = Outcome::passed;
-  checks[1].outcome = Outcome::stale;
-  checks[2].outcome = Outcome::regressed;
-  EXPECT_EQ(worst_outcome(checks), Outcome::regressed);
-  checks[0].outcome = Outcome::contract_violation;
-  EXPECT_EQ(worst_outcome(checks), Outcome::contract_violation);
-  EXPECT_EQ(worst_outcome({}), Outcome::passed);
-}
-
 
 // ---- the noise guard and records that do not say what they measured --------
 

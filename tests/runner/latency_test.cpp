@@ -68,9 +68,11 @@ TEST(TimingRounds, ARoundThatFailsIsTheResult) {
   broken.id = "fused_tf32";
   broken.outcome = Outcome::incorrect;
   broken.message = "max abs error 3 at [0]";
+  broken.checks = {make_check("equivalence", Outcome::incorrect, broken.message)};
   add_timing_round(first, broken);
   EXPECT_EQ(first.outcome, Outcome::incorrect);
   EXPECT_EQ(first.message, "when run again to time it: max abs error 3 at [0]");
+  EXPECT_EQ(first.checks.at(0).message, first.message);  // the check says so too
 }
 
 // A GPU whose SM clock (max 1980 MHz) follows `clocks`, one per sample

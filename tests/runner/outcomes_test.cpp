@@ -20,9 +20,10 @@ RunOptions quick_options(std::vector<std::string> ids) {
   return options;
 }
 
-CandidateResult run_one(const std::string& id, RunOptions options = {}) {
+Suite test_suite() { return find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), kTestWorkload); }
+
+CandidateResult run_one(const std::string& id, RunOptions options = {}, const Suite& suite = test_suite()) {
   if (options.candidate_ids.empty()) options = quick_options({id});
-  const Suite suite = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), kTestWorkload);
   auto device = open_device("cpu");
   RunResult run = run_workload(suite, *device, options);
   EXPECT_EQ(run.candidates.size(), 1u);
@@ -41,6 +42,42 @@ void expect_violation(const CandidateResult& result, const std::string& rule) {
   ASSERT_NE(contract, nullptr);
   EXPECT_EQ(contract->rule, rule);
   EXPECT_NE(result.message.find(rule), std::string::npos) << result.message;
+}
+
+// The one rule every outcome comes from (decide_outcome, result.hpp).
+TEST(DecideOutcome, TheWorstFailureWithItsMessage) {
+  std::vector<CheckResult> checks = {make_check("equivalence", Outcome::passed, "also strict"),
+                                     make_check("staleness", Outcome::stale, "older than 90 days"),
+                                     make_check("latency", Outcome::regressed, "12% slower"),
+                                     make_check("contract", Outcome::passed)};
+  OutcomeDecision decision = decide_outcome(checks);
+  EXPECT_EQ(decision.outcome, Outcome::regressed);
+  EXPECT_EQ(decision.message, "12% slower");
+  checks[3] = make_check("contract", Outcome::contract_violation, "guard_bands: after output y");
+  decision = decide_outcome(checks);
+  EXPECT_EQ(decision.outcome, Outcome::contract_violation);
+  EXPECT_EQ(decision.message, "guard_bands: after output y");
+  // Two checks of the same failure: the first one's message.
+  checks.push_back(make_check("isolation", Outcome::contract_violation, "second"));
+  EXPECT_EQ(decide_outcome(checks).message, "guard_bands: after output y");
+}
+
+TEST(DecideOutcome, PassedNewNotSupportedAndNothing) {
+  EXPECT_EQ(decide_outcome({}).outcome, Outcome::skipped);
+  const OutcomeDecision passed = decide_outcome({make_check("contract", Outcome::passed),
+                                                 make_check("latency", Outcome::passed, "a warning"),
+                                                 make_check("staleness", Outcome::skipped, "no record")});
+  EXPECT_EQ(passed.outcome, Outcome::passed);
+  EXPECT_EQ(passed.message, "");
+  EXPECT_EQ(decide_outcome({make_check("contract", Outcome::passed), make_check("latency", Outcome::new_record)}).outcome,
+            Outcome::new_record);
+  const OutcomeDecision unsupported = decide_outcome({make_check("support", Outcome::not_supported, "groups > 1")});
+  EXPECT_EQ(unsupported.outcome, Outcome::not_supported);
+  EXPECT_EQ(unsupported.message, "groups > 1");
+  // A failure outranks everything else.
+  EXPECT_EQ(decide_outcome({make_check("latency", Outcome::new_record), make_check("staleness", Outcome::stale)})
+                .outcome,
+            Outcome::stale);
 }
 
 TEST(RunnerOutcomes, CorrectCandidatePassesUnderBothThreadOrders) {
@@ -147,6 +184,15 @@ TEST(RunnerOutcomes, MutatedInputIsAContractViolation) {
   const auto result = run_one("mutates_input");
   expect_violation(result, "inputs_unchanged");
   EXPECT_NE(result.message.find("input x"), std::string::npos) << result.message;
+}
+
+TEST(RunnerOutcomes, MutatedInputPassesWhereTheSuiteAllowsIt) {
+  // contract.no_mutation false: an in-place workload. The input is restored
+  // before every launch, so the candidate is still judged on fresh inputs.
+  Suite in_place = test_suite();
+  in_place.contract.no_mutation = false;
+  const auto result = run_one("mutates_input", {}, in_place);
+  EXPECT_EQ(result.outcome, Outcome::passed) << result.message;
 }
 
 TEST(RunnerOutcomes, WritePastTheEndIsAContractViolation) {

@@ -96,9 +96,9 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline,
                           const GateOptions& options);
 
 // Puts the verdicts into run.candidates[i].checks (replacing a latency or
-// staleness check the runner left unless that one already failed) and sets
-// each candidate's outcome to the worst of its checks (new when it passed with
-// no stored record).
+// staleness check the runner left unless that one already failed) and
+// decides each candidate's outcome and message again from its checks
+// (decide_outcome, result.hpp).
 void apply_gate(RunResult& run, const GateVerdict& verdict);
 
 // The measured record of one candidate of a run; eager_mean_ms is the
@@ -106,9 +106,6 @@ void apply_gate(RunResult& run, const GateVerdict& verdict);
 BaselineRecord measured_record(const RunResult& run, const CandidateResult& candidate,
                                std::optional<double> eager_mean_ms);
 
-// Failures outrank passes; among failures the most severe first (crashed
-// before incorrect before regressed before stale). Empty: passed.
-Outcome worst_outcome(const std::vector<CheckResult>& checks);
 // 0 when every candidate passed, is new, not_supported or skipped; 1 otherwise.
 int gate_exit_code(const RunResult& run);
 

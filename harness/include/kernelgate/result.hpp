@@ -35,6 +35,9 @@ Outcome outcome_from_string(std::string_view text);  // throws kg::Error
 // incorrect, contract_violation, crashed, timed_out, regressed, inconclusive,
 // unreliable, stale
 bool is_failure(Outcome outcome);
+// How bad a failure is, so that a candidate's outcome names its worst
+// problem: crashed (10) down to stale (3); 0 for an outcome that is none.
+int outcome_severity(Outcome outcome);
 
 // Now, as ISO 8601 UTC ("2026-03-05T12:00:00Z"): when a run started, when a
 // report was written, when a publish was made.
@@ -113,6 +116,17 @@ inline CheckResult make_check(std::string name, Outcome outcome, std::string mes
                      .rule = std::move(rule)};
 }
 
+// A candidate's outcome and message, decided from its checks alone: the
+// worst failure (by outcome_severity) with the message of the first check
+// that has it; else not_supported, with the support check's message; else
+// new_record when the latency check says so; else passed. No checks at all:
+// skipped. The runner, its re-timings and the gate all decide through it.
+struct OutcomeDecision {
+  Outcome outcome = Outcome::skipped;
+  std::string message;
+};
+OutcomeDecision decide_outcome(const std::vector<CheckResult>& checks);
+
 struct CandidateResult {
   std::string id;
   std::string precision;
@@ -125,6 +139,9 @@ struct CandidateResult {
   std::optional<bool> bitwise_deterministic;
   std::vector<std::string> thread_orders;  // interpret mode: orders it ran under
 };
+
+// Sets result.outcome and result.message from result.checks (decide_outcome).
+void decide(CandidateResult& result);
 
 // One `kernelgate run` of one workload on one device.
 struct RunResult {

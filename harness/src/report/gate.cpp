@@ -32,21 +32,6 @@ bool is_gateable(const CandidateResult& candidate) {
   return true;
 }
 
-// Severity among failures, so a candidate's outcome names its worst problem.
-int severity(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::crashed: return 10;
-    case Outcome::timed_out: return 9;
-    case Outcome::contract_violation: return 8;
-    case Outcome::incorrect: return 7;
-    case Outcome::regressed: return 6;
-    case Outcome::inconclusive: return 5;
-    case Outcome::unreliable: return 4;
-    case Outcome::stale: return 3;
-    default: return 0;
-  }
-}
-
 std::string git_revision_of(const nlohmann::ordered_json& environment) {
   if (!environment.is_object()) return "";
   for (const char* key : {"git_revision", "git_commit", "git"}) {
@@ -404,13 +389,6 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
   return verdict;
 }
 
-Outcome worst_outcome(const std::vector<CheckResult>& checks) {
-  Outcome worst = Outcome::passed;
-  for (const auto& check : checks)
-    if (severity(check.outcome) > severity(worst)) worst = check.outcome;
-  return worst;
-}
-
 void apply_gate(RunResult& run, const GateVerdict& verdict) {
   for (auto& candidate : run.candidates) {
     const CandidateGate* gate = verdict.find(candidate.id);
@@ -424,18 +402,14 @@ void apply_gate(RunResult& run, const GateVerdict& verdict) {
         *existing = *verdict_check;
       }
     }
-    const Outcome worst_check = worst_outcome(candidate.checks);
-    if (severity(worst_check) > severity(candidate.outcome)) {
-      candidate.outcome = worst_check;
-      for (const auto& check : candidate.checks)
-        if (check.outcome == worst_check) {
-          candidate.message = check.message;
-          break;
-        }
-    } else if (!is_failure(candidate.outcome) && candidate.outcome != Outcome::not_supported &&
-               candidate.outcome != Outcome::skipped) {
-      candidate.outcome = gate->latency.outcome == Outcome::new_record ? Outcome::new_record : Outcome::passed;
-    }
+    // A record whose failure no check carries (written by hand, or by a
+    // version before the checks said everything): the failure stays, as a
+    // check of its own, so deciding from the checks cannot turn it into a pass.
+    if (is_failure(candidate.outcome) &&
+        std::none_of(candidate.checks.begin(), candidate.checks.end(),
+                     [](const CheckResult& check) { return is_failure(check.outcome); }))
+      candidate.checks.push_back(make_check("run", candidate.outcome, candidate.message));
+    decide(candidate);
   }
 }
 

@@ -95,7 +95,7 @@ class CandidateChecker {
       return failed_result(std::move(result), Finding{Outcome::crashed, "isolation", "",
                                                std::string("its reply to the runner could not be read: ") + e.what()});
     }
-    result.outcome = Outcome::passed;
+    decide(result);
     return result;
   }
 
@@ -120,16 +120,18 @@ class CandidateChecker {
                                      {"nonce", request_.nonce}};
     const Message reply = call(make_command("open", std::move(fields)));
     if (reply.header.contains("unsupported")) {
-      result.outcome = Outcome::not_supported;
-      result.message = reply.header["unsupported"].get<std::string>();
       result.thread_orders.clear();
-      result.checks.push_back(make_check("support", Outcome::not_supported, result.message));
+      result.checks.push_back(
+          make_check("support", Outcome::not_supported, reply.header["unsupported"].get<std::string>()));
+      decide(result);
       return false;
     }
     if (reply.header.at("numel").get<std::int64_t>() != reference_.numel)
       throw Error("the child of " + candidate_.id + " sees an output of " + reply.header.at("numel").dump() +
                   " elements, the parent " + std::to_string(reference_.numel));
-    if (const std::string overlap = reply.header.value("overlap", std::string()); !overlap.empty())
+    // The suite's contract says which promises are checked.
+    if (const std::string overlap = reply.header.value("overlap", std::string());
+        suite_.contract.no_aliasing && !overlap.empty())
       violation("output_not_overlapping", overlap);
     return true;
   }
@@ -142,7 +144,7 @@ class CandidateChecker {
       violation("launch_stream", what + ": a kernel ran outside the harness's stream: " + problem);
     if (const std::string damage = h.value("guards", std::string()); !damage.empty())
       violation("guard_bands", what + ": " + damage);
-    if (const std::string changed = h.value("inputs", std::string()); !changed.empty())
+    if (const std::string changed = h.value("inputs", std::string()); suite_.contract.no_mutation && !changed.empty())
       violation("inputs_unchanged", what + ": the candidate modified " + changed);
     const auto& scan = h.at("scan");
     if (const auto poisoned = scan.at("poisoned").get<std::int64_t>(); poisoned > 0)
@@ -355,11 +357,10 @@ class CandidateChecker {
 }  // namespace
 
 CandidateResult failed_result(CandidateResult result, const Finding& finding) {
-  result.outcome = finding.outcome;
-  result.message = finding.message;
   result.latency.reset();
   if (finding.check == "isolation") {
     result.checks = {make_check("isolation", finding.outcome, finding.message)};
+    decide(result);
     return result;
   }
   std::erase_if(result.checks, [&](const CheckResult& check) { return check.name == finding.check; });
@@ -370,6 +371,7 @@ CandidateResult failed_result(CandidateResult result, const Finding& finding) {
     result.checks.push_back(make_check("equivalence", Outcome::skipped, "not judged after a contract violation"));
   std::erase_if(result.checks, [](const CheckResult& check) { return check.name == "latency"; });
   result.checks.push_back(make_check("latency", Outcome::skipped, "not timed: the candidate failed a check"));
+  decide(result);
   return result;
 }
 

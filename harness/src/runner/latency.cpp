@@ -41,7 +41,9 @@ LatencyStats latency_statistics(std::vector<double> samples_ms, const std::strin
 void add_timing_round(CandidateResult& into, CandidateResult again) {
   if (is_failure(again.outcome) || !again.latency || !into.latency) {
     if (is_failure(again.outcome)) {
-      again.message = "when run again to time it: " + again.message;
+      for (CheckResult& check : again.checks)
+        if (is_failure(check.outcome)) check.message = "when run again to time it: " + check.message;
+      decide(again);
       into = std::move(again);
     }
     return;

@@ -91,22 +91,6 @@ Outcome outcome_from_string(std::string_view text) {
   throw Error("unknown outcome '" + std::string(text) + "' (known: " + known + ")");
 }
 
-bool is_failure(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::incorrect:
-    case Outcome::contract_violation:
-    case Outcome::crashed:
-    case Outcome::timed_out:
-    case Outcome::regressed:
-    case Outcome::inconclusive:
-    case Outcome::unreliable:
-    case Outcome::stale:
-      return true;
-    default:
-      return false;
-  }
-}
-
 void to_json(nlohmann::ordered_json& j, const ErrorStats& v) {
   j = nlohmann::ordered_json{
       {"checked", v.checked},
