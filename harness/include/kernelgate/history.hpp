@@ -61,8 +61,9 @@ struct ImplementationHistory {
 };
 
 // Every implementation of the file (each trust apart) with its records over
-// time: the records replaced by publishes (the file's history) and the
-// current one, ordered by the date observed. Ordered as the file's records.
+// time, in the order they were the stored record: those publishes replaced
+// (the file's history, oldest first), then the current one. Implementations
+// come in the order of the file's records.
 std::vector<ImplementationHistory> published_history(const BaselineFile& file, const ChangePointPolicy& policy);
 
 }  // namespace kg
