@@ -539,12 +539,9 @@ unsigned persistent_blocks(Kernel kernel, int threads, const Plan& p) {
   const int resident_blocks = kInterpretResidentBlocks;
 #else
   int resident_blocks = p.max_class_tiles;  // one block per tile if the queries fail
-  int device = 0, sms = 0, per_sm = 0;
-  if (cudaGetDevice(&device) == cudaSuccess &&
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, p.smem_bytes) ==
-          cudaSuccess &&
-      sms > 0 && per_sm > 0) {
+  // Both answers come from the harness's cache after the first launch.
+  const int sms = kg::sm_count(), per_sm = kg::max_active_blocks_per_sm(kernel, threads, p.smem_bytes);
+  if (sms > 0 && per_sm > 0) {
     const int slices = p.s.groups * p.co_blocks * p.classes;
     resident_blocks = std::max(1, sms * per_sm / slices);
   }

@@ -13,6 +13,11 @@
 //   kg::launch(kernel, grid, block, dynamic_smem_bytes, stream, args...)
 //   kg::set_max_dynamic_smem(kernel, bytes)   the opt-in above 48 KiB
 //   the PTX wrappers of kernelgate/ptx.hpp.
+// GPU build only, for sizing a grid to the device: kg::sm_count() and
+// kg::max_active_blocks_per_sm(kernel, threads, dynamic_smem_bytes).
+// These and set_max_dynamic_smem ask the driver once per kernel and size and
+// remember the answer, so a launch pays for no device query in the timed
+// region (a candidate's child process drives one device).
 // Never raw inline PTX, never `#if __CUDA_ARCH__`: interpret mode would take
 // the fallback silently. KG_INTERPRET is the feature macro for the rare case.
 
@@ -21,7 +26,10 @@
 #else
 #include <cuda_runtime.h>
 
+#include <map>
+#include <mutex>
 #include <string>
+#include <tuple>
 
 #include "kernelgate/error.hpp"
 
@@ -43,13 +51,60 @@ void launch(void (*kernel)(KernelArgs...), dim3 grid, dim3 block, std::size_t dy
                 cudaGetErrorString(status));
 }
 
+namespace detail {
+// What the driver already answered in this process, by kernel and size. The
+// harness's memory, not the candidate's: it holds device facts, never data.
+struct DeviceQueryCache {
+  std::mutex mutex;
+  std::map<const void*, std::size_t> max_dynamic_smem;                         // the opt-in already set
+  std::map<std::tuple<const void*, int, std::size_t>, int> active_blocks;      // occupancy answers
+  int sm_count = 0;
+};
+inline DeviceQueryCache& device_query_cache() {
+  static DeviceQueryCache cache;
+  return cache;
+}
+}  // namespace detail
+
 template <typename... KernelArgs>
 void set_max_dynamic_smem(void (*kernel)(KernelArgs...), std::size_t bytes) {
+  auto& cache = detail::device_query_cache();
+  std::lock_guard lock(cache.mutex);
+  const void* key = reinterpret_cast<const void*>(kernel);
+  if (auto set = cache.max_dynamic_smem.find(key); set != cache.max_dynamic_smem.end() && set->second >= bytes) return;
   cudaError_t status = cudaFuncSetAttribute(
       kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
   if (status != cudaSuccess)
     throw Error(std::string("cudaFuncSetAttribute(MaxDynamicSharedMemorySize) failed: ") +
                 cudaGetErrorString(status));
+  cache.max_dynamic_smem[key] = bytes;
+}
+
+// The SMs of the current device; 0 when the query fails.
+inline int sm_count() {
+  auto& cache = detail::device_query_cache();
+  std::lock_guard lock(cache.mutex);
+  if (cache.sm_count == 0) {
+    int device = 0, sms = 0;
+    if (cudaGetDevice(&device) == cudaSuccess &&
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess)
+      cache.sm_count = sms;
+  }
+  return cache.sm_count;
+}
+
+// Blocks of `kernel` that fit on one SM at once; 0 when the query fails.
+template <typename... KernelArgs>
+int max_active_blocks_per_sm(void (*kernel)(KernelArgs...), int threads, std::size_t dynamic_smem_bytes) {
+  auto& cache = detail::device_query_cache();
+  std::lock_guard lock(cache.mutex);
+  const auto key = std::make_tuple(reinterpret_cast<const void*>(kernel), threads, dynamic_smem_bytes);
+  if (auto known = cache.active_blocks.find(key); known != cache.active_blocks.end()) return known->second;
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, dynamic_smem_bytes) != cudaSuccess)
+    per_sm = 0;
+  if (per_sm > 0) cache.active_blocks[key] = per_sm;
+  return per_sm;
 }
 
 }  // namespace kg
