@@ -2,6 +2,8 @@
 // (tests/report/fixtures/make_baselines.py writes them) against a fixture run.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "fixtures.hpp"
 #include "kernelgate/error.hpp"
 #include "kernelgate/gate.hpp"
@@ -272,6 +274,27 @@ TEST(Gate, OverridesReplaceOnlyWhatIsGiven) {
   EXPECT_FALSE(applied.win_is_stale);
   overrides.latency_tolerance = -0.1;
   EXPECT_THROW(apply_overrides(suite, overrides), Error);
+}
+
+TEST(Gate, ARecordedFailureOrRefusalWithoutItsCheckStays) {
+  // Runner records edited by hand (or from before every outcome had its
+  // check): the gate decides from the checks, and must not make these pass.
+  RunResult run = fixture_run("run_h100.json");
+  for (const auto& [id, outcome, message] :
+       {std::tuple{"fused_tf32", Outcome::incorrect, "wrong at [3]"},
+        std::tuple{"implicit_gemm_tf32", Outcome::not_supported, "groups > 1"}}) {
+    CandidateResult& c = candidate(run, id);
+    c.outcome = outcome;
+    c.message = message;
+    c.checks.clear();
+    c.latency.reset();
+  }
+  const BaselineFile baseline = fixture_baseline("matching.json");
+  apply_gate(run, evaluate_gate(run, &baseline, fixture_options()));
+  EXPECT_EQ(candidate(run, "fused_tf32").outcome, Outcome::incorrect);
+  EXPECT_EQ(candidate(run, "fused_tf32").message, "wrong at [3]");
+  EXPECT_EQ(candidate(run, "implicit_gemm_tf32").outcome, Outcome::not_supported);
+  EXPECT_EQ(candidate(run, "implicit_gemm_tf32").message, "groups > 1");
 }
 
 // ---- the noise guard and records that do not say what they measured --------

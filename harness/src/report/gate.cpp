@@ -402,13 +402,15 @@ void apply_gate(RunResult& run, const GateVerdict& verdict) {
         *existing = *verdict_check;
       }
     }
-    // A record whose failure no check carries (written by hand, or by a
-    // version before the checks said everything): the failure stays, as a
-    // check of its own, so deciding from the checks cannot turn it into a pass.
-    if (is_failure(candidate.outcome) &&
-        std::none_of(candidate.checks.begin(), candidate.checks.end(),
-                     [](const CheckResult& check) { return is_failure(check.outcome); }))
-      candidate.checks.push_back(make_check("run", candidate.outcome, candidate.message));
+    // A record whose failure (or refusal) no check carries, written by hand
+    // or by a version before the checks said everything: it stays, as a
+    // check of its own, so deciding from the checks cannot make it a pass.
+    const bool refused = candidate.outcome == Outcome::not_supported;
+    if ((is_failure(candidate.outcome) || refused) &&
+        std::none_of(candidate.checks.begin(), candidate.checks.end(), [&](const CheckResult& check) {
+          return refused ? check.outcome == Outcome::not_supported : is_failure(check.outcome);
+        }))
+      candidate.checks.push_back(make_check(refused ? "support" : "run", candidate.outcome, candidate.message));
     decide(candidate);
   }
 }
