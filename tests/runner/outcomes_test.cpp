@@ -80,6 +80,21 @@ TEST(DecideOutcome, PassedNewNotSupportedAndNothing) {
             Outcome::stale);
 }
 
+TEST(DecideOutcome, OnlyATimedCandidateThatDidNotFailIsJudged) {
+  CandidateResult c;
+  c.outcome = Outcome::passed;
+  EXPECT_EQ(judgeable_latency(&c), nullptr);  // never timed
+  c.latency = latency_statistics({1.0, 1.2}, "adaptive", "wall", 0);
+  EXPECT_EQ(judgeable_latency(&c), &*c.latency);
+  for (Outcome o : {Outcome::incorrect, Outcome::not_supported, Outcome::skipped, Outcome::stale}) {
+    c.outcome = o;
+    EXPECT_EQ(judgeable_latency(&c), nullptr) << to_string(o);
+  }
+  c.outcome = Outcome::new_record;
+  EXPECT_NE(judgeable_latency(&c), nullptr);
+  EXPECT_EQ(judgeable_latency(nullptr), nullptr);
+}
+
 TEST(RunnerOutcomes, CorrectCandidatePassesUnderBothThreadOrders) {
   const auto result = run_one("oracle");
   EXPECT_EQ(result.outcome, Outcome::passed) << result.message;

@@ -142,6 +142,10 @@ struct CandidateResult {
 
 // Sets result.outcome and result.message from result.checks (decide_outcome).
 void decide(CandidateResult& result);
+// The latency of a candidate that was timed and has not failed (nor was
+// refused or skipped): what a gate or a comparison may judge. nullptr
+// otherwise, and for no candidate.
+const LatencyStats* judgeable_latency(const CandidateResult* candidate);
 
 // One `kernelgate run` of one workload on one device.
 struct RunResult {

@@ -14,10 +14,10 @@ namespace kg {
 namespace {
 
 // A result the comparison can use: passed its checks and carries samples.
+// What the comparison judges: a judgeable latency with its samples.
 const LatencyStats* timed(const CandidateResult* candidate) {
-  if (!candidate || is_failure(candidate->outcome) || !candidate->latency || candidate->latency->samples_ms.empty())
-    return nullptr;
-  return &*candidate->latency;
+  const LatencyStats* latency = judgeable_latency(candidate);
+  return latency && !latency->samples_ms.empty() ? latency : nullptr;
 }
 
 }  // namespace

@@ -22,14 +22,13 @@ std::string format(const char* pattern, double value) {
 std::string ms(double value) { return format("%.4g ms", value); }
 std::string percent(double fraction) { return format("%+.1f%%", fraction * 100.0); }
 
+// A candidate whose checks all passed and whose latency was measured. The
+// outcome is decided from the checks, so a failed check fails it too; the
+// checks are still read, for records edited by hand.
 bool is_gateable(const CandidateResult& candidate) {
-  if (!candidate.latency || candidate.latency->n < 1 || !(candidate.latency->mean_ms > 0)) return false;
-  if (is_failure(candidate.outcome) || candidate.outcome == Outcome::not_supported ||
-      candidate.outcome == Outcome::skipped)
-    return false;
-  for (const auto& check : candidate.checks)
-    if (is_failure(check.outcome)) return false;
-  return true;
+  return judgeable_latency(&candidate) &&
+         std::none_of(candidate.checks.begin(), candidate.checks.end(),
+                      [](const CheckResult& check) { return is_failure(check.outcome); });
 }
 
 std::string git_revision_of(const nlohmann::ordered_json& environment) {

@@ -39,4 +39,13 @@ void decide(CandidateResult& result) {
   result.message = std::move(decision.message);
 }
 
+const LatencyStats* judgeable_latency(const CandidateResult* candidate) {
+  if (!candidate || is_failure(candidate->outcome) || candidate->outcome == Outcome::not_supported ||
+      candidate->outcome == Outcome::skipped)
+    return nullptr;
+  const auto& latency = candidate->latency;
+  if (!latency || latency->n < 1 || !(latency->mean_ms > 0)) return nullptr;
+  return &*latency;
+}
+
 }  // namespace kg
