@@ -27,18 +27,15 @@ struct HistoryOptions {
   OptionErrors option_errors;
 };
 
-// The baseline files of the workload: the one of --hardware, or every one.
-std::vector<fs::path> history_files(const fs::path& baselines_dir, const std::string& workload,
-                                    const std::string& hardware) {
+// The hardware keys to show: --hardware, or every file of the workload.
+std::vector<std::string> history_keys(const fs::path& baselines_dir, const std::string& workload,
+                                      const std::string& hardware) {
   check_baselines_dir(baselines_dir, false);
-  if (!hardware.empty()) {
-    const fs::path file = baseline_path(baselines_dir, workload, hardware);
-    if (!fs::exists(file)) throw Error(file.string() + ": no baselines of " + workload + " on " + hardware);
-    return {file};
-  }
-  std::vector<fs::path> files = workload_baseline_files(baselines_dir, workload);
-  if (files.empty()) throw Error((baselines_dir / workload).string() + ": no baseline files of " + workload);
-  return files;
+  if (!hardware.empty()) return {hardware};
+  std::vector<std::string> keys;
+  for (const fs::path& file : workload_baseline_files(baselines_dir, workload)) keys.push_back(file.stem().string());
+  if (keys.empty()) throw Error((baselines_dir / workload).string() + ": no baseline files of " + workload);
+  return keys;
 }
 
 std::string percent(double ratio) {
@@ -107,16 +104,16 @@ ordered_json history_json(const fs::path& file, const BaselineFile& baseline,
 void history_command(const HistoryOptions& options, const CommonOptions& common) {
   if (!options.option_errors.empty()) throw Error(options.option_errors.front());
   const Suite suite = find_suite(suites_dir_of(common), options.workload);  // an unknown workload is an error
-  ChangePointPolicy policy;
-  policy.min_relative_change = options.min_change.value_or(suite.gate.latency_tolerance);
+  ChangePointPolicy policy = change_point_policy(suite.gate);
+  if (options.min_change) policy.min_relative_change = *options.min_change;
   const fs::path baselines_dir = options.baselines_dir.empty() ? default_baselines_dir() : fs::path(options.baselines_dir);
   // Every file is read and checked before anything is printed.
   std::vector<std::pair<fs::path, BaselineFile>> files;
-  for (const fs::path& file : history_files(baselines_dir, suite.id, options.hardware)) {
-    BaselineFile baseline = load_baseline_file(file);
-    if (baseline.workload != suite.id)
-      throw Error(file.string() + ": holds workload " + baseline.workload + ", not " + suite.id);
-    files.emplace_back(file, std::move(baseline));
+  for (const std::string& key : history_keys(baselines_dir, suite.id, options.hardware)) {
+    const fs::path file = baseline_path(baselines_dir, suite.id, key);  // refuses a key that is none
+    std::optional<BaselineFile> baseline = load_stored_baseline(baselines_dir, suite.id, key);
+    if (!baseline) throw Error(file.string() + ": no baselines of " + suite.id + " on " + key);
+    files.emplace_back(file, std::move(*baseline));
   }
   ordered_json all = ordered_json::array();
   for (const auto& [file, baseline] : files) {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "kernelgate/baseline.hpp"
+#include "kernelgate/suite.hpp"
 
 namespace kg {
 
@@ -26,6 +27,8 @@ struct ChangePointPolicy {
   double min_relative_change = 0.05;  // the suite's latency tolerance
   double max_p_value = 0.01;
 };
+// A suite's policy: the smallest change is its latency tolerance.
+ChangePointPolicy change_point_policy(const GatePolicy& gate);
 
 struct ChangePoint {
   std::size_t index = 0;  // the first value of the new level

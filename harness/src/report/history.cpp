@@ -117,6 +117,12 @@ HistoryPoint point_of(const BaselineRecord& record) {
 
 }  // namespace
 
+ChangePointPolicy change_point_policy(const GatePolicy& gate) {
+  ChangePointPolicy policy;
+  policy.min_relative_change = gate.latency_tolerance;
+  return policy;
+}
+
 double student_t_two_sided_p(double t, double degrees) {
   if (!std::isfinite(t)) return 0;
   return incomplete_beta(degrees / 2, 0.5, degrees / (degrees + t * t));

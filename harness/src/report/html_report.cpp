@@ -151,11 +151,10 @@ svg.chart{display:block;margin:.6rem 0 1rem;font-size:12px;font-family:inherit}
 svg .bar.measured{fill:#3a7d5c}svg .bar.reported{fill:#7f95c9}svg .grid{stroke:#eceef3}svg .axis{stroke:#5a6475}
 svg .error-bar{stroke:#1d2330;stroke-width:1.5}svg .floor{stroke:#c0392b;stroke-width:2;stroke-dasharray:6 4}
 svg .floor-label{fill:#c0392b;font-weight:600}svg .tick,svg .axis-label,svg .chart-title{fill:#5a6475}
-svg .history-line{fill:none;stroke-width:2}svg .history-point.change-point{stroke:#c0392b;stroke-width:2.5}
-svg .series-0{stroke:#3a7d5c;fill:#3a7d5c}svg .series-1{stroke:#2f4a8a;fill:#2f4a8a}svg .series-2{stroke:#b5651d;fill:#b5651d}
-svg .series-3{stroke:#7b3f9e;fill:#7b3f9e}svg .series-4{stroke:#1f8a99;fill:#1f8a99}svg .series-5{stroke:#8a6d1d;fill:#8a6d1d}
-svg .history-line.series-0,svg .history-line.series-1,svg .history-line.series-2,svg .history-line.series-3,svg .history-line.series-4,svg .history-line.series-5{fill:none}
-svg text.history-label{stroke:none}
+svg .history-line{fill:none;stroke:currentColor;stroke-width:2}svg .history-point,svg .history-label{fill:currentColor}
+svg .history-point.change-point{stroke:#c0392b;stroke-width:2.5}
+svg .series-0{color:#3a7d5c}svg .series-1{color:#2f4a8a}svg .series-2{color:#b5651d}
+svg .series-3{color:#7b3f9e}svg .series-4{color:#1f8a99}svg .series-5{color:#8a6d1d}
 )";
 
 std::string page_head(const std::string& title) {
@@ -360,23 +359,23 @@ std::vector<fs::path> write_html_report(const HtmlReportOptions& options) {
       reported_keys.insert({workload, report.at("hardware").get<std::string>()});
     }
   }
+  // Then every baseline file, read once: its history goes to the key's
+  // section, the report's where there is one, else a section of its own.
   for (const auto& suite : suites) {
     for (const auto& file : workload_baseline_files(options.baselines_dir, suite.id)) {
       const BaselineFile baseline = load_baseline_file(file);
-      if (reported_keys.count({suite.id, baseline.hardware})) continue;
+      std::vector<ImplementationHistory> history = published_history(baseline, change_point_policy(suite.gate));
+      auto& list = sections[suite.id];
+      if (reported_keys.count({suite.id, baseline.hardware})) {
+        for (Section& section : list)
+          if (section.hardware == baseline.hardware) section.history = std::move(history);
+        continue;
+      }
       const std::string link = copy_linked_json(file, options.out_dir, suite.id + "." + file.filename().string());
-      sections[suite.id].push_back(section_from_baseline(baseline, suite, link, today_utc_days()));
+      list.push_back(section_from_baseline(baseline, suite, link, today_utc_days()));
+      list.back().history = std::move(history);
     }
   }
-
-  for (const auto& suite : suites)
-    for (Section& section : sections[suite.id]) {
-      const fs::path file = options.baselines_dir / suite.id / (section.hardware + ".json");
-      if (store_key_problem(section.hardware)) continue;
-      ChangePointPolicy policy;
-      policy.min_relative_change = suite.gate.latency_tolerance;
-      if (const auto baseline = load_baseline_if_present(file)) section.history = published_history(*baseline, policy);
-    }
 
   std::vector<fs::path> pages;
   for (const auto& suite : suites) {
