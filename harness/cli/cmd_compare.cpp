@@ -60,14 +60,7 @@ std::vector<RunResult> load_rounds(const std::vector<std::string>& files) {
       if (run->identity != again.identity || run->axes != again.axes)
         throw Error(files[f] + ": its run of " + again.workload + " has another workload identity or axes than " +
                     files.front() + "'s: rounds of one side must time the same thing");
-      for (CandidateResult& candidate : again.candidates) {
-        auto into = std::find_if(run->candidates.begin(), run->candidates.end(),
-                                 [&](const CandidateResult& c) { return c.id == candidate.id; });
-        if (into == run->candidates.end())
-          run->candidates.push_back(std::move(candidate));
-        else
-          add_timing_round(*into, std::move(candidate));
-      }
+      add_timing_round(*run, std::move(again));
     }
   return rounds;
 }

@@ -107,10 +107,7 @@ void retime_inconclusive(const Suite& suite, Device& device, RunOptions options,
     if (with_eager && std::find(options.candidate_ids.begin(), options.candidate_ids.end(),
                                 std::string(kEagerBaselineId)) == options.candidate_ids.end())
       options.candidate_ids.insert(options.candidate_ids.begin(), std::string(kEagerBaselineId));
-    RunResult again = run_workload(suite, device, options);
-    for (auto& result : again.candidates)
-      for (auto& candidate : run.candidates)
-        if (candidate.id == result.id) add_timing_round(candidate, std::move(result));
+    add_timing_round(run, run_workload(suite, device, options));
   }
 }
 

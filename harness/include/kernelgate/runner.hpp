@@ -110,6 +110,9 @@ LatencyStats latency_statistics(std::vector<double> samples_ms, const std::strin
 // samples of both rounds, or `again` as it is when it failed (every round's
 // checks count, so a candidate that breaks when run again fails).
 void add_timing_round(CandidateResult& into, CandidateResult again);
+// The same for every candidate of `again`, another round of the run `into`,
+// matched by id; a candidate `into` does not have is added as it is.
+void add_timing_round(RunResult& into, RunResult again);
 
 // Compares got against want (both flat, same length; want_index[i] is the flat
 // output index of want[i], for messages) with the tolerance.

@@ -13,7 +13,6 @@ namespace kg {
 
 namespace {
 
-// A result the comparison can use: passed its checks and carries samples.
 // What the comparison judges: a judgeable latency with its samples.
 const LatencyStats* timed(const CandidateResult* candidate) {
   const LatencyStats* latency = judgeable_latency(candidate);

@@ -41,9 +41,7 @@ LatencyStats latency_statistics(std::vector<double> samples_ms, const std::strin
 void add_timing_round(CandidateResult& into, CandidateResult again) {
   if (is_failure(again.outcome) || !again.latency || !into.latency) {
     if (is_failure(again.outcome)) {
-      for (CheckResult& check : again.checks)
-        if (is_failure(check.outcome)) check.message = "when run again to time it: " + check.message;
-      decide(again);
+      detail::prefix_failures(again, "when run again to time it: ");
       into = std::move(again);
     }
     return;
@@ -71,7 +69,24 @@ void add_timing_round(CandidateResult& into, CandidateResult again) {
   into.latency = std::move(merged);
 }
 
+void add_timing_round(RunResult& into, RunResult again) {
+  for (CandidateResult& candidate : again.candidates) {
+    auto same = std::find_if(into.candidates.begin(), into.candidates.end(),
+                             [&](const CandidateResult& c) { return c.id == candidate.id; });
+    if (same == into.candidates.end())
+      into.candidates.push_back(std::move(candidate));
+    else
+      add_timing_round(*same, std::move(candidate));
+  }
+}
+
 namespace detail {
+
+void prefix_failures(CandidateResult& result, const std::string& context) {
+  for (CheckResult& check : result.checks)
+    if (is_failure(check.outcome)) check.message = context + check.message;
+  decide(result);
+}
 
 void sleep_seconds(double seconds) { std::this_thread::sleep_for(std::chrono::duration<double>(seconds)); }
 

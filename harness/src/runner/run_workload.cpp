@@ -55,12 +55,7 @@ CandidateResult run_candidate(const Suite& suite, const Candidate& candidate, De
     if (result.outcome == Outcome::not_supported) return result;
     if (!orders[i].empty()) {
       result.thread_orders = {orders[i]};
-      if (i > 0 && is_failure(result.outcome)) {
-        // The failing checks say under which order; the outcome follows.
-        for (CheckResult& check : result.checks)
-          if (is_failure(check.outcome)) check.message = "under thread order " + orders[i] + ": " + check.message;
-        decide(result);
-      }
+      if (i > 0 && is_failure(result.outcome)) detail::prefix_failures(result, "under thread order " + orders[i] + ": ");
     }
     if (i == 0) {
       merged = std::move(result);

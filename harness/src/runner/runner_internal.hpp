@@ -59,6 +59,11 @@ std::string current_git_revision(const std::filesystem::path& checkout_folder);
 // the tree has changes HEAD does not hold; empty outside a work tree.
 std::string git_revision_of_tree(const std::string& directory);
 
+// `context` ("under thread order reverse: ") put before the message of each
+// failed check of a failed result, and its outcome decided again: the
+// failure says where it happened.
+void prefix_failures(CandidateResult& result, const std::string& context);
+
 void sleep_seconds(double seconds);
 
 // The timing loop of a protocol (TimingOptions, defaults filled in from the
