@@ -21,7 +21,7 @@ else
   echo "== no GPU: interpret mode on the CPU at the ci axes preset"
   cmake --preset cpu
   cmake --build --preset cpu
-  run=(build/cpu/bin/kernelgate run --all --device cpu --preset ci)
+  run=(build/cpu/bin/kernelgate run --all --device cpu --preset ci --counters)
 fi
 
 status=0

@@ -41,6 +41,7 @@ struct RunCommandOptions {
   std::int64_t sample_points = 4096;
   bool allow_empty_baselines = false;
   bool allow_slow = false;
+  bool counters = false;
   OptionErrors option_errors;  // bad option values, reported with a JUnit file
   bool quiet = false;
   bool json = false;
@@ -165,6 +166,7 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
   run_options.full_reference_max_elements = options.compare_whole_max;
   run_options.sample_points = options.sample_points;
   run_options.allow_slow = options.allow_slow;
+  run_options.count_accesses = options.counters;
   const std::filesystem::path baselines_dir =
       options.baselines_dir.empty() ? default_baselines_dir() : std::filesystem::path(options.baselines_dir);
 
@@ -257,6 +259,9 @@ const CommandRegistrar run_registrar{{
               ->check(number_in(1, 100000, "a number of samples", &options->option_errors, "--min-samples"));
           run->add_flag("--allow-slow", options->allow_slow,
                         "run on cpu even where interpret mode cannot finish a candidate inside the watchdog");
+          run->add_flag("--counters", options->counters,
+                        "interpret mode: count each candidate's memory requests, bank conflicts and tensor-core "
+                        "work into the report (model.counters)");
           run->add_option("--orders", options->orders,
                           "interpret mode: thread orders, each in its own run (forward,reverse,random:S)")
               ->capture_default_str();

@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 #include <tuple>
+#include <utility>
 
 #include "kernelgate/error.hpp"
 
@@ -83,9 +84,10 @@ StaticShared find_static_shared() {
 // Fills every static `__shared__` array of this host thread with the poison
 // byte, as dynamic shared memory is at the start of each block: on a GPU a
 // block's shared memory starts with whatever was there, never with zeros.
-void poison_static_shared() {
+const StaticShared& poison_static_shared() {
   thread_local const StaticShared shared = find_static_shared();
   if (shared.bytes) std::memset(shared.begin, kSharedPoisonByte, shared.bytes);
+  return shared;
 }
 
 std::uint64_t split_mix(std::uint64_t x) {
@@ -212,7 +214,7 @@ void BlockRunner::run_block(const BlockTask& task, std::uint64_t block_linear) {
                             kMaxDynamicSmemOptIn - task.dynamic_smem_bytes);
 #endif
   std::memset(dynamic_smem_.get(), kSharedPoisonByte, task.dynamic_smem_bytes);
-  poison_static_shared();
+  const StaticShared& static_shared = poison_static_shared();
 
   std::mt19937_64 rng(split_mix(task.order.seed ^ split_mix(block_linear)));
   build_order(rng, false);
@@ -221,6 +223,16 @@ void BlockRunner::run_block(const BlockTask& task, std::uint64_t block_linear) {
     explicit ActiveScope(BlockRunner* runner) { tls_active_runner = runner; }
     ~ActiveScope() { tls_active_runner = nullptr; }
   } active_scope(this);
+  // While counting, this block's loads and stores go to its access counter.
+  struct CountingScope {
+    AccessCounter* counter;
+    ~CountingScope() {
+      if (counter) counter->abandon_block();  // the block failed
+    }
+  } counting{AccessCounter::counting() ? &access_counter_ : nullptr};
+  if (counting.counter)
+    counting.counter->begin_block(dynamic_smem_.get(), task.dynamic_smem_bytes, static_shared.begin,
+                                  static_shared.bytes);
 
   for (;;) {
     // Sweep the order until no thread is ready: a sweep ends when a fiber
@@ -238,10 +250,12 @@ void BlockRunner::run_block(const BlockTask& task, std::uint64_t block_linear) {
     }
     if (live_ == 0) break;
     release_barrier();
+    if (counting.counter) counting.counter->at_barrier();
     build_order(rng, true);
   }
   stacks_abandoned_ = false;
   warpgroup_log_.check_complete();
+  if (counting.counter) std::exchange(counting.counter, nullptr)->end_block();
 }
 
 // Switches pass, as data, the slot where the context they leave is to be

@@ -16,6 +16,7 @@
 #include "kernelgate/interpret/launch.hpp"
 #include "kernelgate/interpret/sync.hpp"
 #include "kernelgate/interpret/tensor_core_arithmetic.hpp"
+#include "access_counter.hpp"
 #include "async_proxy_log.hpp"
 #include "warpgroup_log.hpp"
 
@@ -182,6 +183,7 @@ class BlockRunner {
   std::unique_ptr<unsigned char[]> dynamic_smem_;
   WarpgroupLog warpgroup_log_;
   AsyncProxyLog async_proxy_log_;
+  AccessCounter access_counter_;
   bool tracks_async_proxy_ = false;  // this block's writes go to the log
   std::vector<unsigned> ran_since_look_;  // threads that ran since the log's last look
   std::vector<std::uint64_t> ran_in_look_;  // per thread: the look it last joined, + 1

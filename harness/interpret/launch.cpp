@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "access_counter.hpp"
 #include "block_runner.hpp"
 #include "kernelgate/error.hpp"
 #include "kernelgate/interpret/launch.hpp"
@@ -216,6 +217,8 @@ void launch_grid(const LaunchConfig& config, KernelInvocation invocation) {
     job.run_blocks();
   else
     HostThreadPool::instance(helpers).run(job, helpers);
+  if (AccessCounter::counting())
+    count_launch(job.total, config.block.x * config.block.y * config.block.z, config.dynamic_smem_bytes);
   if (job.failure) std::rethrow_exception(job.failure);
 }
 

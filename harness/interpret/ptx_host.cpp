@@ -71,6 +71,8 @@ void perform(const PendingCopy& copy) {
 void mma_m16n8k8_tf32(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2],
                       const float (&c)[4], const std::source_location& where) {
   MmaPayload payload{a, b, c, d};
+  // 16 x 8 x 8 multiply-adds per warp, a 32nd of them per lane.
+  if (AccessCounter* counter = AccessCounter::active()) counter->counts().mma_m16n8k8_flops += 2 * 16 * 8 * 8 / 32;
   warp_collective(combine_mma, "mma.sync.m16n8k8.tf32", 0xffffffffu, &payload, where);
 }
 
@@ -92,6 +94,10 @@ void cp_async(void* smem_dst, const void* gmem_src, int bytes, int src_bytes,
   // early, or refilling a buffer that is still being read (a wgmma's B
   // operand, another thread's fragments), shows.
   std::memset(smem_dst, 0xff, static_cast<std::size_t>(bytes));
+  if (AccessCounter* counter = AccessCounter::active()) {
+    counter->counts().cp_async_bytes += static_cast<std::uint64_t>(bytes);
+    if (src_bytes > 0) counter->access(gmem_src, static_cast<std::size_t>(src_bytes), false, AccessCounter::site_of(where));
+  }
   fiber.copies.push_back(PendingCopy{smem_dst, gmem_src, bytes, src_bytes, fiber.committed_groups});
 }
 

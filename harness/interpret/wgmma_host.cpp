@@ -225,6 +225,9 @@ void wgmma(float* flat, int n, WgmmaInput input, const std::uint32_t (&a)[4],
       shape, a, {a[0], a[1], a[2], a[3]}, 0, where, b_desc,
       lane_0 ? std::make_unique<BOperandBits>() : nullptr});
   BlockRunner::active()->kernel_reads_through_async_proxy();
+  // 64 x N x K multiply-adds per warpgroup, a 128th of them per lane.
+  if (AccessCounter* counter = AccessCounter::active())
+    counter->counts().wgmma_flops += 2 * 64 * static_cast<std::uint64_t>(n) * shape.k() / 128;
   WgmmaPayload payload{shape, a, chained ? pending->values : flat, b_desc, accumulate, &where, {},
                        operand.b_issued.get()};
   warp_collective(combine_wgmma, operation, 0xffffffffu, &payload, where);

@@ -19,7 +19,7 @@ rm -rf "$work" && mkdir -p "$work/store" "$work/empty-store"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 run() {
   "$kernelgate" run --workload "$workload" --suites "$suites" --device cpu --preset ci \
-    --candidates direct_fp32 --orders forward --budget 0.1 --min-samples 6 "$@"
+    --candidates fused_tf32 --orders forward --budget 0.1 --min-samples 6 "$@"
 }
 
 run --baselines "$work/empty-store" --report-dir "$work/first" >"$work/first.out" 2>&1 ||
@@ -60,7 +60,7 @@ PY
 # against a head whose every sample is 3 times slower it regresses.
 "$kernelgate" compare --base "$work/second.json" --head "$work/second.json" --suites "$suites" \
   --gate-interpret-latency --latency-tolerance 1 >"$work/same.out" 2>&1 || { cat "$work/same.out" >&2; fail "compare of a run with itself failed"; }
-grep -q "| \`direct_fp32\` | passed | 1.000x |" "$work/same.out" || { cat "$work/same.out" >&2; fail "no passed row"; }
+grep -q "| \`fused_tf32\` | passed | 1.000x |" "$work/same.out" || { cat "$work/same.out" >&2; fail "no passed row"; }
 python3 - "$work/second.json" "$work/slower.json" <<'PY'
 import json, sys
 runs = json.load(open(sys.argv[1]))
@@ -73,13 +73,13 @@ PY
 code=$?
 cat "$work/slower.out" >&2
 [ "$code" -eq 1 ] || fail "compare of a 3x slower head exited $code, not 1"
-grep -q "| \`direct_fp32\` | regressed | 3.000x |" "$work/slower.out" || fail "no regressed row"
+grep -q "| \`fused_tf32\` | regressed | 3.000x |" "$work/slower.out" || fail "no regressed row"
 
 python3 - "$store_file" <<'PY'
 import json, sys
 f = json.load(open(sys.argv[1]))
 for r in f["records"]:
-    if r["implementation"] == "direct_fp32":
+    if r["implementation"] == "fused_tf32":
         mean = r["latency"]["mean_ms"]
         r["latency"]["samples_ms"] = [mean * f for f in (1e-3, 1e-2, 0.1, 10.0, 100.0, 1000.0)]
         r["latency"]["n"] = 6
@@ -92,7 +92,7 @@ cat "$work/third.out" >&2
 [ "$code" -eq 1 ] || fail "expected exit 1 for an inconclusive candidate, got $code"
 python3 - "$work/third/$workload.cpu.json" <<'PY' || fail "not inconclusive after 3 rounds"
 import json, sys
-c = [c for c in json.load(open(sys.argv[1]))["candidates"] if c["id"] == "direct_fp32"][0]
+c = [c for c in json.load(open(sys.argv[1]))["candidates"] if c["id"] == "fused_tf32"][0]
 assert c["outcome"] == "inconclusive", c["outcome"]
 assert c["latency"]["rounds"] == 3, c["latency"]["rounds"]
 assert len(c["latency"]["samples_ms"]) == c["latency"]["n"]

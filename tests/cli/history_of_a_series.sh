@@ -15,7 +15,7 @@ workload=l1_086_conv_depthwise_separable_2d
 rm -rf "$work" && mkdir -p "$work/store" "$work/empty-store"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$kernelgate" run --workload "$workload" --suites "$suites" --device cpu --preset ci --candidates direct_fp32 \
+"$kernelgate" run --workload "$workload" --suites "$suites" --device cpu --preset ci --candidates fused_tf32 \
   --orders forward --budget 0.1 --min-samples 6 --baselines "$work/empty-store" --report-dir "$work/run" \
   >"$work/run.out" 2>&1 || { cat "$work/run.out" >&2; fail "the run failed"; }
 
@@ -46,7 +46,7 @@ done
 python3 - "$work/history.json" <<'PY' || fail "history did not find the one change point"
 import json, sys
 [file] = json.load(open(sys.argv[1]))
-[series] = [i for i in file["implementations"] if i["implementation"] == "direct_fp32"]
+[series] = [i for i in file["implementations"] if i["implementation"] == "fused_tf32"]
 points = series["points"]
 assert [p["observed"][:10] for p in points] == [f"2026-01-{d:02d}" for d in range(1, 9)], points
 changes = [i for i, p in enumerate(points) if p["change_point"]]
@@ -59,7 +59,7 @@ PY
 "$kernelgate" history "$workload" --baselines "$work/store" --suites "$suites" >"$work/history.txt" 2>&1 ||
   { cat "$work/history.txt" >&2; fail "history failed"; }
 cat "$work/history.txt"
-grep -q "direct_fp32 (measured): 8 records, by median_ms; 1 change point; latest +29.0%" "$work/history.txt" ||
+grep -q "fused_tf32 (measured): 8 records, by median_ms; 1 change point; latest +29.0%" "$work/history.txt" ||
   fail "the summary line is not there"
 grep -q "^  2026-01-05T12:00:00Z .* slower: change point: +30.1%" "$work/history.txt" || fail "no change point line"
 
@@ -68,7 +68,7 @@ grep -q "^  2026-01-05T12:00:00Z .* slower: change point: +30.1%" "$work/history
 python3 - "$work/html/$workload.html" <<'PY' || fail "the history chart does not show the series"
 import re, sys
 page = open(sys.argv[1]).read()
-points = re.findall(r'<circle class="history-point ([^"]*)" data-implementation="direct_fp32"[^>]*data-observed="([^"]*)"', page)
+points = re.findall(r'<circle class="history-point ([^"]*)" data-implementation="fused_tf32"[^>]*data-observed="([^"]*)"', page)
 assert len(points) == 8, points
 circled = [observed for classes, observed in points if "change-point" in classes.split()]
 assert circled == ["2026-01-05T12:00:00Z"], circled

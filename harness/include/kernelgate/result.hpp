@@ -138,6 +138,10 @@ struct CandidateResult {
   std::optional<LatencyStats> latency;
   std::optional<bool> bitwise_deterministic;
   std::vector<std::string> thread_orders;  // interpret mode: orders it ran under
+  // Interpret mode: the counters of its first checked run (input set A), by
+  // name (kernelgate/interpret/counters.hpp); empty elsewhere.
+  std::vector<std::pair<std::string, std::uint64_t>> counters;
+  std::string counters_unavailable;  // why there are none, where they were asked for
 };
 
 // Sets result.outcome and result.message from result.checks (decide_outcome).

@@ -69,6 +69,10 @@ struct RunOptions {
   // Run even where interpret mode cannot finish a candidate inside the
   // watchdog (check_run_fits).
   bool allow_slow = false;
+  // Interpret mode: count what each candidate's first checked run asks of
+  // the hardware (docs/interpret-mode.md, "Counters"). Off by default: a
+  // counted run of a direct candidate takes several times an uncounted one.
+  bool count_accesses = false;
 };
 
 // Interpret mode runs at most about this many FLOP per second (measured at

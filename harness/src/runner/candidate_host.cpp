@@ -8,6 +8,7 @@
 #include "runner_internal.hpp"
 
 #if defined(KG_INTERPRET)
+#include "kernelgate/interpret/counters.hpp"
 #include "kernelgate/interpret/launch.hpp"
 #include "kernelgate/interpret/tensor_core_arithmetic.hpp"
 #endif
@@ -142,6 +143,8 @@ struct CandidateHost::State {
       reply.header["time_ms"] = timing.ms;
       reply.header["sm_clock_mhz"] = timing.sm_clock_mhz;
       reply.header["sm_clock_max_mhz"] = timing.sm_clock_max_mhz;
+    } else if (request.value("count", false)) {
+      reply.header["counters"] = counted_launch();
     } else {
       candidate->launch(args);
     }
@@ -166,6 +169,35 @@ struct CandidateHost::State {
                             {"non_finite", scan.non_finite},
                             {"first_non_finite", scan.first_non_finite}};
     return reply;
+  }
+
+  // One launch of the candidate with interpret mode's counters on: the
+  // counters by name (an empty object where the device has none), or why
+  // they are not there (more requests than interpret mode keeps at once).
+  nlohmann::ordered_json counted_launch() {
+    nlohmann::ordered_json counters = nlohmann::ordered_json::object();
+#if defined(KG_INTERPRET)
+    if (device->interpreted()) {
+      interp::start_counting();
+      struct StopOnThrow {
+        bool armed = true;
+        ~StopOnThrow() {
+          if (armed) interp::stop_counting();
+        }
+      } stop;
+      candidate->launch(args);
+      device->synchronize();
+      stop.armed = false;
+      const interp::Counters counted = interp::stop_counting();
+      if (counted.incomplete)
+        return "more than " + std::to_string(interp::kMaxLiveRequests) +
+               " warp-level requests between two barriers of a block: not counted";
+      for (const auto& [name, value] : interp::named(counted)) counters[name] = value;
+      return counters;
+    }
+#endif
+    candidate->launch(args);
+    return counters;
   }
 
   Message values(const nlohmann::ordered_json& request) {

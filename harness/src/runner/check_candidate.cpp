@@ -168,8 +168,8 @@ class CandidateChecker {
     throw Finding{Outcome::incorrect, "equivalence", "", message};
   }
 
-  Message run_checked(const std::string& set, const std::string& what) {
-    Message reply = call(make_command("run", {{"set", set}, {"timed", false}, {"audit", true}}));
+  Message run_checked(const std::string& set, const std::string& what, bool count = false) {
+    Message reply = call(make_command("run", {{"set", set}, {"timed", false}, {"audit", true}, {"count", count}}));
     check_contract(reply, what, false);
     return reply;
   }
@@ -213,7 +213,13 @@ class CandidateChecker {
 
   void check_runs(CandidateResult& result) {
     // Set A: the answer must be right.
-    const Message run_a = run_checked("A", "input set A");
+    const Message run_a = run_checked("A", "input set A", /*count=*/interpreted_ && options_.count_accesses);
+    if (const auto counters = run_a.header.find("counters"); counters != run_a.header.end()) {
+      if (counters->is_string())
+        result.counters_unavailable = counters->get<std::string>();
+      else
+        for (const auto& [name, value] : counters->items()) result.counters.emplace_back(name, value.get<std::uint64_t>());
+    }
     const auto got_a = compared_values();
     const ErrorStats stats_a = compare(got_a, reference_.want_a);
     result.error = stats_a;

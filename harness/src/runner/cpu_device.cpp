@@ -15,6 +15,7 @@
 
 #if defined(KG_INTERPRET)
 #include "kernelgate/cuda.hpp"
+#include "kernelgate/interpret/counters.hpp"
 #include "kernelgate/interpret/launch.hpp"
 #include "kernelgate/interpret/tensor_core_arithmetic.hpp"
 #endif
@@ -24,7 +25,9 @@ namespace kg::detail {
 #if defined(KG_INTERPRET)
 namespace {
 
-constexpr std::size_t kAlignment = 64;
+// As cudaMalloc's: a warp's 128 contiguous bytes then touch 4 sectors, not 5,
+// in interpret mode's counters too.
+constexpr std::size_t kAlignment = 256;
 // Guard bytes: a pattern no float computation is likely to produce exactly.
 constexpr std::byte kGuardByte{0xA5};
 
@@ -85,10 +88,12 @@ class CpuDevice final : public Device {
     if (!buffer.base) throw Error("cannot allocate " + std::to_string(bytes) + " bytes for " + label);
     buffer.data = buffer.base + buffer.guard_bytes;
     std::memset(buffer.base, static_cast<int>(kGuardByte), total);
+    interp::register_global_memory(buffer.data, bytes);
     return buffer;
   }
 
   void release(DeviceBuffer& buffer) override {
+    if (buffer.base && buffer.bytes) interp::unregister_global_memory(buffer.data);
     std::free(buffer.base);
     buffer = DeviceBuffer{};
   }

@@ -185,6 +185,12 @@ void to_json(nlohmann::ordered_json& j, const CandidateResult& v) {
   if (v.latency) j["latency"] = *v.latency;
   if (v.bitwise_deterministic) j["bitwise_deterministic"] = *v.bitwise_deterministic;
   if (!v.thread_orders.empty()) j["thread_orders"] = v.thread_orders;
+  if (!v.counters.empty()) {
+    auto& counters = j["model"]["counters"] = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : v.counters) counters[name] = value;
+  } else if (!v.counters_unavailable.empty()) {
+    j["model"]["unavailable"] = v.counters_unavailable;
+  }
 }
 
 void from_json(const nlohmann::ordered_json& j, CandidateResult& v) {
@@ -206,6 +212,14 @@ void from_json(const nlohmann::ordered_json& j, CandidateResult& v) {
     v.bitwise_deterministic = it->get<bool>();
   v.thread_orders.clear();
   read_if_present(j, "thread_orders", v.thread_orders);
+  v.counters.clear();
+  v.counters_unavailable.clear();
+  if (auto model = j.find("model"); model != j.end()) {
+    if (model->contains("counters"))
+      for (const auto& [name, value] : model->at("counters").items())
+        v.counters.emplace_back(name, value.get<std::uint64_t>());
+    read_if_present(*model, "unavailable", v.counters_unavailable);
+  }
 }
 
 void to_json(nlohmann::ordered_json& j, const RunResult& v) {

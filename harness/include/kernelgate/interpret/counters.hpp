@@ -1,0 +1,94 @@
+#pragma once
+// Hardware counters of interpret mode: what the kernels launched between
+// start_counting() and stop_counting() asked of memory and of the tensor
+// cores, counted exactly and the same on every run (docs/interpret-mode.md,
+// "Counters").
+//
+// A GPU serves the lanes of a warp that execute one load or store together,
+// as one request. Interpret mode runs lanes one after another, so it rebuilds
+// the requests: the n-th access of each lane at the same code site since the
+// warp's last block barrier belong to one request. Only code compiled with the
+// access instrumentation (candidates, the counter tests' kernels: the
+// KG_COUNTS_ACCESSES macro is then 1) reports its loads and stores; the PTX
+// wrappers of kernelgate/ptx.hpp report theirs themselves.
+//
+// Global memory is what was registered with register_global_memory (the cpu
+// device registers every buffer it allocates); shared memory is the block's
+// dynamic and static __shared__ memory. Other accesses (the stack, host
+// variables) are not counted.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kg::interp {
+
+// A block keeps the requests of its warps until its next barrier (a lane's
+// n-th access can only be matched once every lane has run that far): at most
+// this many at once, about 100 bytes each. A kernel that needs more (a direct
+// convolution with long loops and no barrier) stops being counted there, and
+// its counters are incomplete.
+constexpr std::size_t kMaxLiveRequests = std::size_t{1} << 22;
+
+struct Counters {
+  // Some accesses were not counted (kMaxLiveRequests): the memory counts are
+  // lower bounds, not to be compared.
+  bool incomplete = false;
+  // Launches, blocks and CUDA threads run; the largest block and dynamic
+  // shared memory of a launch.
+  std::uint64_t launches = 0;
+  std::uint64_t blocks = 0;
+  std::uint64_t threads = 0;
+  std::uint64_t max_threads_per_block = 0;
+  std::uint64_t max_dynamic_smem_bytes = 0;
+  // Global memory, per warp-level request: requests, the 32-byte sectors they
+  // touch, and the bytes the lanes asked for (coalescing efficiency =
+  // global_bytes_requested / (32 x sectors)). cp.async reads count as loads.
+  std::uint64_t global_load_requests = 0;
+  std::uint64_t global_store_requests = 0;
+  std::uint64_t global_load_sectors = 0;
+  std::uint64_t global_store_sectors = 0;
+  std::uint64_t global_bytes_requested = 0;
+  // The footprint, per launch and summed over launches: distinct bytes read
+  // and distinct bytes written, a lower bound of the DRAM traffic.
+  std::uint64_t dram_read_bytes = 0;
+  std::uint64_t dram_write_bytes = 0;
+  // Shared memory, per warp-level request: requests, the wavefronts its 32
+  // banks of 4 bytes need (the passes a bank conflict forces: the most
+  // distinct 4-byte words any one bank holds), and the fewest wavefronts the
+  // same words could take (distinct words / 32, rounded up).
+  std::uint64_t shared_requests = 0;
+  std::uint64_t shared_wavefronts = 0;
+  std::uint64_t shared_wavefronts_ideal = 0;
+  // Tensor cores: floating-point operations (2 per multiply-add) of
+  // mma.sync m16n8k8 and of each wgmma; bytes copied by cp.async; block
+  // barriers completed (summed over blocks).
+  std::uint64_t mma_m16n8k8_flops = 0;
+  std::uint64_t wgmma_flops = 0;
+  std::uint64_t cp_async_bytes = 0;
+  std::uint64_t barriers = 0;
+
+  std::uint64_t global_requests() const { return global_load_requests + global_store_requests; }
+  std::uint64_t dram_bytes() const { return dram_read_bytes + dram_write_bytes; }
+  std::uint64_t tensor_flops() const { return mma_m16n8k8_flops + wgmma_flops; }
+  Counters& operator+=(const Counters& other);
+};
+
+// The counters by the names reports give them (docs/reports.md), the sums
+// (global_requests, dram_bytes, tensor_flops) included.
+std::vector<std::pair<std::string, std::uint64_t>> named(const Counters& counters);
+
+// Memory that counts as global memory while it is registered. Registering a
+// range that overlaps a registered one, or unregistering one that is not
+// registered, throws kg::Error; neither may happen while counting.
+void register_global_memory(const void* begin, std::size_t bytes);
+void unregister_global_memory(const void* begin);
+
+// Starts counting from zero (throws kg::Error when already counting, or when
+// called from inside a kernel); stop_counting returns the counts since, and
+// stops.
+void start_counting();
+Counters stop_counting();
+
+}  // namespace kg::interp

@@ -1,0 +1,409 @@
+// Interpret mode's counters (counters.hpp): the registry of global memory,
+// the totals, the rebuilding of warp-level requests, and the entry points the
+// compiler's access instrumentation calls.
+#include "access_counter.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <memory>
+#include <mutex>
+#include <tuple>
+
+#include "block_runner.hpp"
+#include "kernelgate/error.hpp"
+
+namespace kg::interp {
+
+namespace {
+
+// One registered range of global memory and, while counting, a bit per byte
+// read and per byte written by the current launch (its footprint).
+struct GlobalRange {
+  std::uintptr_t begin = 0;
+  std::uintptr_t end = 0;
+  std::unique_ptr<std::atomic<std::uint64_t>[]> read_bits, write_bits;
+  std::size_t words() const { return (end - begin + 63) / 64; }
+};
+
+std::mutex registry_mutex;
+std::vector<GlobalRange> ranges;  // sorted by begin; fixed while counting
+std::atomic<bool> counting_on{false};
+Counters totals;  // under registry_mutex
+thread_local AccessCounter* tls_counter = nullptr;
+
+GlobalRange* range_of(std::uintptr_t address) {
+  auto after = std::upper_bound(ranges.begin(), ranges.end(), address,
+                                [](std::uintptr_t a, const GlobalRange& r) { return a < r.begin; });
+  if (after == ranges.begin()) return nullptr;
+  GlobalRange& range = *(after - 1);
+  return address < range.end ? &range : nullptr;
+}
+
+// Sets the footprint bits of [address, address + bytes), clipped to the range.
+void mark(GlobalRange& range, std::uintptr_t address, std::size_t bytes, bool write) {
+  auto* bits = write ? range.write_bits.get() : range.read_bits.get();
+  const std::uintptr_t last = std::min<std::uintptr_t>(address + bytes, range.end);
+  for (std::uintptr_t byte = address - range.begin; byte < last - range.begin;) {
+    const std::size_t word = byte / 64, bit = byte % 64;
+    const std::size_t span = std::min<std::size_t>(64 - bit, last - range.begin - byte);
+    const std::uint64_t ones = span == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << span) - 1) << bit;
+    // Most bytes are read again and again: test before the atomic write.
+    if ((bits[word].load(std::memory_order_relaxed) & ones) != ones) bits[word].fetch_or(ones, std::memory_order_relaxed);
+    byte += span;
+  }
+}
+
+std::uint64_t take_footprint(std::atomic<std::uint64_t>* bits, std::size_t words) {
+  std::uint64_t bytes = 0;
+  for (std::size_t i = 0; i < words; ++i)
+    bytes += static_cast<std::uint64_t>(std::popcount(bits[i].exchange(0, std::memory_order_relaxed)));
+  return bytes;
+}
+
+}  // namespace
+
+Counters& Counters::operator+=(const Counters& o) {
+  incomplete = incomplete || o.incomplete;
+  launches += o.launches;
+  blocks += o.blocks;
+  threads += o.threads;
+  max_threads_per_block = std::max(max_threads_per_block, o.max_threads_per_block);
+  max_dynamic_smem_bytes = std::max(max_dynamic_smem_bytes, o.max_dynamic_smem_bytes);
+  global_load_requests += o.global_load_requests;
+  global_store_requests += o.global_store_requests;
+  global_load_sectors += o.global_load_sectors;
+  global_store_sectors += o.global_store_sectors;
+  global_bytes_requested += o.global_bytes_requested;
+  dram_read_bytes += o.dram_read_bytes;
+  dram_write_bytes += o.dram_write_bytes;
+  shared_requests += o.shared_requests;
+  shared_wavefronts += o.shared_wavefronts;
+  shared_wavefronts_ideal += o.shared_wavefronts_ideal;
+  mma_m16n8k8_flops += o.mma_m16n8k8_flops;
+  wgmma_flops += o.wgmma_flops;
+  cp_async_bytes += o.cp_async_bytes;
+  barriers += o.barriers;
+  return *this;
+}
+
+std::vector<std::pair<std::string, std::uint64_t>> named(const Counters& c) {
+  return {{"global_requests", c.global_requests()},
+          {"global_load_requests", c.global_load_requests},
+          {"global_store_requests", c.global_store_requests},
+          {"global_load_sectors", c.global_load_sectors},
+          {"global_store_sectors", c.global_store_sectors},
+          {"global_bytes_requested", c.global_bytes_requested},
+          {"dram_bytes", c.dram_bytes()},
+          {"dram_read_bytes", c.dram_read_bytes},
+          {"dram_write_bytes", c.dram_write_bytes},
+          {"shared_requests", c.shared_requests},
+          {"shared_wavefronts", c.shared_wavefronts},
+          {"shared_wavefronts_ideal", c.shared_wavefronts_ideal},
+          {"tensor_flops", c.tensor_flops()},
+          {"mma_m16n8k8_flops", c.mma_m16n8k8_flops},
+          {"wgmma_flops", c.wgmma_flops},
+          {"cp_async_bytes", c.cp_async_bytes},
+          {"barriers", c.barriers},
+          {"launches", c.launches},
+          {"blocks", c.blocks},
+          {"threads", c.threads},
+          {"max_threads_per_block", c.max_threads_per_block},
+          {"max_dynamic_smem_bytes", c.max_dynamic_smem_bytes}};
+}
+
+void register_global_memory(const void* begin, std::size_t bytes) {
+  if (bytes == 0) return;
+  std::lock_guard lock(registry_mutex);
+  if (counting_on) throw Error("interpret mode: global memory registered while counting");
+  GlobalRange range;
+  range.begin = reinterpret_cast<std::uintptr_t>(begin);
+  range.end = range.begin + bytes;
+  auto at = std::upper_bound(ranges.begin(), ranges.end(), range.begin,
+                             [](std::uintptr_t a, const GlobalRange& r) { return a < r.begin; });
+  if ((at != ranges.end() && at->begin < range.end) || (at != ranges.begin() && (at - 1)->end > range.begin))
+    throw Error("interpret mode: a registered range of global memory overlaps another");
+  ranges.insert(at, std::move(range));
+}
+
+void unregister_global_memory(const void* begin) {
+  std::lock_guard lock(registry_mutex);
+  if (counting_on) throw Error("interpret mode: global memory unregistered while counting");
+  const auto address = reinterpret_cast<std::uintptr_t>(begin);
+  auto found = std::find_if(ranges.begin(), ranges.end(), [&](const GlobalRange& r) { return r.begin == address; });
+  if (found == ranges.end()) throw Error("interpret mode: unregistering global memory that is not registered");
+  ranges.erase(found);
+}
+
+void start_counting() {
+  if (BlockRunner::active() != nullptr) throw Error("interpret mode: start_counting called inside a kernel");
+  std::lock_guard lock(registry_mutex);
+  if (counting_on) throw Error("interpret mode: start_counting called while counting");
+  totals = Counters{};
+  for (GlobalRange& range : ranges) {
+    range.read_bits = std::make_unique<std::atomic<std::uint64_t>[]>(range.words());
+    range.write_bits = std::make_unique<std::atomic<std::uint64_t>[]>(range.words());
+  }
+  counting_on = true;
+}
+
+Counters stop_counting() {
+  std::lock_guard lock(registry_mutex);
+  counting_on = false;
+  for (GlobalRange& range : ranges) {
+    range.read_bits.reset();
+    range.write_bits.reset();
+  }
+  return totals;
+}
+
+void count_launch(std::uint64_t blocks, unsigned threads_per_block, std::size_t dynamic_smem_bytes) {
+  std::lock_guard lock(registry_mutex);
+  totals.launches += 1;
+  totals.blocks += blocks;
+  totals.threads += blocks * threads_per_block;
+  totals.max_threads_per_block = std::max<std::uint64_t>(totals.max_threads_per_block, threads_per_block);
+  totals.max_dynamic_smem_bytes = std::max<std::uint64_t>(totals.max_dynamic_smem_bytes, dynamic_smem_bytes);
+  for (GlobalRange& range : ranges) {
+    totals.dram_read_bytes += take_footprint(range.read_bits.get(), range.words());
+    totals.dram_write_bytes += take_footprint(range.write_bits.get(), range.words());
+  }
+}
+
+AccessCounter* AccessCounter::active() { return tls_counter; }
+bool AccessCounter::counting() { return counting_on.load(std::memory_order_relaxed); }
+
+std::uint64_t AccessCounter::site_of(const std::source_location& where) {
+  // Apart from code addresses (below 2^63): the top bit is set.
+  std::uint64_t x = reinterpret_cast<std::uintptr_t>(where.file_name()) * 0x9e3779b97f4a7c15ull ^
+                    (std::uint64_t{where.line()} << 20 | where.column());
+  x = (x ^ (x >> 31)) * 0xbf58476d1ce4e5b9ull;
+  return (x ^ (x >> 29)) | std::uint64_t{1} << 63;
+}
+
+void AccessCounter::begin_block(const void* dynamic_smem, std::size_t dynamic_bytes,
+                                const void* static_smem, std::size_t static_bytes) {
+  dynamic_begin_ = reinterpret_cast<std::uintptr_t>(dynamic_smem);
+  dynamic_end_ = dynamic_begin_ + dynamic_bytes;
+  static_begin_ = reinterpret_cast<std::uintptr_t>(static_smem);
+  static_end_ = static_begin_ + static_bytes;
+  const std::size_t threads = std::size_t{blockDim.x} * blockDim.y * blockDim.z;
+  warps_used_ = (threads + 31) / 32;
+  if (warps_.size() < warps_used_) warps_.resize(warps_used_);
+  counts_ = Counters{};
+  tls_counter = this;
+}
+
+void AccessCounter::end_block() {
+  tls_counter = nullptr;
+  make_requests();
+  std::lock_guard lock(registry_mutex);
+  totals += counts_;
+}
+
+void AccessCounter::abandon_block() {
+  tls_counter = nullptr;
+  for (std::size_t w = 0; w < warps_used_; ++w) warps_[w] = Warp{};
+  live_requests_ = 0;
+}
+
+void AccessCounter::at_barrier() {
+  make_requests();
+  ++counts_.barriers;
+}
+
+void AccessCounter::access(const void* address, std::size_t bytes, bool write, std::uint64_t site) {
+  const auto at = reinterpret_cast<std::uintptr_t>(address);
+  Kind kind;
+  if ((at >= dynamic_begin_ && at < dynamic_end_) || (at >= static_begin_ && at < static_end_)) {
+    kind = write ? Kind::shared_store : Kind::shared_load;
+  } else if (GlobalRange* range = range_of(at)) {
+    mark(*range, at, bytes, write);
+    kind = write ? Kind::global_store : Kind::global_load;
+  } else {
+    return;  // the stack, a host variable: not memory a kernel's counters see
+  }
+  if (live_requests_ >= kMaxLiveRequests) {
+    counts_.incomplete = true;  // stop here rather than take the memory of the machine
+    return;
+  }
+  const unsigned thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  Warp& warp = warps_[thread / 32];
+  Request& request = request_for(warp, warp.lanes[thread % 32], site ^ std::uint64_t(kind) << 48, kind);
+  request.bytes += bytes;
+  // Global memory moves in 32-byte sectors, shared memory in 4-byte words.
+  const unsigned shift = kind == Kind::global_load || kind == Kind::global_store ? 5 : 2;
+  for (std::uint64_t unit = at >> shift; unit <= (at + bytes - 1) >> shift; ++unit)
+    if (request.units.empty() || request.units.back() != unit) request.units.push_back(unit);
+}
+
+void AccessCounter::new_request(Warp& warp, std::uint64_t key, std::uint32_t nth, Kind kind) {
+  warp.requests.push_back(Request{key, nth, kind, 0, {}});
+  ++live_requests_;
+}
+
+AccessCounter::Request& AccessCounter::request_for(Warp& warp, Lane& lane, std::uint64_t key, Kind kind) {
+  if (!lane.diverged) {
+    if (lane.position < warp.sequence.size()) {
+      Request& next = warp.requests[warp.sequence[lane.position]];
+      if (next.key == key) {
+        ++lane.position;
+        return next;
+      }
+      // The lane departs from the sequence: its n-th access per key so far
+      // are those of the sequence up to here.
+      lane.diverged = true;
+      for (std::uint32_t i = 0; i < lane.position; ++i) ++lane.nth[warp.requests[warp.sequence[i]].key];
+    } else {
+      // The lane is the first to go this far: it extends the sequence.
+      const std::uint32_t nth = warp.sequence_nth[key]++;
+      auto [found, made] = warp.index.try_emplace(std::make_pair(key, nth), static_cast<std::uint32_t>(warp.requests.size()));
+      if (made) new_request(warp, key, nth, kind);
+      warp.sequence.push_back(found->second);
+      ++lane.position;
+      return warp.requests[found->second];
+    }
+  }
+  const std::uint32_t nth = lane.nth[key]++;
+  auto [found, made] = warp.index.try_emplace(std::make_pair(key, nth), static_cast<std::uint32_t>(warp.requests.size()));
+  if (made) new_request(warp, key, nth, kind);
+  return warp.requests[found->second];
+}
+
+void AccessCounter::make_requests() {
+  for (std::size_t w = 0; w < warps_used_; ++w) {
+    Warp& warp = warps_[w];
+    for (Request& request : warp.requests) {
+      std::vector<std::uint64_t>& units = request.units;
+      std::sort(units.begin(), units.end());
+      units.erase(std::unique(units.begin(), units.end()), units.end());
+      switch (request.kind) {
+        case Kind::global_load:
+          ++counts_.global_load_requests;
+          counts_.global_load_sectors += units.size();
+          counts_.global_bytes_requested += request.bytes;
+          break;
+        case Kind::global_store:
+          ++counts_.global_store_requests;
+          counts_.global_store_sectors += units.size();
+          counts_.global_bytes_requested += request.bytes;
+          break;
+        case Kind::shared_load:
+        case Kind::shared_store: {
+          std::array<std::uint32_t, 32> per_bank{};
+          for (std::uint64_t word : units) ++per_bank[word % 32];
+          ++counts_.shared_requests;
+          counts_.shared_wavefronts += *std::max_element(per_bank.begin(), per_bank.end());
+          counts_.shared_wavefronts_ideal += (units.size() + 31) / 32;
+          break;
+        }
+      }
+    }
+    warp = Warp{};
+  }
+  live_requests_ = 0;
+}
+
+}  // namespace kg::interp
+
+// The entry points of the compiler's access instrumentation (-fsanitize=thread
+// without its runtime: interpret mode supplies these). The return address is
+// the access's place in the kernel's code.
+namespace {
+inline void note(void* address, std::size_t bytes, bool write, void* site) {
+  if (kg::interp::AccessCounter* counter = kg::interp::AccessCounter::active())
+    counter->access(address, bytes, write, reinterpret_cast<std::uintptr_t>(site));
+}
+}  // namespace
+
+#define KG_ACCESS_ENTRY(name, bytes, write)                       \
+  extern "C" __attribute__((noinline)) void name(void* address) { \
+    note(address, bytes, write, __builtin_return_address(0));                                 \
+  }
+KG_ACCESS_ENTRY(__tsan_read1, 1, false)
+KG_ACCESS_ENTRY(__tsan_read2, 2, false)
+KG_ACCESS_ENTRY(__tsan_read4, 4, false)
+KG_ACCESS_ENTRY(__tsan_read8, 8, false)
+KG_ACCESS_ENTRY(__tsan_read16, 16, false)
+KG_ACCESS_ENTRY(__tsan_write1, 1, true)
+KG_ACCESS_ENTRY(__tsan_write2, 2, true)
+KG_ACCESS_ENTRY(__tsan_write4, 4, true)
+KG_ACCESS_ENTRY(__tsan_write8, 8, true)
+KG_ACCESS_ENTRY(__tsan_write16, 16, true)
+KG_ACCESS_ENTRY(__tsan_unaligned_read2, 2, false)
+KG_ACCESS_ENTRY(__tsan_unaligned_read4, 4, false)
+KG_ACCESS_ENTRY(__tsan_unaligned_read8, 8, false)
+KG_ACCESS_ENTRY(__tsan_unaligned_read16, 16, false)
+KG_ACCESS_ENTRY(__tsan_unaligned_write2, 2, true)
+KG_ACCESS_ENTRY(__tsan_unaligned_write4, 4, true)
+KG_ACCESS_ENTRY(__tsan_unaligned_write8, 8, true)
+KG_ACCESS_ENTRY(__tsan_unaligned_write16, 16, true)
+#undef KG_ACCESS_ENTRY
+
+extern "C" __attribute__((noinline)) void __tsan_read_range(void* address, unsigned long bytes) {
+  note(address, bytes, false, __builtin_return_address(0));
+}
+extern "C" __attribute__((noinline)) void __tsan_write_range(void* address, unsigned long bytes) {
+  note(address, bytes, true, __builtin_return_address(0));
+}
+// Not memory a kernel's counters see: virtual-table pointers, function entry
+// and exit, the runtime's start.
+extern "C" void __tsan_vptr_update(void**, void*) {}
+extern "C" void __tsan_vptr_read(void**) {}
+extern "C" void __tsan_func_entry(void*) {}
+extern "C" void __tsan_func_exit() {}
+extern "C" void __tsan_init() {}
+
+// Atomics in instrumented code come here too (inline atomic operations of the
+// runtime's headers): performed as sequentially consistent operations, which
+// is at least as strong as any order asked for, and not counted.
+namespace {
+template <typename T>
+bool compare_exchange(volatile T* address, T* expected, T desired) {
+  return __atomic_compare_exchange_n(address, expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+}  // namespace
+
+#define KG_ATOMIC_ENTRIES(bits, type)                                                                   \
+  extern "C" type __tsan_atomic##bits##_load(const volatile type* a, int) {                            \
+    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                        \
+  }                                                                                                     \
+  extern "C" void __tsan_atomic##bits##_store(volatile type* a, type v, int) {                          \
+    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                           \
+  }                                                                                                     \
+  extern "C" type __tsan_atomic##bits##_exchange(volatile type* a, type v, int) {                       \
+    return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                                 \
+  }                                                                                                     \
+  extern "C" type __tsan_atomic##bits##_fetch_add(volatile type* a, type v, int) {                      \
+    return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                                  \
+  }                                                                                                     \
+  extern "C" type __tsan_atomic##bits##_fetch_sub(volatile type* a, type v, int) {                      \
+    return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                                  \
+  }                                                                                                     \
+  extern "C" type __tsan_atomic##bits##_fetch_and(volatile type* a, type v, int) {                      \
+    return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                                  \
+  }                                                                                                     \
+  extern "C" type __tsan_atomic##bits##_fetch_or(volatile type* a, type v, int) {                       \
+    return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                                   \
+  }                                                                                                     \
+  extern "C" type __tsan_atomic##bits##_fetch_xor(volatile type* a, type v, int) {                      \
+    return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                                  \
+  }                                                                                                     \
+  extern "C" int __tsan_atomic##bits##_compare_exchange_strong(volatile type* a, type* c, type v, int, int) { \
+    return compare_exchange(a, c, v);                                                                   \
+  }                                                                                                     \
+  extern "C" int __tsan_atomic##bits##_compare_exchange_weak(volatile type* a, type* c, type v, int, int) {   \
+    return compare_exchange(a, c, v);                                                                   \
+  }                                                                                                     \
+  extern "C" type __tsan_atomic##bits##_compare_exchange_val(volatile type* a, type c, type v, int, int) {    \
+    compare_exchange(a, &c, v);                                                                         \
+    return c;                                                                                           \
+  }
+KG_ATOMIC_ENTRIES(8, std::uint8_t)
+KG_ATOMIC_ENTRIES(16, std::uint16_t)
+KG_ATOMIC_ENTRIES(32, std::uint32_t)
+KG_ATOMIC_ENTRIES(64, std::uint64_t)
+#undef KG_ATOMIC_ENTRIES
+extern "C" void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+extern "C" void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }

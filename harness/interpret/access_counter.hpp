@@ -1,0 +1,89 @@
+#pragma once
+// The per-host-thread half of interpret mode's counters (counters.hpp): the
+// loads and stores of the block that runs on this host thread, turned into
+// warp-level requests at each block barrier and at the block's end, then
+// added to the process's totals.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <source_location>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "kernelgate/interpret/counters.hpp"
+
+namespace kg::interp {
+
+class AccessCounter {
+ public:
+  // The counter of the block running on this host thread while counting is
+  // on; null otherwise (the instrumentation's fast path).
+  static AccessCounter* active();
+  static bool counting();
+
+  // Around one block, on its host thread. end_block turns what is left into
+  // requests and adds the block's counts to the totals; abandon_block drops
+  // them (the block failed).
+  void begin_block(const void* dynamic_smem, std::size_t dynamic_bytes, const void* static_smem,
+                   std::size_t static_bytes);
+  void end_block();
+  void abandon_block();
+  // Every live thread of the block waits at a barrier: the lanes' n-th
+  // accesses at a site start again from the first.
+  void at_barrier();
+
+  // One load or store of the running CUDA thread. `site`: the code address of
+  // the access, or site_of() for a PTX wrapper.
+  void access(const void* address, std::size_t bytes, bool write, std::uint64_t site);
+  static std::uint64_t site_of(const std::source_location& where);
+  Counters& counts() { return counts_; }
+
+ private:
+  enum class Kind : std::uint8_t { global_load, global_store, shared_load, shared_store };
+  // One warp-level request: the n-th access of its lanes at one site, and the
+  // 32-byte sectors (global) or 4-byte words (shared) they touched.
+  struct Request {
+    std::uint64_t key;  // the site and the kind
+    std::uint32_t nth;
+    Kind kind;
+    std::uint64_t bytes = 0;
+    std::vector<std::uint64_t> units;
+  };
+  // A lane's place in its warp's sequence of requests. Lanes that have made
+  // the same accesses so far share one sequence, so most accesses join the
+  // request at their position without a lookup; a lane that departs from it
+  // (divergence) counts its own n-th access per site from then on.
+  struct Lane {
+    std::uint32_t position = 0;
+    bool diverged = false;
+    std::unordered_map<std::uint64_t, std::uint32_t> nth;  // diverged lanes: per key
+  };
+  struct KeyHash {
+    std::size_t operator()(const std::pair<std::uint64_t, std::uint32_t>& k) const {
+      return k.first * 0x9e3779b97f4a7c15ull ^ k.second;
+    }
+  };
+  struct Warp {
+    std::vector<Request> requests;
+    std::vector<std::uint32_t> sequence;  // the shared sequence, as indices into requests
+    std::unordered_map<std::uint64_t, std::uint32_t> sequence_nth;  // per key, along the sequence
+    std::unordered_map<std::pair<std::uint64_t, std::uint32_t>, std::uint32_t, KeyHash> index;  // (key, nth) -> request
+    std::array<Lane, 32> lanes;
+  };
+  void new_request(Warp& warp, std::uint64_t key, std::uint32_t nth, Kind kind);
+  Request& request_for(Warp& warp, Lane& lane, std::uint64_t key, Kind kind);
+  void make_requests();  // the counts of every warp's requests, which are then forgotten
+
+  std::uintptr_t dynamic_begin_ = 0, dynamic_end_ = 0, static_begin_ = 0, static_end_ = 0;
+  std::vector<Warp> warps_;
+  std::size_t warps_used_ = 0;
+  std::size_t live_requests_ = 0;  // over the warps: bounded by kMaxLiveRequests
+  Counters counts_;
+};
+
+// After every block of a launch ran: the launch's configuration and its
+// footprint go to the totals.
+void count_launch(std::uint64_t blocks, unsigned threads_per_block, std::size_t dynamic_smem_bytes);
+
+}  // namespace kg::interp

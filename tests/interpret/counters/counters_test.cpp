@@ -1,0 +1,231 @@
+// Interpret mode's counters (kernelgate/interpret/counters.hpp) on kernels
+// with known answers: sectors per request of coalesced, vector, strided and
+// scattered loads, bank conflicts of a shared-memory transpose with and
+// without padding, the FLOPs of mma.sync and wgmma, the footprint.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "counters/counter_kernels.hpp"
+#include "kernels/test_kernels.hpp"
+#include "kernelgate/error.hpp"
+#include "kernelgate/interpret/counters.hpp"
+#include "test_support.hpp"
+
+namespace kg::test {
+namespace {
+
+using interp::Counters;
+
+// Host memory registered as global memory for as long as it lives, aligned
+// as cudaMalloc's is (256 bytes).
+template <typename T>
+struct GlobalBuffer {
+  explicit GlobalBuffer(std::size_t count, T fill = T{})
+      : memory(static_cast<T*>(std::aligned_alloc(256, (count * sizeof(T) + 255) / 256 * 256))),
+        values(memory.get(), count) {
+    std::fill(values.begin(), values.end(), fill);
+    interp::register_global_memory(data(), count * sizeof(T));
+  }
+  ~GlobalBuffer() { interp::unregister_global_memory(data()); }
+  T* data() { return values.data(); }
+  struct Free {
+    void operator()(T* p) const { std::free(p); }
+  };
+  std::unique_ptr<T, Free> memory;
+  std::span<T> values;
+};
+
+Counters count(const std::function<void()>& launches) {
+  interp::start_counting();
+  try {
+    launches();
+  } catch (...) {
+    interp::stop_counting();
+    throw;
+  }
+  return interp::stop_counting();
+}
+
+#define skip_without_instrumentation()                                              \
+  if (!counter_kernels_report_accesses())                                           \
+  GTEST_SKIP() << "built without the access instrumentation (the sanitizer build)"
+
+
+Counters copy_counters(int n, int stride) {
+  GlobalBuffer<float> in(static_cast<std::size_t>(n) * stride, 1.0f), out(n);
+  return count([&] { strided_copy(in.data(), out.data(), n, stride, nullptr); });
+}
+
+TEST(Counters, CoalescedFloatCopyIsFourSectorsPerRequest) {
+  skip_without_instrumentation();
+  const Counters c = copy_counters(1024, 1);
+  EXPECT_EQ(c.global_load_requests, 32u);   // one per warp
+  EXPECT_EQ(c.global_load_sectors, 4u * 32);
+  EXPECT_EQ(c.global_store_requests, 32u);
+  EXPECT_EQ(c.global_store_sectors, 4u * 32);
+  EXPECT_EQ(c.global_bytes_requested, 2u * 1024 * 4);
+  EXPECT_EQ(c.dram_read_bytes, 1024u * 4);
+  EXPECT_EQ(c.dram_write_bytes, 1024u * 4);
+  EXPECT_EQ(c.shared_requests, 0u);
+  EXPECT_EQ(c.launches, 1u);
+  EXPECT_EQ(c.blocks, 4u);
+  EXPECT_EQ(c.threads, 1024u);
+  EXPECT_EQ(c.max_threads_per_block, 256u);
+}
+
+TEST(Counters, Float4CopyIsSixteenSectorsPerRequest) {
+  skip_without_instrumentation();
+  GlobalBuffer<float4> in(256), out(256);
+  const Counters c = count([&] { copy_float4(in.data(), out.data(), 256, nullptr); });
+  EXPECT_EQ(c.global_load_requests, 8u);
+  EXPECT_EQ(c.global_load_sectors, 16u * 8);
+  EXPECT_EQ(c.global_store_sectors, 16u * 8);
+}
+
+TEST(Counters, StrideTwoCopyIsEightSectorsPerRequest) {
+  skip_without_instrumentation();
+  const Counters c = copy_counters(1024, 2);
+  EXPECT_EQ(c.global_load_requests, 32u);
+  EXPECT_EQ(c.global_load_sectors, 8u * 32);
+  EXPECT_EQ(c.global_store_sectors, 4u * 32);  // the stores stay coalesced
+  EXPECT_EQ(c.dram_read_bytes, 1024u * 4);     // every other float of twice as many
+}
+
+TEST(Counters, ScatteredCopyIsASectorPerLane) {
+  skip_without_instrumentation();
+  const Counters c = copy_counters(1024, 8);
+  EXPECT_EQ(c.global_load_requests, 32u);
+  EXPECT_EQ(c.global_load_sectors, 32u * 32);
+}
+
+TEST(Counters, APartialWarpIsOneRequestOfItsLanes) {
+  skip_without_instrumentation();
+  const Counters c = copy_counters(40, 1);  // one full warp and 8 lanes of a second
+  EXPECT_EQ(c.global_load_requests, 2u);
+  EXPECT_EQ(c.global_load_sectors, 4u + 1u);
+  EXPECT_EQ(c.global_bytes_requested, 2u * 40 * 4);
+}
+
+TEST(Counters, ADivergentLoadIsARequestOfItsOwnLanes) {
+  skip_without_instrumentation();
+  GlobalBuffer<float> in(128, 1.0f), out(32);
+  // Lane 0 does not take the branch, so the first load it makes is the
+  // second the odd lanes make: requests are matched by site, not position.
+  const Counters c = count([&] { divergent_loads(in.data(), out.data(), nullptr); });
+  EXPECT_EQ(c.global_load_requests, 2u);
+  EXPECT_EQ(c.global_load_sectors, 4u + 4u);  // odd lanes of in[64..96), then in[0..32)
+  EXPECT_EQ(c.global_bytes_requested, (16u + 32u + 32u) * 4);
+  EXPECT_EQ(out.values[1], 2.0f);
+}
+
+TEST(Counters, RequestsDoNotDependOnTheThreadOrder) {
+  skip_without_instrumentation();
+  const Counters forward = copy_counters(1000, 2);
+  for (const char* order : {"reverse", "random:7"}) {
+    ScopedEnvironment environment("KG_INTERPRET_ORDER", order);
+    const Counters other = copy_counters(1000, 2);
+    EXPECT_EQ(interp::named(other), interp::named(forward)) << order;
+  }
+}
+
+TEST(Counters, ReadingAColumnOfASharedTileConflictsUnlessTheRowIsPadded) {
+  skip_without_instrumentation();
+  GlobalBuffer<float> in(32 * 32), out(32 * 32);
+  for (std::size_t i = 0; i < in.values.size(); ++i) in.values[i] = static_cast<float>(i);
+  const Counters plain = count([&] { transpose_through_shared(in.data(), out.data(), false, nullptr); });
+  EXPECT_EQ(out.values[1], 32.0f);  // the transpose itself
+  EXPECT_EQ(plain.shared_requests, 64u);  // 32 row writes, 32 column reads
+  // A row write is one wavefront; a column read of rows of 32 floats puts all
+  // 32 lanes in one bank: 32 wavefronts.
+  EXPECT_EQ(plain.shared_wavefronts, 32u * 1 + 32u * 32);
+  EXPECT_EQ(plain.shared_wavefronts_ideal, 64u);
+  EXPECT_EQ(plain.barriers, 1u);
+  const Counters padded = count([&] { transpose_through_shared(in.data(), out.data(), true, nullptr); });
+  EXPECT_EQ(padded.shared_requests, 64u);
+  EXPECT_EQ(padded.shared_wavefronts, 64u);  // rows of 33 floats: a bank per lane
+  EXPECT_EQ(padded.max_dynamic_smem_bytes, 32u * 33 * 4);
+}
+
+TEST(Counters, TheFootprintCountsAByteReadTwiceOnce) {
+  skip_without_instrumentation();
+  GlobalBuffer<float> in(1024, 1.0f), out(1024);
+  const Counters c = count([&] { read_twice(in.data(), out.data(), 1024, nullptr); });
+  EXPECT_EQ(c.global_load_requests, 2u * 32);
+  EXPECT_EQ(c.global_bytes_requested, 3u * 1024 * 4);
+  EXPECT_EQ(c.dram_read_bytes, 1024u * 4);
+  EXPECT_EQ(c.dram_write_bytes, 1024u * 4);
+}
+
+TEST(Counters, FootprintsOfLaunchesAdd) {
+  skip_without_instrumentation();
+  GlobalBuffer<float> in(1024, 1.0f), out(1024);
+  const Counters c = count([&] {
+    strided_copy(in.data(), out.data(), 1024, 1, nullptr);
+    strided_copy(in.data(), out.data(), 512, 1, nullptr);  // the first half again
+  });
+  EXPECT_EQ(c.launches, 2u);
+  EXPECT_EQ(c.dram_read_bytes, (1024u + 512u) * 4);  // each launch reads what it reads once
+}
+
+TEST(Counters, StackAndUnregisteredMemoryAreNotCounted) {
+  skip_without_instrumentation();
+  GlobalBuffer<float> in(1024, 1.0f), out(1024);
+  const Counters through_stack = count([&] { copy_through_stack(in.data(), out.data(), 1024, nullptr); });
+  EXPECT_EQ(through_stack.global_store_requests, 32u);
+  EXPECT_EQ(through_stack.shared_requests, 0u);
+  EXPECT_EQ(through_stack.global_bytes_requested % (1024 * 4), 0u);  // only the buffers' floats
+  std::vector<float> unregistered_in(1024), unregistered_out(1024);
+  const Counters outside =
+      count([&] { strided_copy(unregistered_in.data(), unregistered_out.data(), 1024, 1, nullptr); });
+  EXPECT_EQ(outside.global_requests(), 0u);
+  EXPECT_EQ(outside.threads, 1024u);
+}
+
+TEST(Counters, TensorCoreFlopsFollowTheShapes) {
+  std::vector<float> a(64 * 16, 1.0f), b(16 * 64, 1.0f), c(64 * 64, 0.0f), d(64 * 64);
+  EXPECT_EQ(count([&] { mma_16x8x8(a.data(), b.data(), c.data(), d.data(), true, nullptr); }).mma_m16n8k8_flops,
+            2u * 16 * 8 * 8);
+  // Two chained m64nNk8 tf32 wgmmas, then one m64nNk16 on bf16.
+  EXPECT_EQ(count([&] { wgmma_64xnx16(64, a.data(), b.data(), c.data(), d.data(), false, nullptr); }).wgmma_flops,
+            2u * (2 * 64 * 64 * 8));
+  EXPECT_EQ(count([&] { wgmma_64xnx16(32, a.data(), b.data(), c.data(), d.data(), false, nullptr); }).wgmma_flops,
+            2u * (2 * 64 * 32 * 8));
+  const Counters bf16 =
+      count([&] { wgmma_64xnx16_bf16(64, a.data(), b.data(), c.data(), d.data(), false, nullptr); });
+  EXPECT_EQ(bf16.wgmma_flops, 2u * 64 * 64 * 16);
+  EXPECT_EQ(bf16.tensor_flops(), bf16.wgmma_flops);
+}
+
+TEST(Counters, CpAsyncCountsItsBytesAndItsGlobalReads) {
+  GlobalBuffer<float> src(8, 2.0f);
+  std::vector<float> before(8), after_first(8), after_all(8);
+  const Counters c = count([&] {
+    cp_async_groups(src.data(), 8, before.data(), after_first.data(), after_all.data(), nullptr);
+  });
+  EXPECT_EQ(c.cp_async_bytes, 32u);               // two 16-byte copies, one half zero-filled
+  EXPECT_EQ(c.global_load_requests, 2u);          // one per cp.async site
+  EXPECT_EQ(c.global_bytes_requested, 16u + 8u);  // the bytes read from global memory
+  EXPECT_EQ(c.dram_read_bytes, 24u);
+}
+
+TEST(Counters, MisuseIsRefusedInOneLine) {
+  std::vector<float> buffer(16);
+  interp::register_global_memory(buffer.data(), 64);
+  EXPECT_THROW(interp::register_global_memory(buffer.data() + 8, 64), Error);  // overlaps
+  interp::start_counting();
+  EXPECT_THROW(interp::start_counting(), Error);
+  EXPECT_THROW(interp::unregister_global_memory(buffer.data()), Error);  // while counting
+  interp::stop_counting();
+  interp::unregister_global_memory(buffer.data());
+  EXPECT_THROW(interp::unregister_global_memory(buffer.data()), Error);
+}
+
+}  // namespace
+}  // namespace kg::test
