@@ -161,6 +161,24 @@ TEST(Markdown, ATimedCandidateThatFailedItsLatencyCheckIsMarkedInTheTable) {
   EXPECT_NE(md_unreliable.find("`fused_tf32` ❌ unreliable |"), std::string::npos) << md_unreliable;
 }
 
+TEST(Markdown, InterpretModeCountersHaveATableWithTheirRatios) {
+  RunResult run = fixture_run("run_h100.json");
+  auto no_counters = reported(RunResult(run), std::nullopt);
+  EXPECT_EQ(markdown_summary(report_json(no_counters->input)).find("Counted in interpret mode"), std::string::npos);
+  candidate(run, "fused_tf32").counters = {
+      {"global_requests", 40}, {"global_load_requests", 32}, {"global_store_requests", 8},
+      {"global_load_sectors", 256}, {"global_store_sectors", 32}, {"global_bytes_requested", 4608},
+      {"dram_bytes", 4096}, {"shared_requests", 64}, {"shared_wavefronts", 1056},
+      {"shared_wavefronts_ideal", 64}, {"tensor_flops", 2048}, {"barriers", 1}};
+  candidate(run, "implicit_gemm_tf32").counters_unavailable = "too many requests";
+  auto r = reported(std::move(run), std::nullopt);
+  const std::string md = markdown_summary(report_json(r->input));
+  // 256 sectors over 32 loads, 32 over 8 stores, 4608 bytes of 288 x 32,
+  // 1056 wavefronts where 64 would do.
+  EXPECT_NE(md.find("| `fused_tf32` | 40 | 8.00 | 4.00 | 50% | 4096 | 64 | 16.50 | 2048 | 1 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("- `implicit_gemm_tf32`: too many requests"), std::string::npos) << md;
+}
+
 TEST(Markdown, PipesInMessagesDoNotBreakTheTable) {
   RunResult run = run_with_failures();
   candidate(run, "fused_tf32").checks[0].message = "a | b\nc";

@@ -1,6 +1,7 @@
 // The Markdown summary ($GITHUB_STEP_SUMMARY), made from the JSON report
 // only, so that `kernelgate summarize` rebuilds it from the files: a table per
 // workload and hardware, ranked, with the floors (like the KernelIndex pages).
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -51,6 +52,47 @@ std::string markdown_cell(std::string text, std::size_t limit) {
   if (escaped.size() > limit) escaped = escaped.substr(0, limit) + "…";
   return escaped;
 }
+
+namespace {
+
+// Interpret mode's counters of each candidate (docs/interpret-mode.md,
+// "Counters"), with the ratios a reviewer reads: sectors per load request
+// (4 is a coalesced float per lane), coalescing efficiency, shared wavefronts
+// over the conflict-free number. Empty when no candidate was counted.
+std::string counters_table(const ordered_json& candidates) {
+  std::string rows, unavailable;
+  auto ratio = [](std::uint64_t a, std::uint64_t b) { return b ? fixed("%.2f", double(a) / double(b)) : std::string("—"); };
+  for (const auto& candidate : candidates) {
+    const auto model = candidate.find("model");
+    if (model == candidate.end() || !model->is_object()) continue;
+    const std::string id = "`" + markdown_cell(string_of(candidate, "id")) + "`";
+    if (model->contains("unavailable")) {
+      unavailable += "- " + id + ": " + markdown_cell(string_of(*model, "unavailable"), 300) + "\n";
+      continue;
+    }
+    const ordered_json& c = model->at("counters");
+    auto n = [&](const char* name) { return c.value(name, std::uint64_t{0}); };
+    const std::uint64_t sectors = n("global_load_sectors") + n("global_store_sectors");
+    rows += "| " + id + " | " + std::to_string(n("global_requests")) + " | " +
+            ratio(n("global_load_sectors"), n("global_load_requests")) + " | " +
+            ratio(n("global_store_sectors"), n("global_store_requests")) + " | " +
+            (sectors ? fixed("%.0f%%", 100.0 * double(n("global_bytes_requested")) / (32.0 * double(sectors))) : "—") +
+            " | " + std::to_string(n("dram_bytes")) + " | " + std::to_string(n("shared_requests")) + " | " +
+            ratio(n("shared_wavefronts"), n("shared_wavefronts_ideal")) + " | " + std::to_string(n("tensor_flops")) +
+            " | " + std::to_string(n("barriers")) + " |\n";
+  }
+  if (rows.empty() && unavailable.empty()) return "";
+  std::string md = "Counted in interpret mode (requests, not times; the first checked run):\n\n";
+  if (!rows.empty()) {
+    md += "| implementation | global requests | sectors / load | sectors / store | coalescing | footprint (bytes) | "
+          "shared requests | wavefronts / ideal | tensor FLOPs | barriers |\n";
+    md += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" + rows + "\n";
+  }
+  if (!unavailable.empty()) md += "Not counted:\n\n" + unavailable + "\n";
+  return md;
+}
+
+}  // namespace
 
 std::string markdown_summary(const ordered_json& report) {
   const ordered_json& workload = report.at("workload");
@@ -104,6 +146,8 @@ std::string markdown_summary(const ordered_json& report) {
     }
     md += "\n";
   }
+
+  md += counters_table(report.at("candidates"));
 
   // What a reviewer must act on, and what was not ranked.
   std::string problems, unranked;
