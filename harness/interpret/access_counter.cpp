@@ -33,9 +33,14 @@ std::atomic<bool> counting_on{false};
 Counters totals;  // under registry_mutex
 thread_local AccessCounter* tls_counter = nullptr;
 
+// The first registered range that begins after `address`.
+std::vector<GlobalRange>::iterator first_after(std::uintptr_t address) {
+  return std::upper_bound(ranges.begin(), ranges.end(), address,
+                          [](std::uintptr_t a, const GlobalRange& r) { return a < r.begin; });
+}
+
 GlobalRange* range_of(std::uintptr_t address) {
-  auto after = std::upper_bound(ranges.begin(), ranges.end(), address,
-                                [](std::uintptr_t a, const GlobalRange& r) { return a < r.begin; });
+  const auto after = first_after(address);
   if (after == ranges.begin()) return nullptr;
   GlobalRange& range = *(after - 1);
   return address < range.end ? &range : nullptr;
@@ -120,8 +125,7 @@ void register_global_memory(const void* begin, std::size_t bytes) {
   GlobalRange range;
   range.begin = reinterpret_cast<std::uintptr_t>(begin);
   range.end = range.begin + bytes;
-  auto at = std::upper_bound(ranges.begin(), ranges.end(), range.begin,
-                             [](std::uintptr_t a, const GlobalRange& r) { return a < r.begin; });
+  const auto at = first_after(range.begin);
   if ((at != ranges.end() && at->begin < range.end) || (at != ranges.begin() && (at - 1)->end > range.begin))
     throw Error("interpret mode: a registered range of global memory overlaps another");
   ranges.insert(at, std::move(range));
@@ -182,13 +186,12 @@ std::uint64_t AccessCounter::site_of(const std::source_location& where) {
   return (x ^ (x >> 29)) | std::uint64_t{1} << 63;
 }
 
-void AccessCounter::begin_block(const void* dynamic_smem, std::size_t dynamic_bytes,
+void AccessCounter::begin_block(unsigned threads, const void* dynamic_smem, std::size_t dynamic_bytes,
                                 const void* static_smem, std::size_t static_bytes) {
   dynamic_begin_ = reinterpret_cast<std::uintptr_t>(dynamic_smem);
   dynamic_end_ = dynamic_begin_ + dynamic_bytes;
   static_begin_ = reinterpret_cast<std::uintptr_t>(static_smem);
   static_end_ = static_begin_ + static_bytes;
-  const std::size_t threads = std::size_t{blockDim.x} * blockDim.y * blockDim.z;
   warps_used_ = (threads + 31) / 32;
   if (warps_.size() < warps_used_) warps_.resize(warps_used_);
   counts_ = Counters{};
@@ -238,9 +241,13 @@ void AccessCounter::access(const void* address, std::size_t bytes, bool write, s
     if (request.units.empty() || request.units.back() != unit) request.units.push_back(unit);
 }
 
-void AccessCounter::new_request(Warp& warp, std::uint64_t key, std::uint32_t nth, Kind kind) {
-  warp.requests.push_back(Request{key, nth, kind, 0, {}});
-  ++live_requests_;
+AccessCounter::Request& AccessCounter::request_at(Warp& warp, std::uint64_t key, std::uint32_t nth, Kind kind) {
+  auto [found, made] = warp.index.try_emplace({key, nth}, static_cast<std::uint32_t>(warp.requests.size()));
+  if (made) {
+    warp.requests.push_back(Request{key, kind, 0, {}});
+    ++live_requests_;
+  }
+  return warp.requests[found->second];
 }
 
 AccessCounter::Request& AccessCounter::request_for(Warp& warp, Lane& lane, std::uint64_t key, Kind kind) {
@@ -256,19 +263,15 @@ AccessCounter::Request& AccessCounter::request_for(Warp& warp, Lane& lane, std::
       lane.diverged = true;
       for (std::uint32_t i = 0; i < lane.position; ++i) ++lane.nth[warp.requests[warp.sequence[i]].key];
     } else {
-      // The lane is the first to go this far: it extends the sequence.
-      const std::uint32_t nth = warp.sequence_nth[key]++;
-      auto [found, made] = warp.index.try_emplace(std::make_pair(key, nth), static_cast<std::uint32_t>(warp.requests.size()));
-      if (made) new_request(warp, key, nth, kind);
-      warp.sequence.push_back(found->second);
+      // The lane is the first to go this far: it extends the sequence (with
+      // a request a diverged lane may have made already).
+      Request& request = request_at(warp, key, warp.sequence_nth[key]++, kind);
+      warp.sequence.push_back(static_cast<std::uint32_t>(&request - warp.requests.data()));
       ++lane.position;
-      return warp.requests[found->second];
+      return request;
     }
   }
-  const std::uint32_t nth = lane.nth[key]++;
-  auto [found, made] = warp.index.try_emplace(std::make_pair(key, nth), static_cast<std::uint32_t>(warp.requests.size()));
-  if (made) new_request(warp, key, nth, kind);
-  return warp.requests[found->second];
+  return request_at(warp, key, lane.nth[key]++, kind);
 }
 
 void AccessCounter::make_requests() {
@@ -365,6 +368,10 @@ bool compare_exchange(volatile T* address, T* expected, T desired) {
 }
 }  // namespace
 
+#define KG_ATOMIC_FETCH(bits, type, op)                                           \
+  extern "C" type __tsan_atomic##bits##_fetch_##op(volatile type* a, type v, int) { \
+    return __atomic_fetch_##op(a, v, __ATOMIC_SEQ_CST);                              \
+  }
 #define KG_ATOMIC_ENTRIES(bits, type)                                                                   \
   extern "C" type __tsan_atomic##bits##_load(const volatile type* a, int) {                            \
     return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                        \
@@ -375,21 +382,11 @@ bool compare_exchange(volatile T* address, T* expected, T desired) {
   extern "C" type __tsan_atomic##bits##_exchange(volatile type* a, type v, int) {                       \
     return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                                 \
   }                                                                                                     \
-  extern "C" type __tsan_atomic##bits##_fetch_add(volatile type* a, type v, int) {                      \
-    return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                                  \
-  }                                                                                                     \
-  extern "C" type __tsan_atomic##bits##_fetch_sub(volatile type* a, type v, int) {                      \
-    return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                                  \
-  }                                                                                                     \
-  extern "C" type __tsan_atomic##bits##_fetch_and(volatile type* a, type v, int) {                      \
-    return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                                  \
-  }                                                                                                     \
-  extern "C" type __tsan_atomic##bits##_fetch_or(volatile type* a, type v, int) {                       \
-    return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                                   \
-  }                                                                                                     \
-  extern "C" type __tsan_atomic##bits##_fetch_xor(volatile type* a, type v, int) {                      \
-    return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                                  \
-  }                                                                                                     \
+  KG_ATOMIC_FETCH(bits, type, add)                                                                      \
+  KG_ATOMIC_FETCH(bits, type, sub)                                                                      \
+  KG_ATOMIC_FETCH(bits, type, and)                                                                      \
+  KG_ATOMIC_FETCH(bits, type, or)                                                                       \
+  KG_ATOMIC_FETCH(bits, type, xor)                                                                      \
   extern "C" int __tsan_atomic##bits##_compare_exchange_strong(volatile type* a, type* c, type v, int, int) { \
     return compare_exchange(a, c, v);                                                                   \
   }                                                                                                     \
@@ -405,5 +402,6 @@ KG_ATOMIC_ENTRIES(16, std::uint16_t)
 KG_ATOMIC_ENTRIES(32, std::uint32_t)
 KG_ATOMIC_ENTRIES(64, std::uint64_t)
 #undef KG_ATOMIC_ENTRIES
+#undef KG_ATOMIC_FETCH
 extern "C" void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 extern "C" void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }

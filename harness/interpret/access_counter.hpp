@@ -25,7 +25,7 @@ class AccessCounter {
   // Around one block, on its host thread. end_block turns what is left into
   // requests and adds the block's counts to the totals; abandon_block drops
   // them (the block failed).
-  void begin_block(const void* dynamic_smem, std::size_t dynamic_bytes, const void* static_smem,
+  void begin_block(unsigned threads, const void* dynamic_smem, std::size_t dynamic_bytes, const void* static_smem,
                    std::size_t static_bytes);
   void end_block();
   void abandon_block();
@@ -45,7 +45,6 @@ class AccessCounter {
   // 32-byte sectors (global) or 4-byte words (shared) they touched.
   struct Request {
     std::uint64_t key;  // the site and the kind
-    std::uint32_t nth;
     Kind kind;
     std::uint64_t bytes = 0;
     std::vector<std::uint64_t> units;
@@ -71,7 +70,8 @@ class AccessCounter {
     std::unordered_map<std::pair<std::uint64_t, std::uint32_t>, std::uint32_t, KeyHash> index;  // (key, nth) -> request
     std::array<Lane, 32> lanes;
   };
-  void new_request(Warp& warp, std::uint64_t key, std::uint32_t nth, Kind kind);
+  // The request of the n-th access at `key`, made if it is not there yet.
+  Request& request_at(Warp& warp, std::uint64_t key, std::uint32_t nth, Kind kind);
   Request& request_for(Warp& warp, Lane& lane, std::uint64_t key, Kind kind);
   void make_requests();  // the counts of every warp's requests, which are then forgotten
 

@@ -231,7 +231,7 @@ void BlockRunner::run_block(const BlockTask& task, std::uint64_t block_linear) {
     }
   } counting{AccessCounter::counting() ? &access_counter_ : nullptr};
   if (counting.counter)
-    counting.counter->begin_block(dynamic_smem_.get(), task.dynamic_smem_bytes, static_shared.begin,
+    counting.counter->begin_block(thread_count_, dynamic_smem_.get(), task.dynamic_smem_bytes, static_shared.begin,
                                   static_shared.bytes);
 
   for (;;) {

@@ -218,7 +218,7 @@ class CandidateChecker {
       if (counters->is_string())
         result.counters_unavailable = counters->get<std::string>();
       else
-        for (const auto& [name, value] : counters->items()) result.counters.emplace_back(name, value.get<std::uint64_t>());
+        result.counters = counters_from_json(*counters);
     }
     const auto got_a = compared_values();
     const ErrorStats stats_a = compare(got_a, reference_.want_a);

@@ -10,6 +10,7 @@
 
 #include "kernelgate/error.hpp"
 #include "kernelgate/result.hpp"
+#include "runner_internal.hpp"
 
 namespace kg {
 namespace {
@@ -173,6 +174,12 @@ void from_json(const nlohmann::ordered_json& j, CheckResult& v) {
   read_if_present(j, "rule", v.rule);
 }
 
+std::vector<std::pair<std::string, std::uint64_t>> detail::counters_from_json(const nlohmann::ordered_json& object) {
+  std::vector<std::pair<std::string, std::uint64_t>> counters;
+  for (const auto& [name, value] : object.items()) counters.emplace_back(name, value.get<std::uint64_t>());
+  return counters;
+}
+
 void to_json(nlohmann::ordered_json& j, const CandidateResult& v) {
   j = nlohmann::ordered_json{{"id", v.id},
                              {"precision", v.precision},
@@ -215,9 +222,7 @@ void from_json(const nlohmann::ordered_json& j, CandidateResult& v) {
   v.counters.clear();
   v.counters_unavailable.clear();
   if (auto model = j.find("model"); model != j.end()) {
-    if (model->contains("counters"))
-      for (const auto& [name, value] : model->at("counters").items())
-        v.counters.emplace_back(name, value.get<std::uint64_t>());
+    if (model->contains("counters")) v.counters = detail::counters_from_json(model->at("counters"));
     read_if_present(*model, "unavailable", v.counters_unavailable);
   }
 }

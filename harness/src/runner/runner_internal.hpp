@@ -64,6 +64,10 @@ std::string git_revision_of_tree(const std::string& directory);
 // failure says where it happened.
 void prefix_failures(CandidateResult& result, const std::string& context);
 
+// Interpret mode's counters as a JSON object of name: count (the child's
+// reply, a report's model.counters), in the object's order.
+std::vector<std::pair<std::string, std::uint64_t>> counters_from_json(const nlohmann::ordered_json& object);
+
 void sleep_seconds(double seconds);
 
 // The timing loop of a protocol (TimingOptions, defaults filled in from the
