@@ -122,13 +122,23 @@ void describe(std::FILE* out, const Suite& suite, const Axes& axes, const std::s
                 hardware.fp32_tflop_s, hardware.tf32_tflop_s);
   }
 
+  std::fprintf(out, "\nroofline peaks (docs/roofline.md):\n  %-10s %10s %10s %12s %10s\n", "hardware", "L2 TB/s",
+               "SMs", "clock GHz", "BF16 TF/s");
+  for (const auto& hardware : known_hardware())
+    if (hardware.has_roofline())
+      std::fprintf(out, "  %-10s %10.2f %10d %12.3f %10g\n", hardware.key.c_str(), hardware.l2_bandwidth_tb_s,
+                   hardware.sm_count, hardware.sm_clock_ghz, hardware.bf16_tflop_s);
+  std::fprintf(out, "  sources: %s\n", hardware_spec("h100-sxm").roofline_source.c_str());
+
   std::fprintf(out, "\ntolerance:\n");
   for (const auto& [precision, tolerance] : suite.tolerances)
     std::fprintf(out, "  %-6s atol %-8g rtol %-8g rel_l2 %g\n", precision.c_str(), tolerance.atol,
                 tolerance.rtol, tolerance.rel_l2);
-  std::fprintf(out, "\ngate:      latency_tolerance %g, noise_multiplier %g, max_age_days %d, win_is_stale %s\n",
+  std::fprintf(out,
+              "\ngate:      latency_tolerance %g, noise_multiplier %g, max_age_days %d, win_is_stale %s, "
+              "counter_tolerance %g\n",
               suite.gate.latency_tolerance, suite.gate.noise_multiplier, suite.gate.max_age_days,
-              suite.gate.win_is_stale ? "true" : "false");
+              suite.gate.win_is_stale ? "true" : "false", suite.gate.counter_tolerance);
   std::fprintf(out, "contract:  no_mutation %s, no_aliasing %s\n", suite.contract.no_mutation ? "true" : "false",
               suite.contract.no_aliasing ? "true" : "false");
 }

@@ -219,8 +219,16 @@ void AccessCounter::at_barrier() {
 void AccessCounter::access(const void* address, std::size_t bytes, bool write, std::uint64_t site) {
   const auto at = reinterpret_cast<std::uintptr_t>(address);
   Kind kind;
-  if ((at >= dynamic_begin_ && at < dynamic_end_) || (at >= static_begin_ && at < static_end_)) {
+  // Banks are counted from the start of the block's shared memory, as a GPU
+  // numbers its shared addresses from 0: where the host allocator put the
+  // buffer must not change the count.
+  std::uintptr_t shared_base = 0;
+  if (at >= dynamic_begin_ && at < dynamic_end_) {
     kind = write ? Kind::shared_store : Kind::shared_load;
+    shared_base = dynamic_begin_;
+  } else if (at >= static_begin_ && at < static_end_) {
+    kind = write ? Kind::shared_store : Kind::shared_load;
+    shared_base = static_begin_;
   } else if (GlobalRange* range = range_of(at)) {
     mark(*range, at, bytes, write);
     kind = write ? Kind::global_store : Kind::global_load;
@@ -237,7 +245,8 @@ void AccessCounter::access(const void* address, std::size_t bytes, bool write, s
   request.bytes += bytes;
   // Global memory moves in 32-byte sectors, shared memory in 4-byte words.
   const unsigned shift = kind == Kind::global_load || kind == Kind::global_store ? 5 : 2;
-  for (std::uint64_t unit = at >> shift; unit <= (at + bytes - 1) >> shift; ++unit)
+  const std::uintptr_t from = at - shared_base;
+  for (std::uint64_t unit = from >> shift; unit <= (from + bytes - 1) >> shift; ++unit)
     if (request.units.empty() || request.units.back() != unit) request.units.push_back(unit);
 }
 

@@ -41,8 +41,13 @@ inline constexpr int kChunkChannels = 8;                   // input channels per
 inline constexpr int kCoPerBlock = 128;                    // output channels per block
 inline constexpr int kStages = 4;                          // input chunks in flight: 3 ahead
 // Row stride of the depthwise result in shared memory: 8 mod 32 makes the
-// B-fragment loads (lanes t*stride + g) hit 32 distinct banks.
-inline constexpr int kDepthwiseStride = kTilePixels + 8;
+// B-fragment loads (lanes t*stride + g) hit 32 distinct banks. The padding can
+// be set only so that a test can remove it and see the cpu gate catch the
+// bank conflicts (tests/counter_gate).
+#ifndef KG_L1_086_DEPTHWISE_PADDING
+#define KG_L1_086_DEPTHWISE_PADDING 8
+#endif
+inline constexpr int kDepthwiseStride = kTilePixels + KG_L1_086_DEPTHWISE_PADDING;
 inline constexpr std::size_t kMaxSharedBytes = 200 * 1024;  // below sm_90's 227 KiB opt-in
 // The pointwise weight lives in shared memory while it fits in this much (in_channels
 // up to 64 for 3xTF32, 128 for TF32, with the default tile); beyond, the A fragments come

@@ -167,6 +167,17 @@ def main():
                 if name not in bars or not close(bars[name], mean):
                     problems.append(f"{page.name} [{hardware}]: chart bar {bars.get(name)} ms for {name}, "
                                     f"the report says {mean}")
+            # A counted report's modelled times: a table of their own, one row per counted candidate.
+            counted = [c for c in report["candidates"] if "hardware" in c.get("model", {})]
+            if counted:
+                at = result.stdout.find("Modelled from interpret mode's counters")
+                if at < 0:
+                    problems.append(f"{page.name} [{hardware}]: counted candidates but no table of modelled times")
+                for c in counted:
+                    first = next(iter(c["model"]["hardware"].values()))
+                    row = f"<code>{c['id']}</code>"
+                    if at < 0 or row not in result.stdout[at:] or f" ms, {first['bound']}" not in result.stdout[at:]:
+                        problems.append(f"{page.name} [{hardware}]: no modelled row for {c['id']}")
             if report.get("floors") and not dom.floors:
                 problems.append(f"{page.name} [{hardware}]: the report has floors but no floor line is drawn")
         # Stored GPU baselines (the H100 records that ship with the repository)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
 
@@ -177,6 +178,39 @@ TEST(Markdown, InterpretModeCountersHaveATableWithTheirRatios) {
   // 1056 wavefronts where 64 would do.
   EXPECT_NE(md.find("| `fused_tf32` | 40 | 8.00 | 4.00 | 50% | 4096 | 64 | 16.50 | 2048 | 1 |"), std::string::npos) << md;
   EXPECT_NE(md.find("- `implicit_gemm_tf32`: too many requests"), std::string::npos) << md;
+}
+
+TEST(ReportJson, ACountedCandidateHasItsRooflineOnEveryGpuKeyLabelledModelled) {
+  RunResult run = fixture_run("run_h100.json");
+  candidate(run, "fused_tf32").counters = {{"global_load_sectors", 256}, {"global_store_sectors", 32},
+                                           {"dram_bytes", 4096},          {"shared_wavefronts", 1056},
+                                           {"tensor_flops", 2048}};
+  auto r = reported(std::move(run), std::nullopt);
+  const auto report = report_json(r->input);
+  const nlohmann::ordered_json* fused = nullptr;
+  for (const auto& c : report.at("candidates"))
+    if (c.at("id") == "fused_tf32") fused = &c;
+  ASSERT_TRUE(fused);
+  const auto& by_key = fused->at("model").at("hardware");
+  EXPECT_EQ(by_key.size(), 3u);  // h100-sxm, h100-pcie, h200: not the cpu
+  const auto& h100 = by_key.at("h100-sxm");
+  EXPECT_EQ(h100.at("trust"), "modelled");
+  // 1056 wavefronts at one per SM and clock (132 x 1.98 GHz) outlast 4096
+  // DRAM bytes at 3.35 TB/s, 9216 L2 bytes and 2048 tensor FLOPs.
+  const double shared_ms = 1056 / (132 * 1.98e9) * 1e3;
+  EXPECT_EQ(h100.at("bound"), "shared");
+  EXPECT_NEAR(h100.at("time_ms").get<double>(), shared_ms, 1e-15);
+  EXPECT_NEAR(h100.at("terms").at("dram").at("ms").get<double>(), 4096 / 3.35e12 * 1e3, 1e-15);
+  EXPECT_FALSE(h100.at("terms").contains("fp32"));  // a tensor-core kernel
+  // No other candidate was counted, so none has a model.
+  for (const auto& c : report.at("candidates"))
+    if (c.at("id") != "fused_tf32") EXPECT_FALSE(c.contains("model")) << c.at("id");
+
+  const std::string md = markdown_summary(report);
+  char expected[64];
+  std::snprintf(expected, sizeof expected, "| `fused_tf32` | %.4g ms, shared", shared_ms);
+  EXPECT_NE(md.find("Modelled from the counters (trust `modelled`"), std::string::npos) << md;
+  EXPECT_NE(md.find(expected), std::string::npos) << expected << "\n" << md;
 }
 
 TEST(Markdown, PipesInMessagesDoNotBreakTheTable) {

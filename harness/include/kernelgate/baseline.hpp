@@ -3,11 +3,13 @@
 // records of every implementation timed on one hardware key, the published
 // ranking, and the history of replaced records. The format is
 // docs/baseline.schema.json; the policy is docs/baselines.md.
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -28,7 +30,9 @@ inline constexpr std::string_view kEagerBaselineId = "cudnn_eager";
 
 // `reported`: a figure from a publication, shown and ranked but never gating.
 // `measured`: a figure this suite measured; it gates.
-enum class Trust { reported, measured };
+// `modelled`: interpret mode's counters of a cpu run (docs/roofline.md); it
+// gates the cpu key on its counters and lives in no GPU key's file.
+enum class Trust { reported, measured, modelled };
 std::string_view to_string(Trust trust);
 Trust trust_from_string(std::string_view text);  // throws kg::Error
 
@@ -49,6 +53,9 @@ struct BaselineRecord {
   Axes axes;                         // the axes it was measured at; empty when unknown
   std::string git_revision;
   std::string notes;
+  // A modelled record's counters by name (kernelgate/interpret/counters.hpp);
+  // empty for the others.
+  std::vector<std::pair<std::string, std::uint64_t>> counters;
 };
 
 // One place of the published ranking, fastest first.

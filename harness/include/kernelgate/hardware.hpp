@@ -2,7 +2,8 @@
 // The hardware keys of kernelgate (baselines/<workload>/<hardware>.json) and
 // their peak figures, from which the floors of a workload follow: the time it
 // needs at least, for its bytes at full memory bandwidth and for its FLOPs at
-// the FP32 SIMT or dense TF32 tensor-core peak (docs/reports.md, `floors`).
+// the FP32 SIMT or dense TF32 tensor-core peak (docs/reports.md, `floors`),
+// and the roofline of interpret mode's counters (kernelgate/roofline.hpp).
 #include <string>
 #include <vector>
 
@@ -10,13 +11,25 @@
 
 namespace kg {
 
+// The key of interpret mode on the CPU: its baselines gate counters, not time.
+inline constexpr const char* kCpuHardwareKey = "cpu";
+
 struct HardwareSpec {
   std::string key;               // h100-sxm, h100-pcie, h200, cpu
   std::string name;              // what it is, in words
   double memory_bandwidth_tb_s;  // TB/s (1e12 bytes per second)
   double fp32_tflop_s;           // FP32 SIMT peak (FMA = 2 FLOP)
   double tf32_tflop_s;           // dense TF32 tensor-core peak (FP32 peak where there are none)
-  std::string source;            // where the figures come from
+  std::string source;            // where the figures above come from
+  // For the roofline of counted runs; 0 where the key has none (cpu).
+  double bf16_tflop_s = 0;       // dense BF16/FP16 tensor-core peak
+  double l2_bandwidth_tb_s = 0;  // SM <-> L2, all SMs together
+  int sm_count = 0;
+  double sm_clock_ghz = 0;       // the boost clock the peaks above assume
+  std::string roofline_source;   // where those come from
+  // One wavefront (a pass of the 32 banks of 4 bytes) per SM and clock.
+  double shared_wavefronts_per_s() const { return sm_count * sm_clock_ghz * 1e9; }
+  bool has_roofline() const { return l2_bandwidth_tb_s > 0 && sm_count > 0 && sm_clock_ghz > 0; }
 };
 
 // Every known key, in a fixed order.
@@ -33,6 +46,7 @@ struct Floors {
   double bound_ms(const std::string& precision) const;
 };
 
+Floors floors(double flops, double bytes, const HardwareSpec& hardware);
 Floors floors(const Suite& suite, const Axes& axes, const HardwareSpec& hardware);
 Floors floors(const Suite& suite, const Axes& axes, const std::string& hardware_key);
 

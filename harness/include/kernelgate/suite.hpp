@@ -43,6 +43,9 @@ struct GatePolicy {
   // gate (`inconclusive`) unless inconclusive_fails is false (a warning).
   int max_rounds = 3;
   bool inconclusive_fails = true;
+  // On the cpu key the gate compares interpret mode's counters, which are
+  // exact: a counter above its modelled record by more than this regresses.
+  double counter_tolerance = 0.01;
 };
 
 enum class TensorRole { input, parameter, output };

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "json_fields.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/hardware.hpp"
 #include "kernelgate/sample_comparison.hpp"
 
 namespace kg {
@@ -16,13 +18,18 @@ using nlohmann::ordered_json;
 using report_detail::JsonReader;
 
 std::string_view to_string(Trust trust) {
-  return trust == Trust::reported ? "reported" : "measured";
+  switch (trust) {
+    case Trust::reported: return "reported";
+    case Trust::measured: return "measured";
+    case Trust::modelled: return "modelled";
+  }
+  return "measured";
 }
 
 Trust trust_from_string(std::string_view text) {
-  if (text == "reported") return Trust::reported;
-  if (text == "measured") return Trust::measured;
-  throw Error("unknown trust '" + std::string(text) + "' (expected reported or measured)");
+  for (Trust trust : {Trust::reported, Trust::measured, Trust::modelled})
+    if (text == to_string(trust)) return trust;
+  throw Error("unknown trust '" + std::string(text) + "' (expected reported, measured or modelled)");
 }
 
 std::optional<long> iso_date_days(std::string_view text) {
@@ -133,6 +140,10 @@ void to_json(ordered_json& j, const BaselineRecord& v) {
   for (const auto& [name, value] : v.axes) j["axes"][name] = value;
   j["git_revision"] = v.git_revision;
   if (!v.notes.empty()) j["notes"] = v.notes;
+  if (!v.counters.empty()) {
+    auto& counters = j["counters"] = ordered_json::object();
+    for (const auto& [name, value] : v.counters) counters[name] = value;
+  }
 }
 
 void to_json(ordered_json& j, const RankEntry& v) {
@@ -167,7 +178,7 @@ namespace {
 
 BaselineRecord parse_record(const JsonReader& r, int schema_version) {
   r.allow_only({"implementation", "kind", "precision", "trust", "latency", "ratio_to_eager", "source", "observed",
-                "environment", "workload_identity", "preset", "axes", "git_revision", "notes"});
+                "environment", "workload_identity", "preset", "axes", "git_revision", "notes", "counters"});
   BaselineRecord v;
   v.implementation = r.at("implementation").string();
   if (v.implementation.empty()) r.at("implementation").fail("must not be empty");
@@ -204,6 +215,16 @@ BaselineRecord parse_record(const JsonReader& r, int schema_version) {
   }
   v.git_revision = r.string_or("git_revision", "");
   v.notes = r.string_or("notes", "");
+  // What a modelled record gates on; no other record has counters.
+  if (v.trust == Trust::modelled && !r.has("counters")) r.at("trust").fail("a modelled record needs its counters");
+  if (r.has("counters")) {
+    if (v.trust != Trust::modelled) r.at("counters").fail("only a modelled record has counters");
+    auto counters = r.at("counters");
+    counters.require_object();
+    if (counters.json().empty()) counters.fail("expected at least one counter");
+    for (const auto& [name, value] : counters.json().items())
+      v.counters.emplace_back(name, std::uint64_t(counters.at(name).integer_in(0, std::numeric_limits<std::int64_t>::max())));
+  }
   return v;
 }
 
@@ -262,6 +283,8 @@ BaselineFile parse_baseline_file(const ordered_json& j, const std::string& where
   records.require_array();
   for (std::size_t i = 0; i < records.size(); ++i) {
     auto record = parse_record(records.at(i), file.schema_version);
+    if (record.trust == Trust::modelled && file.hardware != kCpuHardwareKey)
+      records.at(i).at("trust").fail("a modelled record belongs in the cpu key's file, not " + file.hardware + "'s");
     if (file.find(record.implementation, record.trust))
       records.at(i).fail("a second " + std::string(to_string(record.trust)) + " record for '" +
                          record.implementation + "'");

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "kernelgate/error.hpp"
+#include "kernelgate/roofline.hpp"
 #include "kernelgate/sample_comparison.hpp"
 
 namespace kg {
@@ -111,6 +112,106 @@ void judge_samples(CandidateGate& gate, const RunResult& run, const CandidateRes
   }
 }
 
+// Whether a stored record measured (or counted) what this run did: the same
+// workload identity, axes and precision. Each difference is a stale reason.
+bool is_comparable(const BaselineRecord& stored, const RunResult& run, const CandidateResult& candidate,
+                   std::vector<std::string>& stale_reasons) {
+  bool comparable = true;
+  // A measured record that does not say what it measured cannot be compared.
+  if (stored.workload_identity.empty()) {
+    stale_reasons.push_back("the record names no workload identity, so what it measured is unknown: "
+                            "re-measure and publish");
+    comparable = false;
+  } else if (stored.workload_identity != run.identity) {
+    stale_reasons.push_back("the record was measured against workload identity " +
+                            short_hash(stored.workload_identity) + ", this suite is " +
+                            short_hash(run.identity) + ": the workload changed, re-measure and publish");
+    comparable = false;
+  }
+  if (stored.axes.empty()) {
+    stale_reasons.push_back("the record names no axes, so the shape it measured is unknown: re-measure and "
+                            "publish");
+    comparable = false;
+  } else if (stored.preset != run.preset || stored.axes != run.axes) {
+    stale_reasons.push_back("the record was measured at other axes (preset '" + stored.preset + "', " +
+                            format_axes(stored.axes) + "; this run: preset '" + run.preset + "', " +
+                            format_axes(run.axes) + ")");
+    comparable = false;
+  }
+  if (stored.precision != candidate.precision) {
+    stale_reasons.push_back("the record is " + stored.precision + " but the candidate now declares " +
+                            candidate.precision + ": re-measure and publish");
+    comparable = false;
+  }
+  return comparable;
+}
+
+// The counters the cpu key gates, each "lower is better": what the roofline
+// reads (roofline.hpp: footprint, sectors, wavefronts, tensor FLOPs) and the
+// ratios that show an access pattern getting worse while the totals stay.
+// The modelled time is a function of these, so it cannot rise unless one does.
+struct GatedCounter {
+  const char* name;
+  const char* numerator;
+  const char* denominator;  // nullptr: the counter itself
+};
+constexpr GatedCounter kGatedCounters[] = {
+    {"dram_bytes", "dram_bytes", nullptr},
+    {"global_requests", "global_requests", nullptr},
+    {"global_load_sectors", "global_load_sectors", nullptr},
+    {"global_store_sectors", "global_store_sectors", nullptr},
+    {"sectors per load request", "global_load_sectors", "global_load_requests"},
+    {"sectors per store request", "global_store_sectors", "global_store_requests"},
+    {"shared_wavefronts", "shared_wavefronts", nullptr},
+    {"wavefronts per ideal", "shared_wavefronts", "shared_wavefronts_ideal"},
+    {"tensor_flops", "tensor_flops", nullptr},
+    {"barriers", "barriers", nullptr},
+};
+
+double gated_value(const GatedCounter& gated, const NamedCounters& counters) {
+  const double value = double(counter(counters, gated.numerator));
+  if (!gated.denominator) return value;
+  const double per = double(counter(counters, gated.denominator));
+  return per > 0 ? value / per : 0;
+}
+
+std::string count_text(double value) { return format(value == std::floor(value) ? "%.0f" : "%.3f", value); }
+
+// The cpu key: this run's counters against the modelled record's. Exact
+// counts need no statistics: a rise beyond the tolerance regresses, naming
+// every counter that rose; a fall beyond it asks for a publish.
+void judge_counters(CandidateGate& gate, const CandidateResult& candidate, const GatePolicy& policy) {
+  const NamedCounters& stored = gate.stored->counters;
+  std::vector<std::string> rose, fell;
+  for (const GatedCounter& gated : kGatedCounters) {
+    const double before = gated_value(gated, stored), now = gated_value(gated, candidate.counters);
+    const std::string change = std::string(gated.name) + " " + count_text(now) + " vs " + count_text(before) +
+                               (before > 0 ? " (" + percent(now / before - 1) + ")" : "");
+    if (now > before * (1 + policy.counter_tolerance)) rose.push_back(change);
+    else if (now < before * (1 - policy.counter_tolerance)) fell.push_back(change);
+  }
+  gate.rule = "counters";
+  const std::string tolerance = format("%.3g", policy.counter_tolerance * 100) + "% tolerance";
+  auto join = [](const std::vector<std::string>& parts) {
+    std::string text;
+    for (std::size_t i = 0; i < parts.size(); ++i) text += (i ? "; " : "") + parts[i];
+    return text;
+  };
+  if (!rose.empty()) {
+    gate.latency = make_check(kLatencyCheck, Outcome::regressed,
+                              "regressed on cpu (interpret mode's counters, " + tolerance + "): " + join(rose) +
+                                  ". If the change is intended, publish this report.");
+    return;
+  }
+  gate.latency = make_check(kLatencyCheck, Outcome::passed,
+                            "interpret mode's counters within " + tolerance + " of the modelled record" +
+                                (fell.empty() ? "" : "; lower: " + join(fell)) +
+                                "; wall-clock time is informational");
+  if (policy.win_is_stale && !fell.empty())
+    gate.stale_reasons.push_back("counters below the modelled record beyond the tolerance (" + join(fell) +
+                                 "): publish this report");
+}
+
 }  // namespace
 
 Outcome sample_outcome(SampleVerdict verdict, const GatePolicy& policy) {
@@ -165,7 +266,10 @@ BaselineRecord measured_record(const RunResult& run, const CandidateResult& cand
   record.implementation = candidate.id;
   record.kind = candidate.kind.empty() ? "candidate" : candidate.kind;
   record.precision = candidate.precision;
-  record.trust = Trust::measured;
+  // A counted run (interpret mode, --counters) is published as modelled:
+  // the cpu key gates its counters (judge_counters).
+  record.trust = candidate.counters.empty() ? Trust::measured : Trust::modelled;
+  record.counters = candidate.counters;
   if (candidate.latency) {
     record.latency = *candidate.latency;
     record.latency.samples_ms = stored_samples(candidate.latency->samples_ms);
@@ -231,6 +335,33 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
     const LatencyStats& now = *candidate.latency;
     gate.record = measured_record(run, candidate, eager_mean_ms);
     gate.ratio_to_eager = gate.record->ratio_to_eager;
+    // The cpu key gates interpret mode's counters against a modelled record.
+    const BaselineRecord* modelled = baseline ? baseline->find(candidate.id, Trust::modelled) : nullptr;
+    if (run.hardware == kCpuHardwareKey && (!candidate.counters.empty() || modelled)) {
+      gate.stored = modelled;
+      if (candidate.counters.empty()) {
+        gate.latency =
+            candidate.counters_unavailable.empty()
+                ? make_check(kLatencyCheck, Outcome::passed,
+                             "not compared: the modelled record has counters, this run counted none "
+                             "(kernelgate run --counters)")
+                : make_check(kLatencyCheck, Outcome::unreliable,
+                             "cannot gate: the modelled record has counters, but this run could not count: " +
+                                 candidate.counters_unavailable);
+      } else if (!modelled) {
+        gate.latency = make_check(kLatencyCheck, Outcome::new_record,
+                                  "no modelled record for " + candidate.id +
+                                      " on cpu: publish this report to store its counters");
+        gate.staleness = make_check(kStalenessCheck, Outcome::passed, "");
+      } else if (is_comparable(*modelled, run, candidate, gate.stale_reasons)) {
+        judge_counters(gate, candidate, policy);
+      } else {
+        gate.latency = make_check(kLatencyCheck, Outcome::passed,
+                                  "not compared: the modelled record is stale (see staleness)");
+      }
+      verdict.candidates.push_back(std::move(gate));
+      continue;
+    }
     gate.stored = baseline ? baseline->find(candidate.id, Trust::measured) : nullptr;
     if (!gate.stored) {
       gate.latency = make_check(kLatencyCheck, Outcome::new_record,
@@ -246,33 +377,7 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
     gate.change = now.mean_ms / stored.latency.mean_ms - 1.0;
 
     // Staleness that makes the record incomparable: then the latency is not judged.
-    bool comparable = true;
-    // A measured record that does not say what it measured cannot be compared.
-    if (stored.workload_identity.empty()) {
-      gate.stale_reasons.push_back("the record names no workload identity, so what it measured is unknown: "
-                                   "re-measure and publish");
-      comparable = false;
-    } else if (stored.workload_identity != run.identity) {
-      gate.stale_reasons.push_back("the record was measured against workload identity " +
-                                   short_hash(stored.workload_identity) + ", this suite is " +
-                                   short_hash(run.identity) + ": the workload changed, re-measure and publish");
-      comparable = false;
-    }
-    if (stored.axes.empty()) {
-      gate.stale_reasons.push_back("the record names no axes, so the shape it measured is unknown: re-measure and "
-                                   "publish");
-      comparable = false;
-    } else if (stored.preset != run.preset || stored.axes != run.axes) {
-      gate.stale_reasons.push_back("the record was measured at other axes (preset '" + stored.preset + "', " +
-                                   format_axes(stored.axes) + "; this run: preset '" + run.preset + "', " +
-                                   format_axes(run.axes) + ")");
-      comparable = false;
-    }
-    if (stored.precision != candidate.precision) {
-      gate.stale_reasons.push_back("the record is " + stored.precision + " but the candidate now declares " +
-                                   candidate.precision + ": re-measure and publish");
-      comparable = false;
-    }
+    const bool comparable = is_comparable(stored, run, candidate, gate.stale_reasons);
     if (auto observed = iso_date_days(stored.observed)) {
       long age = options.today_days - *observed;
       if (age > policy.max_age_days)

@@ -38,6 +38,9 @@ struct Section {
   // The published records over time, from the key's baseline file (even
   // when the table shows a report).
   std::vector<ImplementationHistory> history;
+  // A counted report's roofline per candidate (docs/roofline.md): key ->
+  // {time_ms, bound, above_floor}, in a table apart from the measured rows.
+  std::vector<std::pair<std::string, ordered_json>> modelled;
 };
 
 std::optional<double> number_or_null(const ordered_json& j, const char* key) {
@@ -90,6 +93,11 @@ Section section_from_report(const ordered_json& report, const Suite& suite, cons
     row.above_floor = number_or_null(entry, "above_floor");
     row.outcome = entry.value("outcome", "");
     section.rows.push_back(std::move(row));
+  }
+  for (const auto& candidate : report.at("candidates")) {
+    const auto model = candidate.find("model");
+    if (model != candidate.end() && model->is_object() && model->contains("hardware"))
+      section.modelled.emplace_back(candidate.value("id", ""), model->at("hardware"));
   }
   Axes axes;
   for (const auto& [name, value] : report.at("workload").at("axes").items()) axes[name] = value.get<std::int64_t>();
@@ -144,7 +152,7 @@ h3{font-size:1.05rem;margin-top:1.4rem}.origin,.muted{color:#5a6475;font-size:.9
 table{border-collapse:collapse;margin:.6rem 0;font-size:.9rem}th,td{padding:.28rem .6rem;border-bottom:1px solid #e4e7ed;text-align:left;vertical-align:top}
 th{background:#f3f5f9}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .badge{display:inline-block;padding:0 .4rem;border-radius:.6rem;font-size:.75rem;font-weight:600}
-.stale{background:#fde2cf;color:#8a3b00}.fresh{background:#dcf2e3;color:#1d6b39}.reported{background:#e4e9f7;color:#2f4a8a}.measured{background:#e9f4ec;color:#1d6b39}
+.stale{background:#fde2cf;color:#8a3b00}.fresh{background:#dcf2e3;color:#1d6b39}.reported{background:#e4e9f7;color:#2f4a8a}.measured{background:#e9f4ec;color:#1d6b39}.modelled{background:#efe6f7;color:#5b2a86}
 .failed{background:#fbd9d9;color:#8c1d1d}
 code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem;word-break:break-all}td code{white-space:nowrap;word-break:normal}
 svg.chart{display:block;margin:.6rem 0 1rem;font-size:12px;font-family:inherit}
@@ -170,6 +178,35 @@ bool failing_outcome(const std::string& outcome) {
   } catch (const Error&) {
     return false;
   }
+}
+
+// The modelled times of a counted run, labelled as such: never mixed into
+// the measured rows or their chart.
+void write_modelled_table(std::ostringstream& out, const Section& section) {
+  if (section.modelled.empty()) return;
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : section.modelled.front().second.items()) keys.push_back(key);
+  out << "<p>Modelled from interpret mode's counters at this run's axes (trust <span class=\"badge modelled\">"
+         "modelled</span>: a roofline, not a measurement): time, bound, and ratio to the workload's floor.</p>\n"
+         "<table><thead><tr><th>implementation</th>";
+  for (const auto& key : keys) out << "<th>" << escape(key) << "</th>";
+  out << "</tr></thead>\n<tbody>\n";
+  for (const auto& [id, by_key] : section.modelled) {
+    out << "<tr><td><code>" << escape(id) << "</code></td>";
+    for (const auto& key : keys) {
+      out << "<td class=\"num\">";
+      if (by_key.contains(key) && by_key[key].is_object()) {
+        const ordered_json& m = by_key[key];
+        out << format_number(m.value("time_ms", 0.0)) << " ms, " << escape(m.value("bound", ""));
+        if (auto above = number_or_null(m, "above_floor")) out << " (" << format_number(*above) << "× floor)";
+      } else {
+        out << "–";
+      }
+      out << "</td>";
+    }
+    out << "</tr>\n";
+  }
+  out << "</tbody></table>\n";
 }
 
 void write_rows_table(std::ostringstream& out, const Section& section) {
@@ -290,6 +327,7 @@ std::string workload_page(const Suite& suite, const std::vector<Section>& sectio
         << escape(section.floor_label) << "</p>\n";
     write_rows_table(out, section);
     out << html::latency_chart_svg(section.rows, section.floor_ms, section.floor_label);
+    write_modelled_table(out, section);
     write_history(out, section);
   }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "kernelgate/error.hpp"
 #include "kernelgate/report.hpp"
@@ -92,6 +93,42 @@ std::string counters_table(const ordered_json& candidates) {
   return md;
 }
 
+// The roofline of each counted candidate on each GPU key (docs/roofline.md):
+// modelled time, its bound and the ratio to the workload's floor there, in a
+// table of its own so that no modelled figure sits among measured ones.
+std::string modelled_table(const ordered_json& candidates) {
+  std::vector<std::string> keys;
+  std::string rows;
+  for (const auto& candidate : candidates) {
+    const auto model = candidate.find("model");
+    if (model == candidate.end() || !model->is_object() || !model->contains("hardware")) continue;
+    const ordered_json& by_key = model->at("hardware");
+    if (keys.empty())
+      for (const auto& [key, value] : by_key.items()) keys.push_back(key);
+    rows += "| `" + markdown_cell(string_of(candidate, "id")) + "` |";
+    for (const auto& key : keys) {
+      if (!by_key.contains(key)) {
+        rows += " — |";
+        continue;
+      }
+      const ordered_json& m = by_key.at(key);
+      rows += " " + ms_text(m.at("time_ms")) + " ms, " + markdown_cell(string_of(m, "bound"));
+      if (m.at("above_floor").is_number()) rows += " (" + times_text(m.at("above_floor")) + " floor)";
+      rows += " |";
+    }
+    rows += "\n";
+  }
+  if (rows.empty()) return "";
+  std::string md = "Modelled from the counters (trust `modelled`: a roofline at this run's axes, not a measurement; "
+                   "docs/roofline.md), with the bound and the ratio to the workload's floor:\n\n| implementation |";
+  std::string rule = "|---|";
+  for (const auto& key : keys) {
+    md += " " + key + " |";
+    rule += "---|";
+  }
+  return md + "\n" + rule + "\n" + rows + "\n";
+}
+
 }  // namespace
 
 std::string markdown_summary(const ordered_json& report) {
@@ -148,6 +185,7 @@ std::string markdown_summary(const ordered_json& report) {
   }
 
   md += counters_table(report.at("candidates"));
+  md += modelled_table(report.at("candidates"));
 
   // What a reviewer must act on, and what was not ranked.
   std::string problems, unranked;

@@ -21,6 +21,7 @@
 #include "json_fields.hpp"
 #include "kernelgate/baseline.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/hardware.hpp"
 #include "kernelgate/gpu_identity.hpp"
 #include "kernelgate/report.hpp"
 
@@ -35,7 +36,8 @@ std::string ms(double value) {
 }
 
 std::string describe(const BaselineRecord& record) {
-  return record.implementation + " (" + record.precision + ") " + ms(record.latency.mean_ms) + ", observed " +
+  return record.implementation + " (" + record.precision + ") " + ms(record.latency.mean_ms) +
+         (record.trust == Trust::modelled ? " wall clock, modelled from its counters" : "") + ", observed " +
          record.observed.substr(0, 10);
 }
 
@@ -141,7 +143,9 @@ ReportRecords read_report_records(const std::filesystem::path& file, const std::
     if (!candidate.has("record")) continue;
     const auto at = candidate.at("record");
     BaselineRecord record = parse_baseline_record(at.json(), file.string(), at.path());
-    if (record.trust != Trust::measured) at.at("trust").fail("only measured records are published");
+    if (record.trust == Trust::reported) at.at("trust").fail("only measured and modelled records are published");
+    if (record.trust == Trust::modelled && result.hardware != kCpuHardwareKey)
+      at.at("trust").fail("a modelled record is published only from a cpu report, not " + result.hardware + "'s");
     if (auto why = hardware_disagreement(record, result.hardware)) at.fail(*why);
     result.records.push_back(std::move(record));
   }

@@ -10,14 +10,51 @@
 
 namespace kg {
 
+namespace {
+
+// The roofline figures of the Hopper keys (roofline.hpp). The SM count and
+// boost clock are the datasheet's, and agree with its FP32 peak (SMs x 128
+// FP32 lanes x 2 FLOP x clock). Shared memory: one wavefront, a pass of the 32
+// banks of 4 bytes, per SM and clock (CUDA C++ Programming Guide, "Shared
+// Memory"). L2: no datasheet gives it; 35.6 bytes per SM and clock is the
+// 8986 GB/s of a full GH100 (144 SMs at 1755 MHz) in a published table of
+// Hopper's figures (PubMed Central PMC10448217, table 3), scaled to each
+// product's SMs and clock: a figure to calibrate once a GPU run exists.
+constexpr double kL2BytesPerSmClock = 8986e9 / (144 * 1.755e9);
+constexpr const char* kHopperRooflineSource =
+    "SMs, clock and dense BF16 peak: NVIDIA datasheet; shared memory: 32 banks x 4 bytes, one wavefront per SM "
+    "and clock (CUDA C++ Programming Guide); L2: 35.6 bytes per SM and clock, from a published table of Hopper's "
+    "figures (PMC10448217, table 3: 8986 GB/s at 144 SMs, 1755 MHz)";
+
+HardwareSpec hopper(std::string key, std::string name, double dram_tb_s, double fp32, double tf32,
+                    std::string source, double bf16, int sms, double clock_ghz) {
+  HardwareSpec spec;
+  spec.key = std::move(key);
+  spec.name = std::move(name);
+  spec.memory_bandwidth_tb_s = dram_tb_s;
+  spec.fp32_tflop_s = fp32;
+  spec.tf32_tflop_s = tf32;
+  spec.source = std::move(source);
+  spec.bf16_tflop_s = bf16;
+  spec.sm_count = sms;
+  spec.sm_clock_ghz = clock_ghz;
+  spec.l2_bandwidth_tb_s = kL2BytesPerSmClock * sms * clock_ghz * 1e9 / 1e12;
+  spec.roofline_source = kHopperRooflineSource;
+  return spec;
+}
+
+}  // namespace
+
 const std::vector<HardwareSpec>& known_hardware() {
   static const std::vector<HardwareSpec> hardware = {
-      {"h100-sxm", "NVIDIA H100 SXM5 80GB (HBM3)", 3.35, 67.0, 495.0, "NVIDIA H100 datasheet"},
-      {"h100-pcie", "NVIDIA H100 PCIe 80GB (HBM2e)", 2.0, 51.0, 378.0, "NVIDIA H100 datasheet"},
-      {"h200", "NVIDIA H200 SXM 141GB (HBM3e)", 4.8, 67.0, 495.0,
-       "NVIDIA H200 datasheet (about 4.3 TB/s measured on a copy)"},
+      hopper("h100-sxm", "NVIDIA H100 SXM5 80GB (HBM3)", 3.35, 67.0, 495.0, "NVIDIA H100 datasheet", 989.0, 132,
+             1.98),
+      hopper("h100-pcie", "NVIDIA H100 PCIe 80GB (HBM2e)", 2.0, 51.0, 378.0, "NVIDIA H100 datasheet", 756.0, 114,
+             1.755),
+      hopper("h200", "NVIDIA H200 SXM 141GB (HBM3e)", 4.8, 67.0, 495.0,
+             "NVIDIA H200 datasheet (about 4.3 TB/s measured on a copy)", 989.0, 132, 1.98),
       {"cpu", "interpret mode on a nominal 2-core x86 CI runner", 0.02, 0.1, 0.1,
-       "nominal: no tensor cores, so TF32 = FP32"},
+       "nominal: no tensor cores, so TF32 = FP32", 0, 0, 0, 0, "none: interpret mode is not modelled as a GPU"},
   };
   return hardware;
 }
@@ -34,14 +71,16 @@ double Floors::bound_ms(const std::string& precision) const {
   return std::max(memory_ms, precision == "tf32" ? tf32_ms : fp32_ms);
 }
 
-Floors floors(const Suite& suite, const Axes& axes, const HardwareSpec& hardware) {
-  const double bytes = suite.bytes(axes);
-  const double flops = suite.flops(axes);
+Floors floors(double flops, double bytes, const HardwareSpec& hardware) {
   Floors result;
   result.memory_ms = bytes / (hardware.memory_bandwidth_tb_s * 1e12) * 1e3;
   result.fp32_ms = flops / (hardware.fp32_tflop_s * 1e12) * 1e3;
   result.tf32_ms = flops / (hardware.tf32_tflop_s * 1e12) * 1e3;
   return result;
+}
+
+Floors floors(const Suite& suite, const Axes& axes, const HardwareSpec& hardware) {
+  return floors(suite.flops(axes), suite.bytes(axes), hardware);
 }
 
 Floors floors(const Suite& suite, const Axes& axes, const std::string& hardware_key) {

@@ -224,11 +224,16 @@ void read_tolerances(const Field& field, Suite& suite) {
 
 void read_gate(const Field& field, Suite& suite) {
   field.expect_keys({}, {"latency_tolerance", "noise_multiplier", "max_age_days", "win_is_stale", "min_samples",
-                         "max_cv", "max_rounds", "inconclusive"});
+                         "max_cv", "max_rounds", "inconclusive", "counter_tolerance"});
   if (field.has("latency_tolerance")) {
     suite.gate.latency_tolerance = field.child("latency_tolerance").as_number();
     if (!(suite.gate.latency_tolerance >= 0))
       field.child("latency_tolerance").fail("must be zero or positive");
+  }
+  if (field.has("counter_tolerance")) {
+    suite.gate.counter_tolerance = field.child("counter_tolerance").as_number();
+    if (!(suite.gate.counter_tolerance >= 0 && suite.gate.counter_tolerance <= 1))
+      field.child("counter_tolerance").fail("must be between 0 and 1");
   }
   if (field.has("noise_multiplier")) {
     suite.gate.noise_multiplier = field.child("noise_multiplier").as_number();

@@ -1,0 +1,55 @@
+#pragma once
+// The roofline model of a counted run (docs/roofline.md): the time a GPU
+// needs at least for what interpret mode counted a kernel doing, as the
+// largest of one term per resource, each the work on that resource over its
+// peak (hardware.hpp). A `modelled` figure, never a measurement: it ranks and
+// gates nothing on a GPU key.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernelgate/hardware.hpp"
+
+namespace kg {
+
+// Interpret mode's counters by name (kernelgate/interpret/counters.hpp).
+using NamedCounters = std::vector<std::pair<std::string, std::uint64_t>>;
+
+// The value of a named counter; 0 when it is absent.
+std::uint64_t counter(const NamedCounters& counters, const std::string& name);
+
+struct ModelTerm {
+  std::string name;  // dram | l2 | shared | tensor | fp32
+  double ms = 0;
+  std::string what;  // the work and the peak it was divided by, in words
+};
+
+struct ModelledTime {
+  std::string hardware;
+  double time_ms = 0;            // the largest term
+  std::string bound;             // its name
+  std::vector<ModelTerm> terms;  // largest first
+  // "modelled on h200: 0.2934 ms, bound by dram (0.2934 ms), then l2 (0.2211 ms)"
+  std::string describe() const;
+};
+
+// The terms:
+//   dram    dram_bytes (the footprint, a lower bound of DRAM traffic) / DRAM bandwidth
+//   l2      32 x (global load + store sectors) / L2 bandwidth
+//   shared  shared_wavefronts / (one wavefront per SM and clock)
+//   tensor  tensor_flops / the dense tensor peak of the precision (bf16 and
+//           fp16: BF16; any other: TF32, as 3xTF32 kernels run on TF32 units)
+//   fp32    workload_flops / FP32 peak, for a kernel that issues no
+//           tensor-core FLOPs: interpret mode does not count FP32
+//           instructions, so the workload's own FLOPs stand for them.
+// No occupancy term: registers per thread are unknown in interpret mode.
+// Throws kg::Error for a key without roofline figures (cpu).
+ModelledTime modelled_time(const NamedCounters& counters, const std::string& precision, double workload_flops,
+                           const HardwareSpec& hardware);
+
+// modelled_time on every key that has roofline figures, in known_hardware order.
+std::vector<ModelledTime> modelled_times(const NamedCounters& counters, const std::string& precision,
+                                         double workload_flops);
+
+}  // namespace kg

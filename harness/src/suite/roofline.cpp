@@ -1,0 +1,84 @@
+// The roofline model of a counted run: terms, peaks and limits are in
+// roofline.hpp and docs/roofline.md.
+#include "kernelgate/roofline.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "kernelgate/error.hpp"
+
+namespace kg {
+
+namespace {
+
+std::string amount(double value, const char* unit) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.4g %s", value, unit);
+  return buffer;
+}
+
+}  // namespace
+
+std::uint64_t counter(const NamedCounters& counters, const std::string& name) {
+  for (const auto& [key, value] : counters)
+    if (key == name) return value;
+  return 0;
+}
+
+std::string ModelledTime::describe() const {
+  std::string text = "modelled on " + hardware + ": " + amount(time_ms, "ms");
+  if (terms.empty()) return text;
+  text += ", bound by " + bound + " (" + amount(terms[0].ms, "ms") + ")";
+  if (terms.size() > 1) text += ", then " + terms[1].name + " (" + amount(terms[1].ms, "ms") + ")";
+  return text;
+}
+
+ModelledTime modelled_time(const NamedCounters& counters, const std::string& precision, double workload_flops,
+                           const HardwareSpec& hardware) {
+  if (!hardware.has_roofline()) throw Error("hardware key '" + hardware.key + "' has no roofline figures");
+  ModelledTime model;
+  model.hardware = hardware.key;
+  auto add = [&](std::string name, double seconds, std::string what) {
+    model.terms.push_back({std::move(name), seconds * 1e3, std::move(what)});
+  };
+
+  const double dram_bytes = double(counter(counters, "dram_bytes"));
+  add("dram", dram_bytes / (hardware.memory_bandwidth_tb_s * 1e12),
+      amount(dram_bytes, "bytes") + " / " + amount(hardware.memory_bandwidth_tb_s, "TB/s"));
+
+  const double l2_bytes =
+      32.0 * double(counter(counters, "global_load_sectors") + counter(counters, "global_store_sectors"));
+  add("l2", l2_bytes / (hardware.l2_bandwidth_tb_s * 1e12),
+      amount(l2_bytes, "bytes") + " / " + amount(hardware.l2_bandwidth_tb_s, "TB/s"));
+
+  const double wavefronts = double(counter(counters, "shared_wavefronts"));
+  add("shared", wavefronts / hardware.shared_wavefronts_per_s(),
+      amount(wavefronts, "wavefronts") + " / " + amount(hardware.shared_wavefronts_per_s() / 1e9, "G/s"));
+
+  const double tensor_flops = double(counter(counters, "tensor_flops"));
+  if (tensor_flops > 0) {
+    const bool half = precision == "bf16" || precision == "fp16";
+    const double peak = half ? hardware.bf16_tflop_s : hardware.tf32_tflop_s;
+    add("tensor", tensor_flops / (peak * 1e12),
+        amount(tensor_flops, "FLOP") + " / " + amount(peak, half ? "TFLOP/s (bf16)" : "TFLOP/s (tf32)"));
+  } else {
+    add("fp32", workload_flops / (hardware.fp32_tflop_s * 1e12),
+        amount(workload_flops, "FLOP (the workload's)") + " / " + amount(hardware.fp32_tflop_s, "TFLOP/s"));
+  }
+
+  std::stable_sort(model.terms.begin(), model.terms.end(),
+                   [](const ModelTerm& a, const ModelTerm& b) { return a.ms > b.ms; });
+  model.time_ms = model.terms.front().ms;
+  model.bound = model.terms.front().name;
+  return model;
+}
+
+std::vector<ModelledTime> modelled_times(const NamedCounters& counters, const std::string& precision,
+                                         double workload_flops) {
+  std::vector<ModelledTime> models;
+  for (const auto& hardware : known_hardware())
+    if (hardware.has_roofline()) models.push_back(modelled_time(counters, precision, workload_flops, hardware));
+  return models;
+}
+
+}  // namespace kg

@@ -1,0 +1,67 @@
+// The roofline of counted runs, on counters whose terms are known by hand.
+#include <gtest/gtest.h>
+
+#include "kernelgate/error.hpp"
+#include "kernelgate/roofline.hpp"
+
+namespace kg {
+namespace {
+
+const HardwareSpec& h100() { return hardware_spec("h100-sxm"); }
+
+TEST(Roofline, EachTermIsItsWorkOverItsPeak) {
+  // 3.35e9 bytes at 3.35 TB/s: 1 ms of DRAM.
+  const NamedCounters counters = {{"dram_bytes", 3'350'000'000},
+                                  {"global_load_sectors", 1'000'000},
+                                  {"global_store_sectors", 500'000},
+                                  {"shared_wavefronts", 261'360'000},
+                                  {"tensor_flops", 495'000'000'000}};
+  const ModelledTime model = modelled_time(counters, "tf32", 1e12, h100());
+  ASSERT_EQ(model.terms.size(), 4u);  // a tensor kernel has no fp32 term
+  auto term = [&](const std::string& name) {
+    for (const auto& t : model.terms)
+      if (t.name == name) return t.ms;
+    ADD_FAILURE() << "no term " << name;
+    return 0.0;
+  };
+  EXPECT_NEAR(term("dram"), 1.0, 1e-12);
+  EXPECT_NEAR(term("tensor"), 1.0, 1e-12);  // 495 GFLOP at 495 TFLOP/s
+  // 132 SMs x 1.98 GHz = 261.36 G wavefronts per second.
+  EXPECT_NEAR(term("shared"), 1.0, 1e-12);
+  // 1.5 M sectors x 32 bytes at 35.6 bytes per SM and clock.
+  EXPECT_NEAR(term("l2"), 48e6 / (8986e9 / (144 * 1.755e9) * 132 * 1.98e9) * 1e3, 1e-12);
+  EXPECT_NEAR(h100().l2_bandwidth_tb_s, 9.29, 0.01);
+}
+
+TEST(Roofline, TheBoundIsTheLargestTermAndTheOthersFollowInOrder) {
+  const NamedCounters counters = {{"dram_bytes", 3'350'000'000}, {"global_load_sectors", 200'000'000}};
+  const ModelledTime model = modelled_time(counters, "fp32", 67e9, h100());
+  // dram 1 ms, fp32 67 GFLOP / 67 TFLOP/s = 1 ms too (a tie keeps the order of
+  // roofline.hpp), l2 6.4e9 bytes / 9.29 TB/s = 0.69 ms, shared 0.
+  EXPECT_EQ(model.bound, "dram");
+  EXPECT_DOUBLE_EQ(model.time_ms, model.terms[0].ms);
+  ASSERT_EQ(model.terms.size(), 4u);
+  EXPECT_EQ(model.terms[1].name, "fp32");
+  EXPECT_EQ(model.terms[2].name, "l2");
+  EXPECT_EQ(model.terms[3].name, "shared");
+  EXPECT_EQ(model.describe(), "modelled on h100-sxm: 1 ms, bound by dram (1 ms), then fp32 (1 ms)");
+}
+
+TEST(Roofline, HalfPrecisionUsesTheBf16PeakAndTheRestTf32) {
+  const NamedCounters counters = {{"tensor_flops", 989'000'000'000}};
+  EXPECT_NEAR(modelled_time(counters, "bf16", 0, h100()).time_ms, 1.0, 1e-12);
+  EXPECT_NEAR(modelled_time(counters, "fp32", 0, h100()).time_ms, 989.0 / 495.0, 1e-12);
+  EXPECT_EQ(modelled_time(counters, "fp32", 0, h100()).bound, "tensor");
+}
+
+TEST(Roofline, EveryGpuKeyAndNotTheCpu) {
+  std::vector<std::string> keys;
+  for (const auto& model : modelled_times({{"dram_bytes", 1}}, "fp32", 0)) keys.push_back(model.hardware);
+  EXPECT_EQ(keys, (std::vector<std::string>{"h100-sxm", "h100-pcie", "h200"}));
+  EXPECT_THROW(modelled_time({}, "fp32", 0, hardware_spec("cpu")), Error);
+  // The same counters are faster where the memory is: h200's 4.8 TB/s.
+  EXPECT_NEAR(modelled_time({{"dram_bytes", 4'800'000'000}}, "fp32", 0, hardware_spec("h200")).time_ms, 1.0, 1e-12);
+}
+
+}  // namespace
+}  // namespace kg
