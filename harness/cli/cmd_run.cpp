@@ -48,14 +48,6 @@ struct RunCommandOptions {
   GatePolicyOverrides gate;
 };
 
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> items;
-  std::stringstream stream(text);
-  for (std::string item; std::getline(stream, item, ',');)
-    if (!item.empty()) items.push_back(item);
-  return items;
-}
-
 bool gpu_required() {
   const char* value = std::getenv("KERNELGATE_REQUIRE_GPU");
   return value && std::string(value) == "1";

@@ -41,6 +41,9 @@ CLI::Validator number_in(double min, double max, const std::string& what = "a nu
 void add_seed_option(CLI::App& command, std::uint64_t& seed, const std::string& description,
                      OptionErrors* deferred = nullptr);
 
+// "a,b,,c" -> {"a", "b", "c"}: the comma-separated lists of --candidates and the like.
+std::vector<std::string> split_list(const std::string& text);
+
 // --suites on a subcommand, and the folder it names (kg::resolve_suites_dir).
 void add_suites_option(CLI::App& command, CommonOptions& common);
 std::filesystem::path suites_dir_of(const CommonOptions& common);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 
 #include "command.hpp"
 #include "kernelgate/suite.hpp"
@@ -14,6 +15,14 @@ void add_suites_option(CLI::App& command, CommonOptions& common) {
 }
 
 std::filesystem::path suites_dir_of(const CommonOptions& common) { return resolve_suites_dir(common.suites_dir); }
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream stream(text);
+  for (std::string item; std::getline(stream, item, ',');)
+    if (!item.empty()) items.push_back(item);
+  return items;
+}
 
 CLI::Validator number_in(double min, double max, const std::string& what, OptionErrors* deferred,
                          const std::string& option) {

@@ -7,6 +7,7 @@
 #include <array>
 #include <atomic>
 #include <bit>
+#include <cmath>
 #include <memory>
 #include <mutex>
 #include <tuple>
@@ -30,7 +31,16 @@ struct GlobalRange {
 std::mutex registry_mutex;
 std::vector<GlobalRange> ranges;  // sorted by begin; fixed while counting
 std::atomic<bool> counting_on{false};
-Counters totals;  // under registry_mutex
+Counters totals;         // under registry_mutex
+Counters launch_counts;  // the blocks of the launch running now, under registry_mutex
+std::atomic<std::uint64_t> sample_per_launch{0};
+
+// The counts a block makes, which a sample of blocks scales to the grid.
+constexpr std::uint64_t Counters::*kPerBlockCounts[] = {
+    &Counters::global_load_requests, &Counters::global_store_requests, &Counters::global_load_sectors,
+    &Counters::global_store_sectors, &Counters::global_bytes_requested, &Counters::shared_requests,
+    &Counters::shared_wavefronts,    &Counters::shared_wavefronts_ideal, &Counters::mma_m16n8k8_flops,
+    &Counters::wgmma_flops,          &Counters::cp_async_bytes,        &Counters::barriers};
 thread_local AccessCounter* tls_counter = nullptr;
 
 // The first registered range that begins after `address`.
@@ -73,6 +83,7 @@ Counters& Counters::operator+=(const Counters& o) {
   incomplete = incomplete || o.incomplete;
   launches += o.launches;
   blocks += o.blocks;
+  blocks_run += o.blocks_run;
   threads += o.threads;
   max_threads_per_block = std::max(max_threads_per_block, o.max_threads_per_block);
   max_dynamic_smem_bytes = std::max(max_dynamic_smem_bytes, o.max_dynamic_smem_bytes);
@@ -113,6 +124,7 @@ std::vector<std::pair<std::string, std::uint64_t>> named(const Counters& c) {
           {"barriers", c.barriers},
           {"launches", c.launches},
           {"blocks", c.blocks},
+          {"blocks_run", c.blocks_run},
           {"threads", c.threads},
           {"max_threads_per_block", c.max_threads_per_block},
           {"max_dynamic_smem_bytes", c.max_dynamic_smem_bytes}};
@@ -145,6 +157,7 @@ void start_counting() {
   std::lock_guard lock(registry_mutex);
   if (counting_on) throw Error("interpret mode: start_counting called while counting");
   totals = Counters{};
+  launch_counts = Counters{};
   for (GlobalRange& range : ranges) {
     range.read_bits = std::make_unique<std::atomic<std::uint64_t>[]>(range.words());
     range.write_bits = std::make_unique<std::atomic<std::uint64_t>[]>(range.words());
@@ -162,16 +175,49 @@ Counters stop_counting() {
   return totals;
 }
 
-void count_launch(std::uint64_t blocks, unsigned threads_per_block, std::size_t dynamic_smem_bytes) {
+void set_block_sample(std::uint64_t blocks_per_launch) {
   std::lock_guard lock(registry_mutex);
+  if (counting_on) throw Error("interpret mode: the block sample changed while counting");
+  sample_per_launch = blocks_per_launch;
+}
+
+std::uint64_t block_sample() { return sample_per_launch.load(std::memory_order_relaxed); }
+
+std::vector<std::uint64_t> sampled_blocks(std::uint64_t total, std::uint64_t n) {
+  std::vector<std::uint64_t> blocks;
+  if (n == 0 || n >= total) {
+    for (std::uint64_t b = 0; b < total; ++b) blocks.push_back(b);
+    return blocks;
+  }
+  if (n == 1) return {0};
+  for (std::uint64_t k = 0; k < n; ++k) {
+    const auto at = static_cast<std::uint64_t>((static_cast<unsigned __int128>(k) * (total - 1) + (n - 1) / 2) / (n - 1));
+    if (blocks.empty() || blocks.back() != at) blocks.push_back(at);
+  }
+  return blocks;
+}
+
+void count_launch(std::uint64_t blocks, std::uint64_t blocks_run, unsigned threads_per_block,
+                  std::size_t dynamic_smem_bytes) {
+  std::lock_guard lock(registry_mutex);
+  // The blocks that ran stand for all of the launch's.
+  const double scale = blocks_run > 0 ? double(blocks) / double(blocks_run) : 1.0;
+  auto scaled = [&](std::uint64_t count) { return static_cast<std::uint64_t>(std::llround(double(count) * scale)); };
+  Counters launch = launch_counts;
+  if (blocks_run < blocks)
+    for (std::uint64_t Counters::*field : kPerBlockCounts) launch.*field = scaled(launch.*field);
+  totals += launch;
+  launch_counts = Counters{};
   totals.launches += 1;
   totals.blocks += blocks;
+  totals.blocks_run += blocks_run;
   totals.threads += blocks * threads_per_block;
   totals.max_threads_per_block = std::max<std::uint64_t>(totals.max_threads_per_block, threads_per_block);
   totals.max_dynamic_smem_bytes = std::max<std::uint64_t>(totals.max_dynamic_smem_bytes, dynamic_smem_bytes);
   for (GlobalRange& range : ranges) {
-    totals.dram_read_bytes += take_footprint(range.read_bits.get(), range.words());
-    totals.dram_write_bytes += take_footprint(range.write_bits.get(), range.words());
+    const std::uint64_t size = range.end - range.begin;
+    totals.dram_read_bytes += std::min(size, scaled(take_footprint(range.read_bits.get(), range.words())));
+    totals.dram_write_bytes += std::min(size, scaled(take_footprint(range.write_bits.get(), range.words())));
   }
 }
 
@@ -202,7 +248,7 @@ void AccessCounter::end_block() {
   tls_counter = nullptr;
   make_requests();
   std::lock_guard lock(registry_mutex);
-  totals += counts_;
+  launch_counts += counts_;
 }
 
 void AccessCounter::abandon_block() {

@@ -82,8 +82,10 @@ class AccessCounter {
   Counters counts_;
 };
 
-// After every block of a launch ran: the launch's configuration and its
-// footprint go to the totals.
-void count_launch(std::uint64_t blocks, unsigned threads_per_block, std::size_t dynamic_smem_bytes);
+// After the blocks of a launch ran (blocks_run of its `blocks`: all, or a
+// sample, whose counts are then scaled): the launch's counts, configuration
+// and footprint go to the totals.
+void count_launch(std::uint64_t blocks, std::uint64_t blocks_run, unsigned threads_per_block,
+                  std::size_t dynamic_smem_bytes);
 
 }  // namespace kg::interp

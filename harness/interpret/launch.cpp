@@ -66,6 +66,8 @@ void check_limits(const LaunchConfig& config) {
 struct GridJob {
   BlockTask task;
   std::uint64_t total = 0;
+  // A counted sample of the grid (set_block_sample): only these blocks run.
+  std::vector<std::uint64_t> only;
   std::uint64_t step = 1;    // dispatch order: block = (i * step + offset) % total
   std::uint64_t offset = 0;
   std::atomic<std::uint64_t> next{0};
@@ -83,9 +85,9 @@ struct GridJob {
     for (;;) {
       if (failed.load(std::memory_order_relaxed)) return;
       const std::uint64_t i = next.fetch_add(1, std::memory_order_relaxed);
-      if (i >= total) return;
+      if (i >= (only.empty() ? total : only.size())) return;
       try {
-        runner.run_block(task, block_at(i));
+        runner.run_block(task, only.empty() ? block_at(i) : only[i]);
       } catch (...) {
         std::lock_guard lock(failure_mutex);
         if (!failure) failure = std::current_exception();
@@ -209,16 +211,21 @@ void launch_grid(const LaunchConfig& config, KernelInvocation invocation) {
     while (std::gcd(job.step, job.total) != 1) ++job.step;
   }
 
+  const bool counting = AccessCounter::counting();
+  if (counting && block_sample() > 0 && block_sample() < job.total) job.only = sampled_blocks(job.total, block_sample());
+  const std::uint64_t blocks_run = job.only.empty() ? job.total : job.only.size();
+
   const unsigned threads = host_threads_from_environment();
   const unsigned helpers =
-      static_cast<unsigned>(std::min<std::uint64_t>(threads, job.total)) - 1;
+      static_cast<unsigned>(std::min<std::uint64_t>(threads, blocks_run)) - 1;
   std::lock_guard lock(launch_mutex());
   if (helpers == 0)
     job.run_blocks();
   else
     HostThreadPool::instance(helpers).run(job, helpers);
-  if (AccessCounter::counting())
-    count_launch(job.total, config.block.x * config.block.y * config.block.z, config.dynamic_smem_bytes);
+  if (counting)
+    count_launch(job.total, blocks_run, config.block.x * config.block.y * config.block.z,
+                 config.dynamic_smem_bytes);
   if (job.failure) std::rethrow_exception(job.failure);
 }
 

@@ -73,6 +73,13 @@ struct RunOptions {
   // the hardware (docs/interpret-mode.md, "Counters"). Off by default: a
   // counted run of a direct candidate takes several times an uncounted one.
   bool count_accesses = false;
+  // `kernelgate model` (docs/roofline.md): interpret mode counts one run of
+  // each candidate on input set A, running this many blocks of each launch
+  // (kg::interp::set_block_sample) and scaling their counts to the grid. No
+  // check and no timing: the blocks left out leave the output unwritten, so
+  // the candidate's outcome is `skipped` with a `model` check saying what
+  // ran. 0: a normal run.
+  std::uint64_t model_blocks_per_launch = 0;
 };
 
 // Interpret mode runs at most about this many FLOP per second (measured at

@@ -81,8 +81,11 @@ struct CandidateHost::State {
       reply.header["unsupported"] = reason;
       return reply;
     }
+    // `kernelgate model` runs set A once and checks nothing: no set B, no
+    // hashes (at full size each costs seconds).
+    const bool model_only = request.value("model", false);
     const Tensors set_a = generate_inputs(suite, axes, seed);
-    const Tensors set_b = generate_inputs(suite, axes, seed + 1);
+    const Tensors set_b = model_only ? Tensors{} : generate_inputs(suite, axes, seed + 1);
     args.axes = axes;
     std::vector<const TensorSpec*> ordered = suite.tensors_with_role(TensorRole::input);  // then parameters
     for (const TensorSpec* spec : suite.tensors_with_role(TensorRole::parameter)) ordered.push_back(spec);
@@ -92,7 +95,6 @@ struct CandidateHost::State {
     args.workspace_bytes = candidate->workspace_bytes ? candidate->workspace_bytes(axes) : 0;
     for (const TensorSpec* spec : ordered) {
       const auto& a = set_a.at(spec->name);
-      const auto& b = set_b.at(spec->name);
       const std::size_t bytes = a.data.size() * sizeof(float);
       const std::string role = spec->role == TensorRole::input ? "input " : "parameter ";
       inputs.push_back(device->allocate(bytes, role + spec->name));
@@ -100,6 +102,8 @@ struct CandidateHost::State {
                              .data = reinterpret_cast<const float*>(inputs.back().data)});
       staged_a.push_back(device->allocate(bytes, "set A of " + spec->name));
       device->copy_to_device(staged_a.back(), a.data.data(), bytes);
+      if (model_only) continue;
+      const auto& b = set_b.at(spec->name);
       hashes_a.push_back(device->hash(staged_a.back()));
       staged_b.push_back(device->allocate(bytes, "set B of " + spec->name));
       device->copy_to_device(staged_b.back(), b.data.data(), bytes);
@@ -124,6 +128,7 @@ struct CandidateHost::State {
   void load(const std::string& set) {
     if (set != "A" && set != "B") throw Error("the runner asked for input set '" + set + "'");
     const auto& staged = set == "A" ? staged_a : staged_b;
+    if (staged.size() != inputs.size()) throw Error("input set " + set + " was not staged (a model run has only A)");
     for (std::size_t i = 0; i < inputs.size(); ++i) device->copy_buffer(inputs[i], staged[i]);
     loaded_hashes = set == "A" ? &hashes_a : &hashes_b;
   }
@@ -131,6 +136,13 @@ struct CandidateHost::State {
   Message run(const nlohmann::ordered_json& request) {
     require_open();
     load(request.at("set").get<std::string>());
+    // `kernelgate model`: a counted sample of the blocks, whose output is not
+    // the kernel's; only the counters come back.
+    if (const auto sample = request.value("sample_blocks", std::uint64_t{0}); sample > 0) {
+      Message reply;
+      reply.header["counters"] = counted_launch(sample);
+      return reply;
+    }
     const bool timed = request.value("timed", false);
     const bool audit = request.value("audit", true);
     device->fill_words(output, kPoisonWord);
@@ -144,7 +156,7 @@ struct CandidateHost::State {
       reply.header["sm_clock_mhz"] = timing.sm_clock_mhz;
       reply.header["sm_clock_max_mhz"] = timing.sm_clock_max_mhz;
     } else if (request.value("count", false)) {
-      reply.header["counters"] = counted_launch();
+      reply.header["counters"] = counted_launch(0);
     } else {
       candidate->launch(args);
     }
@@ -174,15 +186,18 @@ struct CandidateHost::State {
   // One launch of the candidate with interpret mode's counters on: the
   // counters by name (an empty object where the device has none), or why
   // they are not there (more requests than interpret mode keeps at once).
-  nlohmann::ordered_json counted_launch() {
+  // sample_blocks > 0 runs that many blocks of each launch (`kernelgate model`).
+  nlohmann::ordered_json counted_launch(std::uint64_t sample_blocks) {
     nlohmann::ordered_json counters = nlohmann::ordered_json::object();
 #if defined(KG_INTERPRET)
     if (device->interpreted()) {
+      interp::set_block_sample(sample_blocks);
       interp::start_counting();
       struct StopOnThrow {
         bool armed = true;
         ~StopOnThrow() {
           if (armed) interp::stop_counting();
+          interp::set_block_sample(0);
         }
       } stop;
       candidate->launch(args);

@@ -75,6 +75,10 @@ class CandidateChecker {
 
     try {
       if (!open(result)) return result;
+      if (options_.model_blocks_per_launch > 0) {
+        model_run(result);
+        return result;
+      }
       check_runs(result);
       result.checks.push_back(make_check("contract", Outcome::passed));
       result.checks.push_back(make_check(
@@ -117,7 +121,8 @@ class CandidateChecker {
                                      {"seed", options_.seed},
                                      {"thread_order", request_.thread_order},
                                      {"tensor_cores", request_.tensor_cores},
-                                     {"nonce", request_.nonce}};
+                                     {"nonce", request_.nonce},
+                                     {"model", options_.model_blocks_per_launch > 0}};
     const Message reply = call(make_command("open", std::move(fields)));
     if (reply.header.contains("unsupported")) {
       result.thread_orders.clear();
@@ -209,6 +214,26 @@ class CandidateChecker {
                     what + ", every element against the strict-FP32 GPU reference: " +
                         describe(stats, tolerance_, candidate_.precision)};
     }
+  }
+
+  // `kernelgate model`: one sampled, counted run; nothing is checked.
+  void model_run(CandidateResult& result) {
+    const Message reply = call(make_command(
+        "run", {{"set", "A"}, {"timed", false}, {"audit", false}, {"count", true},
+                {"sample_blocks", options_.model_blocks_per_launch}}));
+    const auto& counters = reply.header.at("counters");
+    if (counters.is_string()) {
+      result.counters_unavailable = counters.get<std::string>();
+      result.checks.push_back(make_check("model", Outcome::skipped, "not counted: " + result.counters_unavailable));
+    } else {
+      result.counters = counters_from_json(counters);
+      result.checks.push_back(make_check(
+          "model", Outcome::skipped,
+          "counted " + std::to_string(counters.value("blocks_run", std::uint64_t{0})) + " of " +
+              std::to_string(counters.value("blocks", std::uint64_t{0})) +
+              " blocks, scaled to the grid; not checked, not timed"));
+    }
+    decide(result);
   }
 
   void check_runs(CandidateResult& result) {

@@ -44,6 +44,7 @@ CandidateResult run_candidate(const Suite& suite, const Candidate& candidate, De
                               const detail::ReferencePoints& reference, double timeout_s) {
   std::vector<std::string> orders;
   if (device.interpreted()) orders = options.thread_orders;
+  if (options.model_blocks_per_launch > 0) orders.resize(std::min<std::size_t>(orders.size(), 1));  // counts do not depend on it
   if (orders.empty()) orders.push_back("");
 
   CandidateResult merged;
@@ -137,7 +138,10 @@ RunResult run_workload(const Suite& suite, Device& device, const RunOptions& opt
   run.started_at = utc_timestamp_now();
 
   const double timeout_s = options.timeout_s > 0 ? options.timeout_s : device.default_timeout_s();
-  check_run_fits(suite, run.axes, device, timeout_s, options.allow_slow);
+  const bool model = options.model_blocks_per_launch > 0;
+  if (model && !device.interpreted()) throw Error("kernelgate model counts in interpret mode: use the cpu device");
+  // A model runs a sample of the blocks: the memory must fit, the time is not the full grid's.
+  check_run_fits(suite, run.axes, device, timeout_s, options.allow_slow || model);
   // Validate the thread orders before anything runs: a bad one is one usage
   // error, not a crash of every candidate.
 #if defined(KG_INTERPRET)
@@ -151,8 +155,13 @@ RunResult run_workload(const Suite& suite, Device& device, const RunOptions& opt
     }
 #endif
   const std::vector<const Candidate*> selected = select_candidates(suite, options);
-  // The float64 reference, once for every candidate, here in the parent.
-  const detail::ReferencePoints reference = detail::compute_reference_points(suite, run.axes, options);
+  // The float64 reference, once for every candidate, here in the parent (a
+  // model checks nothing, and needs only the output's size).
+  detail::ReferencePoints reference;
+  if (model)
+    reference.numel = suite.numel(suite.output().name, run.axes);
+  else
+    reference = detail::compute_reference_points(suite, run.axes, options);
   for (const Candidate* candidate : selected) {
     // Everything of the candidate's, unsupported_reason included, runs in its child.
     CandidateResult result = run_candidate(suite, *candidate, device, run.axes, options, reference, timeout_s);

@@ -163,6 +163,60 @@ TEST(Counters, TheFootprintCountsAByteReadTwiceOnce) {
   EXPECT_EQ(c.dram_write_bytes, 1024u * 4);
 }
 
+// `kernelgate model`: a sample of the blocks of a launch, scaled to its grid.
+struct BlockSample {
+  explicit BlockSample(std::uint64_t n) { interp::set_block_sample(n); }
+  ~BlockSample() { interp::set_block_sample(0); }
+};
+
+TEST(Counters, ASampleOfIdenticalBlocksCountsWhatTheWholeGridDoes) {
+  skip_without_instrumentation();
+  const Counters whole = copy_counters(8192, 1);  // 32 blocks of 256 threads
+  Counters sampled;
+  {
+    BlockSample sample(4);
+    sampled = copy_counters(8192, 1);
+  }
+  EXPECT_EQ(whole.blocks_run, 32u);
+  EXPECT_EQ(sampled.blocks, 32u);
+  EXPECT_EQ(sampled.blocks_run, 4u);
+  EXPECT_EQ(sampled.threads, whole.threads);
+  EXPECT_EQ(sampled.global_load_requests, whole.global_load_requests);
+  EXPECT_EQ(sampled.global_load_sectors, whole.global_load_sectors);
+  EXPECT_EQ(sampled.global_store_sectors, whole.global_store_sectors);
+  EXPECT_EQ(sampled.global_bytes_requested, whole.global_bytes_requested);
+  EXPECT_EQ(sampled.dram_read_bytes, whole.dram_read_bytes);
+  EXPECT_EQ(sampled.dram_write_bytes, whole.dram_write_bytes);
+  // The sample is only for counting: an uncounted launch runs every block.
+  interp::set_block_sample(4);
+  GlobalBuffer<float> in(8192, 1.0f), out(8192, 0.0f);
+  strided_copy(in.data(), out.data(), 8192, 1, nullptr);
+  interp::set_block_sample(0);
+  EXPECT_TRUE(std::all_of(out.values.begin(), out.values.end(), [](float v) { return v == 1.0f; }));
+}
+
+TEST(Counters, AScaledFootprintNeverExceedsItsBuffer) {
+  skip_without_instrumentation();
+  // Each block reads its 256 floats and its neighbour's first: 257 scaled by
+  // 8 is more than the buffer holds, and blocks that share bytes read them once.
+  GlobalBuffer<float> in(8192, 1.0f), out(8192);
+  BlockSample sample(4);
+  const Counters c = count([&] { read_twice(in.data(), out.data(), 8192, nullptr); });
+  EXPECT_EQ(c.blocks_run, 4u);
+  EXPECT_EQ(c.dram_read_bytes, 8192u * 4);
+  EXPECT_EQ(c.dram_write_bytes, 8192u * 4);
+}
+
+TEST(Counters, TheSampledBlocksSpanTheGridFirstAndLastIncluded) {
+  EXPECT_EQ(interp::sampled_blocks(10, 4), (std::vector<std::uint64_t>{0, 3, 6, 9}));
+  EXPECT_EQ(interp::sampled_blocks(100, 2), (std::vector<std::uint64_t>{0, 99}));
+  EXPECT_EQ(interp::sampled_blocks(3, 8), (std::vector<std::uint64_t>{0, 1, 2}));
+  EXPECT_EQ(interp::sampled_blocks(7, 0).size(), 7u);
+  interp::start_counting();
+  EXPECT_THROW(interp::set_block_sample(2), Error);  // not while counting
+  interp::stop_counting();
+}
+
 TEST(Counters, FootprintsOfLaunchesAdd) {
   skip_without_instrumentation();
   GlobalBuffer<float> in(1024, 1.0f), out(1024);

@@ -39,6 +39,9 @@ struct Counters {
   // shared memory of a launch.
   std::uint64_t launches = 0;
   std::uint64_t blocks = 0;
+  // Blocks that ran and were counted: fewer than `blocks` when a sample of
+  // each launch stood for the whole grid (set_block_sample).
+  std::uint64_t blocks_run = 0;
   std::uint64_t threads = 0;
   std::uint64_t max_threads_per_block = 0;
   std::uint64_t max_dynamic_smem_bytes = 0;
@@ -90,5 +93,18 @@ void unregister_global_memory(const void* begin);
 // stops.
 void start_counting();
 Counters stop_counting();
+
+// Counting a full-size grid by a sample of its blocks (`kernelgate model`,
+// docs/roofline.md): while counting with a sample of n > 0, each launch of
+// more than n blocks runs only sampled_blocks(total, n), and its counts are
+// scaled by total / n. The footprint of each registered buffer is scaled
+// too, but never beyond the buffer's size (blocks that share an input read
+// it once). The blocks left out do not run: the output is not the kernel's.
+// 0, the default, runs every block.
+void set_block_sample(std::uint64_t blocks_per_launch);
+std::uint64_t block_sample();
+// n linear block indices spread evenly over [0, total), the first and the
+// last (the tail) included; all of them when n >= total.
+std::vector<std::uint64_t> sampled_blocks(std::uint64_t total, std::uint64_t n);
 
 }  // namespace kg::interp

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# ci/model-figures.sh [KERNELGATE]: regenerates docs/kernels/modelled.md, the
+# modelled figures the kernel docs cite, from `kernelgate model` of every
+# workload at its default (KernelBench) axes. A candidate that does not finish
+# within the watchdog is listed as not modelled. Takes minutes on 2 cores.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kernelgate=${1:-build/cpu/bin/kernelgate}
+[ -x "$kernelgate" ] || { echo "no $kernelgate: build the cpu preset first" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for suite in suites/*/*.json; do
+  workload=$(basename "$suite" .json)
+  echo "== $workload" >&2
+  "$kernelgate" model "$workload" --hardware h100-sxm,h100-pcie,h200 --timeout 60 --json >"$work/$workload.json"
+done
+python3 ci/render_model_figures.py "$(git rev-parse --short HEAD)" "$work"/*.json >docs/kernels/modelled.md
+echo "wrote docs/kernels/modelled.md" >&2

@@ -1,0 +1,134 @@
+// kernelgate model <workload>: the roofline of every candidate at full size
+// (docs/roofline.md). Each candidate runs once in interpret mode, in its own
+// child, with a sample of the blocks of each launch counted and scaled to the
+// grid; the counts give a modelled time per GPU key. Nothing is checked or
+// timed: these are `modelled` figures, for the kernel docs and for a GPU run
+// to calibrate.
+#include <cstdio>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "command.hpp"
+#include "kernelgate/device.hpp"
+#include "kernelgate/error.hpp"
+#include "kernelgate/hardware.hpp"
+#include "kernelgate/roofline.hpp"
+#include "kernelgate/runner.hpp"
+#include "kernelgate/suite.hpp"
+
+namespace kg::cli {
+namespace {
+
+struct ModelOptions {
+  std::string workload;
+  std::string preset;
+  std::string axes;
+  std::string hardware = "h100-sxm,h200";
+  std::string candidates;
+  std::uint64_t blocks = 16;
+  double timeout_s = 0;
+  bool json = false;
+};
+
+std::string fixed(const char* pattern, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, pattern, value);
+  return buffer;
+}
+
+int model_command(const ModelOptions& options, const CommonOptions& common) {
+  const Suite suite = find_suite(suites_dir_of(common), options.workload);
+  std::vector<const HardwareSpec*> keys;
+  for (const auto& key : split_list(options.hardware)) {
+    const HardwareSpec& spec = hardware_spec(key);  // an unknown key names the known ones
+    if (!spec.has_roofline()) throw Error("--hardware " + key + ": no roofline figures (only GPU keys have them)");
+    keys.push_back(&spec);
+  }
+  if (keys.empty()) throw Error("--hardware: name at least one GPU key");
+
+  RunOptions run_options;
+  run_options.preset = options.preset;
+  run_options.axis_overrides = parse_axes_list(options.axes);
+  run_options.candidate_ids = split_list(options.candidates);
+  run_options.timing.protocol = "none";
+  run_options.thread_orders = {"forward"};
+  run_options.timeout_s = options.timeout_s;
+  run_options.model_blocks_per_launch = options.blocks;
+  std::unique_ptr<Device> device = open_device("cpu");
+  const RunResult run = run_workload(suite, *device, run_options);
+  const double flops = suite.flops(run.axes), bytes = suite.bytes(run.axes);
+
+  nlohmann::ordered_json out;
+  out["workload"] = suite.id;
+  out["axes"] = run.axes;
+  out["trust"] = "modelled";
+  out["blocks_per_launch"] = options.blocks;
+  out["flops"] = flops;
+  out["bytes"] = bytes;
+  out["candidates"] = nlohmann::ordered_json::array();
+  std::string text = suite.id + " at " + format_axes(run.axes) + "\nmodelled, not measured (docs/roofline.md): " +
+                     std::to_string(options.blocks) + " blocks of each launch counted and scaled to its grid\n";
+  for (const auto& candidate : run.candidates) {
+    nlohmann::ordered_json c = {{"id", candidate.id}, {"precision", candidate.precision}};
+    text += "\n" + candidate.id + " (" + candidate.precision + ")";
+    if (candidate.counters.empty()) {
+      const std::string why = candidate.counters_unavailable.empty() ? candidate.message : candidate.counters_unavailable;
+      c["unavailable"] = why.empty() ? std::string(to_string(candidate.outcome)) : why;
+      text += ": not modelled: " + c["unavailable"].get<std::string>() + "\n";
+      out["candidates"].push_back(std::move(c));
+      continue;
+    }
+    auto n = [&](const char* name) { return double(counter(candidate.counters, name)); };
+    text += ": ran " + fixed("%.0f", n("blocks_run")) + " of " + fixed("%.0f", n("blocks")) + " blocks in " +
+            fixed("%.0f", n("launches")) + " launch(es); dram " + fixed("%.4g", n("dram_bytes") / 1e9) + " GB, l2 " +
+            fixed("%.4g", 32 * (n("global_load_sectors") + n("global_store_sectors")) / 1e9) + " GB, " +
+            fixed("%.4g", n("shared_wavefronts") / 1e6) + " M wavefronts (" +
+            (n("shared_wavefronts_ideal") > 0 ? fixed("%.2f", n("shared_wavefronts") / n("shared_wavefronts_ideal"))
+                                              : std::string("-")) +
+            " x ideal), tensor " + fixed("%.4g", n("tensor_flops") / 1e9) + " GFLOP\n";
+    c["counters"] = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : candidate.counters) c["counters"][name] = value;
+    c["hardware"] = nlohmann::ordered_json::object();
+    for (const HardwareSpec* key : keys) {
+      const ModelledTime model = modelled_time(candidate.counters, candidate.precision, flops, *key);
+      const double floor = floors(flops, bytes, *key).bound_ms(candidate.precision);
+      nlohmann::ordered_json terms = nlohmann::ordered_json::object();
+      for (const ModelTerm& term : model.terms) terms[term.name] = {{"ms", term.ms}, {"what", term.what}};
+      c["hardware"][key->key] = {{"time_ms", model.time_ms}, {"bound", model.bound},     {"terms", terms},
+                                 {"floor_ms", floor},        {"above_floor", model.time_ms / floor}};
+      text += "  " + model.describe() + "; floor " + fixed("%.4g", floor) + " ms, " +
+              fixed("%.2f", model.time_ms / floor) + "x\n";
+    }
+    out["candidates"].push_back(std::move(c));
+  }
+  if (options.json)
+    std::printf("%s\n", out.dump(2).c_str());
+  else
+    std::printf("%s", text.c_str());
+  return 0;
+}
+
+const CommandRegistrar registrar{{"model", [](CLI::App& app, CommonOptions& common, int& exit_code) {
+  auto options = std::make_shared<ModelOptions>();
+  CLI::App* command = app.add_subcommand(
+      "model", "Model every candidate's time on GPU keys from interpret mode's counters, at full size by "
+               "counting a sample of each launch's blocks (docs/roofline.md)");
+  command->add_option("workload", options->workload, "Workload id (see `kernelgate list`)")->required();
+  command->add_option("--preset", options->preset, "Axes preset (default: the defaults, KernelBench's sizes)");
+  command->add_option("--axes", options->axes, "Axis overrides: name=value,name=value");
+  command->add_option("--hardware", options->hardware, "GPU keys to model on, comma-separated")
+      ->capture_default_str();
+  command->add_option("--candidates", options->candidates, "Candidate ids, comma-separated (default: all)");
+  command->add_option("--blocks", options->blocks, "Blocks of each launch to run and count")
+      ->capture_default_str()
+      ->check(number_in(1, 1 << 20, "a whole number of blocks"));
+  command->add_option("--timeout", options->timeout_s, "Watchdog per candidate, seconds (default: the device's)")
+      ->check(number_in(1, 86400, "a number of seconds"));
+  command->add_flag("--json", options->json, "Print JSON instead of text");
+  add_suites_option(*command, common);
+  command->callback([options, &common, &exit_code] { exit_code = model_command(*options, common); });
+}}};
+
+}  // namespace
+}  // namespace kg::cli
