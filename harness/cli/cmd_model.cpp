@@ -89,16 +89,13 @@ int model_command(const ModelOptions& options, const CommonOptions& common) {
             " x ideal), tensor " + fixed("%.4g", n("tensor_flops") / 1e9) + " GFLOP\n";
     c["counters"] = nlohmann::ordered_json::object();
     for (const auto& [name, value] : candidate.counters) c["counters"][name] = value;
-    c["hardware"] = nlohmann::ordered_json::object();
-    for (const HardwareSpec* key : keys) {
-      const ModelledTime model = modelled_time(candidate.counters, candidate.precision, flops, *key);
-      const double floor = floors(flops, bytes, *key).bound_ms(candidate.precision);
-      nlohmann::ordered_json terms = nlohmann::ordered_json::object();
-      for (const ModelTerm& term : model.terms) terms[term.name] = {{"ms", term.ms}, {"what", term.what}};
-      c["hardware"][key->key] = {{"time_ms", model.time_ms}, {"bound", model.bound},     {"terms", terms},
-                                 {"floor_ms", floor},        {"above_floor", model.time_ms / floor}};
-      text += "  " + model.describe() + "; floor " + fixed("%.4g", floor) + " ms, " +
-              fixed("%.2f", model.time_ms / floor) + "x\n";
+    c["hardware"] = modelled_json(candidate.counters, candidate.precision, flops, bytes, keys);
+    for (const auto& [key, m] : c["hardware"].items()) {
+      text += "  " + m["summary"].get<std::string>();
+      if (m["floor_ms"].is_number())
+        text += "; floor " + fixed("%.4g", m["floor_ms"].get<double>()) + " ms, " +
+                fixed("%.2f", m["above_floor"].get<double>()) + "x";
+      text += "\n";
     }
     out["candidates"].push_back(std::move(c));
   }

@@ -41,6 +41,11 @@ constexpr std::uint64_t Counters::*kPerBlockCounts[] = {
     &Counters::global_store_sectors, &Counters::global_bytes_requested, &Counters::shared_requests,
     &Counters::shared_wavefronts,    &Counters::shared_wavefronts_ideal, &Counters::mma_m16n8k8_flops,
     &Counters::wgmma_flops,          &Counters::cp_async_bytes,        &Counters::barriers};
+// The counts count_launch makes per launch; with those above, every count
+// that sums (the two maxima and `incomplete` are the rest).
+constexpr std::uint64_t Counters::*kPerLaunchCounts[] = {&Counters::launches,       &Counters::blocks,
+                                                         &Counters::blocks_run,     &Counters::threads,
+                                                         &Counters::dram_read_bytes, &Counters::dram_write_bytes};
 thread_local AccessCounter* tls_counter = nullptr;
 
 // The first registered range that begins after `address`.
@@ -81,26 +86,10 @@ std::uint64_t take_footprint(std::atomic<std::uint64_t>* bits, std::size_t words
 
 Counters& Counters::operator+=(const Counters& o) {
   incomplete = incomplete || o.incomplete;
-  launches += o.launches;
-  blocks += o.blocks;
-  blocks_run += o.blocks_run;
-  threads += o.threads;
   max_threads_per_block = std::max(max_threads_per_block, o.max_threads_per_block);
   max_dynamic_smem_bytes = std::max(max_dynamic_smem_bytes, o.max_dynamic_smem_bytes);
-  global_load_requests += o.global_load_requests;
-  global_store_requests += o.global_store_requests;
-  global_load_sectors += o.global_load_sectors;
-  global_store_sectors += o.global_store_sectors;
-  global_bytes_requested += o.global_bytes_requested;
-  dram_read_bytes += o.dram_read_bytes;
-  dram_write_bytes += o.dram_write_bytes;
-  shared_requests += o.shared_requests;
-  shared_wavefronts += o.shared_wavefronts;
-  shared_wavefronts_ideal += o.shared_wavefronts_ideal;
-  mma_m16n8k8_flops += o.mma_m16n8k8_flops;
-  wgmma_flops += o.wgmma_flops;
-  cp_async_bytes += o.cp_async_bytes;
-  barriers += o.barriers;
+  for (std::uint64_t Counters::*field : kPerBlockCounts) this->*field += o.*field;
+  for (std::uint64_t Counters::*field : kPerLaunchCounts) this->*field += o.*field;
   return *this;
 }
 

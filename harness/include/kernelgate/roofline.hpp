@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "kernelgate/hardware.hpp"
 
 namespace kg {
@@ -48,8 +50,16 @@ struct ModelledTime {
 ModelledTime modelled_time(const NamedCounters& counters, const std::string& precision, double workload_flops,
                            const HardwareSpec& hardware);
 
-// modelled_time on every key that has roofline figures, in known_hardware order.
-std::vector<ModelledTime> modelled_times(const NamedCounters& counters, const std::string& precision,
-                                         double workload_flops);
+// The keys that have roofline figures, in known_hardware order.
+std::vector<const HardwareSpec*> roofline_hardware();
+
+// The roofline on each of `keys`, with the workload's floor there, as the
+// reports (model.hardware, docs/report.schema.json) and `kernelgate model`
+// give it: key -> {trust "modelled", time_ms, bound, terms {name: {ms,
+// what}}, floor_ms, above_floor, summary}; floor_ms and above_floor are null
+// without a floor.
+nlohmann::ordered_json modelled_json(const NamedCounters& counters, const std::string& precision,
+                                     double workload_flops, double workload_bytes,
+                                     const std::vector<const HardwareSpec*>& keys);
 
 }  // namespace kg

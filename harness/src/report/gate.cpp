@@ -22,6 +22,12 @@ std::string format(const char* pattern, double value) {
 }
 std::string ms(double value) { return format("%.4g ms", value); }
 std::string percent(double fraction) { return format("%+.1f%%", fraction * 100.0); }
+// The parts of a check's message, "; " between them.
+std::string joined(const std::vector<std::string>& parts) {
+  std::string text;
+  for (std::size_t i = 0; i < parts.size(); ++i) text += (i ? "; " : "") + parts[i];
+  return text;
+}
 
 // A candidate whose checks all passed and whose latency was measured. The
 // outcome is decided from the checks, so a failed check fails it too; the
@@ -192,23 +198,18 @@ void judge_counters(CandidateGate& gate, const CandidateResult& candidate, const
   }
   gate.rule = "counters";
   const std::string tolerance = format("%.3g", policy.counter_tolerance * 100) + "% tolerance";
-  auto join = [](const std::vector<std::string>& parts) {
-    std::string text;
-    for (std::size_t i = 0; i < parts.size(); ++i) text += (i ? "; " : "") + parts[i];
-    return text;
-  };
   if (!rose.empty()) {
     gate.latency = make_check(kLatencyCheck, Outcome::regressed,
-                              "regressed on cpu (interpret mode's counters, " + tolerance + "): " + join(rose) +
+                              "regressed on cpu (interpret mode's counters, " + tolerance + "): " + joined(rose) +
                                   ". If the change is intended, publish this report.");
     return;
   }
   gate.latency = make_check(kLatencyCheck, Outcome::passed,
                             "interpret mode's counters within " + tolerance + " of the modelled record" +
-                                (fell.empty() ? "" : "; lower: " + join(fell)) +
+                                (fell.empty() ? "" : "; lower: " + joined(fell)) +
                                 "; wall-clock time is informational");
   if (policy.win_is_stale && !fell.empty())
-    gate.stale_reasons.push_back("counters below the modelled record beyond the tolerance (" + join(fell) +
+    gate.stale_reasons.push_back("counters below the modelled record beyond the tolerance (" + joined(fell) +
                                  "): publish this report");
 }
 
@@ -426,10 +427,9 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
                                 format("%.3f", *gate.ratio_threshold) + ")");
       }
       if (!regressions.empty()) {
-        std::string message = "regressed on " + run.hardware + ": ";
-        for (std::size_t i = 0; i < regressions.size(); ++i) message += (i ? "; " : "") + regressions[i];
-        message += ". If the slowdown is intended, publish this report.";
-        gate.latency = make_check(kLatencyCheck, Outcome::regressed, message);
+        gate.latency = make_check(kLatencyCheck, Outcome::regressed,
+                                  "regressed on " + run.hardware + ": " + joined(regressions) +
+                                      ". If the slowdown is intended, publish this report.");
       } else {
         gate.latency = make_check(kLatencyCheck, Outcome::passed,
                                   ms(now.mean_ms) + " vs record " + ms(stored.latency.mean_ms) + " (" +
@@ -484,10 +484,7 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
     if (gate.stale_reasons.empty()) {
       gate.staleness = make_check(kStalenessCheck, Outcome::passed, "");
     } else {
-      std::string message;
-      for (std::size_t i = 0; i < gate.stale_reasons.size(); ++i)
-        message += (i ? "; " : "") + gate.stale_reasons[i];
-      gate.staleness = make_check(kStalenessCheck, Outcome::stale, message);
+      gate.staleness = make_check(kStalenessCheck, Outcome::stale, joined(gate.stale_reasons));
     }
   }
   return verdict;

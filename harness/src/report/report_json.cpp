@@ -121,25 +121,6 @@ ordered_json ranking_json(const ReportInput& input) {
   return ranking;
 }
 
-// The roofline of a counted candidate on every GPU key (roofline.hpp), with
-// the workload's floor on that key beside it: `modelled`, at the run's axes.
-ordered_json modelled_json(const CandidateResult& candidate, double flops, double bytes) {
-  ordered_json by_key = ordered_json::object();
-  for (const ModelledTime& model : modelled_times(candidate.counters, candidate.precision, flops)) {
-    ordered_json terms = ordered_json::object();
-    for (const ModelTerm& term : model.terms) terms[term.name] = {{"ms", term.ms}, {"what", term.what}};
-    const double floor = floors(flops, bytes, hardware_spec(model.hardware)).bound_ms(candidate.precision);
-    by_key[model.hardware] = {{"trust", "modelled"},
-                              {"time_ms", model.time_ms},
-                              {"bound", model.bound},
-                              {"terms", terms},
-                              {"floor_ms", floor > 0 ? ordered_json(floor) : ordered_json(nullptr)},
-                              {"above_floor", floor > 0 ? ordered_json(model.time_ms / floor) : ordered_json(nullptr)},
-                              {"summary", model.describe()}};
-  }
-  return by_key;
-}
-
 }  // namespace
 
 double LatencyFloors::floor_ms(const std::string& precision) const {
@@ -226,7 +207,10 @@ ordered_json report_json(const ReportInput& input) {
   ordered_json candidates = ordered_json::array();
   for (const auto& candidate : run.candidates) {
     ordered_json c = candidate;  // the runner's record: checks, error, latency, counters
-    if (!candidate.counters.empty()) c["model"]["hardware"] = modelled_json(candidate, input.flops, input.bytes);
+    // The roofline of the counters on every GPU key, at the run's axes.
+    if (!candidate.counters.empty())
+      c["model"]["hardware"] =
+          modelled_json(candidate.counters, candidate.precision, input.flops, input.bytes, roofline_hardware());
     const CandidateGate* gate = input.verdict ? input.verdict->find(candidate.id) : nullptr;
     c["gate"] = gate ? gate_json(*gate) : ordered_json(nullptr);
     c["record"] = gate && gate->record ? ordered_json(*gate->record) : ordered_json(nullptr);

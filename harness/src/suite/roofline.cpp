@@ -73,12 +73,32 @@ ModelledTime modelled_time(const NamedCounters& counters, const std::string& pre
   return model;
 }
 
-std::vector<ModelledTime> modelled_times(const NamedCounters& counters, const std::string& precision,
-                                         double workload_flops) {
-  std::vector<ModelledTime> models;
+std::vector<const HardwareSpec*> roofline_hardware() {
+  std::vector<const HardwareSpec*> keys;
   for (const auto& hardware : known_hardware())
-    if (hardware.has_roofline()) models.push_back(modelled_time(counters, precision, workload_flops, hardware));
-  return models;
+    if (hardware.has_roofline()) keys.push_back(&hardware);
+  return keys;
+}
+
+nlohmann::ordered_json modelled_json(const NamedCounters& counters, const std::string& precision,
+                                     double workload_flops, double workload_bytes,
+                                     const std::vector<const HardwareSpec*>& keys) {
+  nlohmann::ordered_json by_key = nlohmann::ordered_json::object();
+  for (const HardwareSpec* hardware : keys) {
+    const ModelledTime model = modelled_time(counters, precision, workload_flops, *hardware);
+    nlohmann::ordered_json terms = nlohmann::ordered_json::object();
+    for (const ModelTerm& term : model.terms) terms[term.name] = {{"ms", term.ms}, {"what", term.what}};
+    const double floor = floors(workload_flops, workload_bytes, *hardware).bound_ms(precision);
+    by_key[hardware->key] = {
+        {"trust", "modelled"},
+        {"time_ms", model.time_ms},
+        {"bound", model.bound},
+        {"terms", terms},
+        {"floor_ms", floor > 0 ? nlohmann::ordered_json(floor) : nlohmann::ordered_json(nullptr)},
+        {"above_floor", floor > 0 ? nlohmann::ordered_json(model.time_ms / floor) : nlohmann::ordered_json(nullptr)},
+        {"summary", model.describe()}};
+  }
+  return by_key;
 }
 
 }  // namespace kg
