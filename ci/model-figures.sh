@@ -12,7 +12,9 @@ trap 'rm -rf "$work"' EXIT
 for suite in suites/*/*.json; do
   workload=$(basename "$suite" .json)
   echo "== $workload" >&2
+  start=$SECONDS
   "$kernelgate" model "$workload" --hardware h100-sxm,h100-pcie,h200 --timeout 60 --json >"$work/$workload.json"
+  echo $((SECONDS - start)) >"$work/$workload.seconds"
 done
 python3 ci/render_model_figures.py "$(git rev-parse --short HEAD)" "$work"/*.json >docs/kernels/modelled.md
 echo "wrote docs/kernels/modelled.md" >&2

@@ -1,7 +1,9 @@
 """Renders `kernelgate model --json` outputs as docs/kernels/modelled.md.
 
 Usage: render_model_figures.py REVISION MODEL.json...
+Each MODEL.json may sit beside MODEL.seconds, the seconds its command took.
 """
+import os
 import json
 import sys
 
@@ -17,18 +19,23 @@ def main():
            f"`{revision}`: `kernelgate model` counted a sample of each launch's blocks in interpret mode and "
            "scaled it to the grid; the times are the roofline of those counts (docs/roofline.md), "
            "**modelled, not measured**. Each time is followed by its bound and its ratio to the workload's floor "
-           "on that key. The limits that matter most here: L1 hits count as L2 traffic (the direct kernels), "
+           "on that key. A persistent kernel's grid is the one each key's SMs hold (l1_071's implicit GEMMs): "
+           "where a key's grid differs from the first key's, its cell gives the blocks of its own counted run. "
+           "The limits that matter most here: L1 hits count as L2 traffic (the direct kernels), "
            "a `make_float4` store counts as four 4-byte stores (the l2 term of l1_086's fused kernels is about "
-           "twice a GPU's), and a persistent grid runs its whole share of tiles per sampled block, so it may "
-           "not finish within the watchdog.", ""]
+           "twice a GPU's), and FP32 SIMT work is not counted, so the `fp32` term is the workload's FLOPs at "
+           "the FP32 peak.", ""]
     for file in files:
         model = json.load(open(file))
         axes = ", ".join(f"{k}={v}" for k, v in sorted(model["axes"].items()))
         keys = []
         for c in model["candidates"]:
             keys = list(c.get("hardware", {})) or keys
+        seconds_file = os.path.splitext(file)[0] + ".seconds"
+        took = (f" `kernelgate model` took {float(open(seconds_file).read()):.0f} s on this machine's cores."
+                if os.path.exists(seconds_file) else "")
         out += [f"## {model['workload']}", "", f"Axes {axes}; {model['blocks_per_launch']} blocks per launch "
-                f"counted; {model['flops'] / 1e9:.4g} GFLOP, {gb(model['bytes'])} GB compulsory.", "",
+                f"counted; {model['flops'] / 1e9:.4g} GFLOP, {gb(model['bytes'])} GB compulsory.{took}", "",
                 "| candidate | precision | blocks run | DRAM GB | L2 GB | wavefronts / ideal | tensor GFLOP | " +
                 " | ".join(keys) + " |",
                 "|---|---|---:|---:|---:|---:|---:|" + "---|" * len(keys)]
@@ -43,8 +50,12 @@ def main():
                      gb(32 * (n["global_load_sectors"] + n["global_store_sectors"])),
                      f"{n['shared_wavefronts'] / ideal:.2f}" if ideal else "—", f"{n['tensor_flops'] / 1e9:.4g}"]
             for key in keys:
-                m = c["hardware"][key]
-                cells.append(f"{m['time_ms']:.3g} ms, {m['bound']} ({m['above_floor']:.2f}×)")
+                m = c["hardware"].get(key)
+                if m is None:
+                    cells.append("not counted")
+                    continue
+                own = f"; grid of {m['counters']['blocks']} blocks" if "counters" in m else ""
+                cells.append(f"{m['time_ms']:.3g} ms, {m['bound']} ({m['above_floor']:.2f}×{own})")
             out.append("| " + " | ".join(cells) + " |")
         out.append("")
     print("\n".join(out))

@@ -1,9 +1,12 @@
 // kernelgate model <workload>: the roofline of every candidate at full size
 // (docs/roofline.md). Each candidate runs once in interpret mode, in its own
 // child, with a sample of the blocks of each launch counted and scaled to the
-// grid; the counts give a modelled time per GPU key. Nothing is checked or
+// grid; the counts give a modelled time per GPU key. A persistent kernel
+// sizes its grid to the GPU (kg::sm_count), so keys that hold different
+// grids get a counted run each. Nothing is checked or
 // timed: these are `modelled` figures, for the kernel docs and for a GPU run
 // to calibrate.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -37,15 +40,49 @@ std::string fixed(const char* pattern, double value) {
   return buffer;
 }
 
+// Keys whose SMs hold the same blocks share one counted run: only a
+// persistent kernel's grid (sized to the GPU) makes the counts depend on the
+// key.
+bool same_grid(const HardwareSpec& a, const HardwareSpec& b) {
+  return a.sm_count == b.sm_count && a.max_threads_per_sm == b.max_threads_per_sm &&
+         a.max_blocks_per_sm == b.max_blocks_per_sm && a.registers_per_sm == b.registers_per_sm &&
+         a.shared_bytes_per_sm == b.shared_bytes_per_sm && a.shared_reserved_per_block == b.shared_reserved_per_block;
+}
+
+struct GridRun {
+  std::vector<const HardwareSpec*> keys;  // the first sized the grids
+  RunResult run;
+};
+
+std::string counters_line(const NamedCounters& counters) {
+  auto n = [&](const char* name) { return double(counter(counters, name)); };
+  return "ran " + fixed("%.0f", n("blocks_run")) + " of " + fixed("%.0f", n("blocks")) + " blocks in " +
+         fixed("%.0f", n("launches")) + " launch(es); dram " + fixed("%.4g", n("dram_bytes") / 1e9) + " GB, l2 " +
+         fixed("%.4g", 32 * (n("global_load_sectors") + n("global_store_sectors")) / 1e9) + " GB, " +
+         fixed("%.4g", n("shared_wavefronts") / 1e6) + " M wavefronts (" +
+         (n("shared_wavefronts_ideal") > 0 ? fixed("%.2f", n("shared_wavefronts") / n("shared_wavefronts_ideal"))
+                                           : std::string("-")) +
+         " x ideal), tensor " + fixed("%.4g", n("tensor_flops") / 1e9) + " GFLOP";
+}
+
+nlohmann::ordered_json counters_json(const NamedCounters& counters) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : counters) out[name] = value;
+  return out;
+}
+
 int model_command(const ModelOptions& options, const CommonOptions& common) {
   const Suite suite = find_suite(suites_dir_of(common), options.workload);
-  std::vector<const HardwareSpec*> keys;
-  for (const auto& key : split_list(options.hardware)) {
+  std::vector<GridRun> runs;
+  const std::vector<std::string> asked = split_list(options.hardware);
+  for (const auto& key : asked) {
     const HardwareSpec& spec = hardware_spec(key);  // an unknown key names the known ones
     if (!spec.has_roofline()) throw Error("--hardware " + key + ": no roofline figures (only GPU keys have them)");
-    keys.push_back(&spec);
+    auto same = std::find_if(runs.begin(), runs.end(), [&](const GridRun& r) { return same_grid(*r.keys[0], spec); });
+    if (same == runs.end()) same = runs.insert(runs.end(), GridRun{});
+    same->keys.push_back(&spec);
   }
-  if (keys.empty()) throw Error("--hardware: name at least one GPU key");
+  if (runs.empty()) throw Error("--hardware: name at least one GPU key");
 
   RunOptions run_options;
   run_options.preset = options.preset;
@@ -56,47 +93,59 @@ int model_command(const ModelOptions& options, const CommonOptions& common) {
   run_options.timeout_s = options.timeout_s;
   run_options.model_blocks_per_launch = options.blocks;
   std::unique_ptr<Device> device = open_device("cpu");
-  const RunResult run = run_workload(suite, *device, run_options);
-  const double flops = suite.flops(run.axes), bytes = suite.bytes(run.axes);
+  for (GridRun& grid : runs) {
+    run_options.model_hardware = grid.keys[0]->key;
+    grid.run = run_workload(suite, *device, run_options);
+  }
+  const Axes& axes = runs[0].run.axes;
+  const double flops = suite.flops(axes), bytes = suite.bytes(axes);
 
   nlohmann::ordered_json out;
   out["workload"] = suite.id;
-  out["axes"] = run.axes;
+  out["axes"] = axes;
   out["trust"] = "modelled";
   out["blocks_per_launch"] = options.blocks;
   out["flops"] = flops;
   out["bytes"] = bytes;
   out["candidates"] = nlohmann::ordered_json::array();
-  std::string text = suite.id + " at " + format_axes(run.axes) + "\nmodelled, not measured (docs/roofline.md): " +
+  std::string text = suite.id + " at " + format_axes(axes) + "\nmodelled, not measured (docs/roofline.md): " +
                      std::to_string(options.blocks) + " blocks of each launch counted and scaled to its grid\n";
-  for (const auto& candidate : run.candidates) {
-    nlohmann::ordered_json c = {{"id", candidate.id}, {"precision", candidate.precision}};
-    text += "\n" + candidate.id + " (" + candidate.precision + ")";
-    if (candidate.counters.empty()) {
-      const std::string why = candidate.counters_unavailable.empty() ? candidate.message : candidate.counters_unavailable;
-      c["unavailable"] = why.empty() ? std::string(to_string(candidate.outcome)) : why;
+  for (std::size_t i = 0; i < runs[0].run.candidates.size(); ++i) {
+    const CandidateResult& first = runs[0].run.candidates[i];
+    nlohmann::ordered_json c = {{"id", first.id}, {"precision", first.precision}};
+    text += "\n" + first.id + " (" + first.precision + ")";
+    if (first.counters.empty()) {
+      const std::string why = first.counters_unavailable.empty() ? first.message : first.counters_unavailable;
+      c["unavailable"] = why.empty() ? std::string(to_string(first.outcome)) : why;
       text += ": not modelled: " + c["unavailable"].get<std::string>() + "\n";
       out["candidates"].push_back(std::move(c));
       continue;
     }
-    auto n = [&](const char* name) { return double(counter(candidate.counters, name)); };
-    text += ": ran " + fixed("%.0f", n("blocks_run")) + " of " + fixed("%.0f", n("blocks")) + " blocks in " +
-            fixed("%.0f", n("launches")) + " launch(es); dram " + fixed("%.4g", n("dram_bytes") / 1e9) + " GB, l2 " +
-            fixed("%.4g", 32 * (n("global_load_sectors") + n("global_store_sectors")) / 1e9) + " GB, " +
-            fixed("%.4g", n("shared_wavefronts") / 1e6) + " M wavefronts (" +
-            (n("shared_wavefronts_ideal") > 0 ? fixed("%.2f", n("shared_wavefronts") / n("shared_wavefronts_ideal"))
-                                              : std::string("-")) +
-            " x ideal), tensor " + fixed("%.4g", n("tensor_flops") / 1e9) + " GFLOP\n";
-    c["counters"] = nlohmann::ordered_json::object();
-    for (const auto& [name, value] : candidate.counters) c["counters"][name] = value;
-    c["hardware"] = modelled_json(candidate.counters, candidate.precision, flops, bytes, keys);
-    for (const auto& [key, m] : c["hardware"].items()) {
-      text += "  " + m["summary"].get<std::string>();
-      if (m["floor_ms"].is_number())
-        text += "; floor " + fixed("%.4g", m["floor_ms"].get<double>()) + " ms, " +
-                fixed("%.2f", m["above_floor"].get<double>()) + "x";
-      text += "\n";
+    text += ": " + counters_line(first.counters) + "\n";
+    c["counters"] = counters_json(first.counters);
+    nlohmann::ordered_json by_key = nlohmann::ordered_json::object();
+    for (const GridRun& grid : runs) {
+      const CandidateResult& candidate = grid.run.candidates.at(i);
+      const bool own_counts = &grid != &runs[0] && candidate.counters != first.counters;
+      if (own_counts)
+        text += "  with grids sized for " + grid.keys[0]->key + ": " +
+                (candidate.counters.empty() ? "not counted" : counters_line(candidate.counters)) + "\n";
+      if (candidate.counters.empty()) continue;
+      const nlohmann::ordered_json modelled = modelled_json(candidate.counters, candidate.precision, flops, bytes, grid.keys);
+      for (const auto& [key, m] : modelled.items()) {
+        by_key[key] = m;
+        by_key[key]["grid_sized_for"] = grid.keys[0]->key;
+        if (own_counts) by_key[key]["counters"] = counters_json(candidate.counters);
+        text += "  " + m["summary"].get<std::string>();
+        if (m["floor_ms"].is_number())
+          text += "; floor " + fixed("%.4g", m["floor_ms"].get<double>()) + " ms, " +
+                  fixed("%.2f", m["above_floor"].get<double>()) + "x";
+        text += "\n";
+      }
     }
+    c["hardware"] = nlohmann::ordered_json::object();
+    for (const auto& key : asked)
+      if (by_key.contains(key)) c["hardware"][key] = by_key[key];  // in the order asked for
     out["candidates"].push_back(std::move(c));
   }
   if (options.json)

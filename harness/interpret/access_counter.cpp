@@ -33,6 +33,8 @@ std::vector<GlobalRange> ranges;  // sorted by begin; fixed while counting
 std::atomic<bool> counting_on{false};
 Counters totals;         // under registry_mutex
 Counters launch_counts;  // the blocks of the launch running now, under registry_mutex
+Counters tail_counts;    // of those, the grid's last block, under registry_mutex
+bool tail_ran = false;   // ... if it ran, under registry_mutex
 std::atomic<std::uint64_t> sample_per_launch{0};
 
 // The counts a block makes, which a sample of blocks scales to the grid.
@@ -147,6 +149,8 @@ void start_counting() {
   if (counting_on) throw Error("interpret mode: start_counting called while counting");
   totals = Counters{};
   launch_counts = Counters{};
+  tail_counts = Counters{};
+  tail_ran = false;
   for (GlobalRange& range : ranges) {
     range.read_bits = std::make_unique<std::atomic<std::uint64_t>[]>(range.words());
     range.write_bits = std::make_unique<std::atomic<std::uint64_t>[]>(range.words());
@@ -170,6 +174,18 @@ void set_block_sample(std::uint64_t blocks_per_launch) {
   sample_per_launch = blocks_per_launch;
 }
 
+namespace {
+ModelledGpu modelled;  // set by the child before it launches, read by the kernel's host code
+}  // namespace
+
+void set_modelled_gpu(ModelledGpu gpu) {
+  std::lock_guard lock(registry_mutex);
+  if (counting_on) throw Error("interpret mode: the modelled GPU changed while counting");
+  modelled = std::move(gpu);
+}
+
+const ModelledGpu& modelled_gpu() { return modelled; }
+
 std::uint64_t block_sample() { return sample_per_launch.load(std::memory_order_relaxed); }
 
 std::vector<std::uint64_t> sampled_blocks(std::uint64_t total, std::uint64_t n) {
@@ -189,14 +205,21 @@ std::vector<std::uint64_t> sampled_blocks(std::uint64_t total, std::uint64_t n) 
 void count_launch(std::uint64_t blocks, std::uint64_t blocks_run, unsigned threads_per_block,
                   std::size_t dynamic_smem_bytes) {
   std::lock_guard lock(registry_mutex);
-  // The blocks that ran stand for all of the launch's.
+  // The blocks that ran stand for all of the launch's. The last block (every
+  // sample of more than one block has it) stands for itself alone: it is the
+  // one that differs most often, a partial tail, or in a persistent grid
+  // the block whose tiles are the edges; the others stand for the rest.
   const double scale = blocks_run > 0 ? double(blocks) / double(blocks_run) : 1.0;
-  auto scaled = [&](std::uint64_t count) { return static_cast<std::uint64_t>(std::llround(double(count) * scale)); };
+  const double others_scale = tail_ran && blocks_run > 1 ? double(blocks - 1) / double(blocks_run - 1) : scale;
+  auto scaled = [](std::uint64_t count, double by) { return static_cast<std::uint64_t>(std::llround(double(count) * by)); };
   Counters launch = launch_counts;
   if (blocks_run < blocks)
-    for (std::uint64_t Counters::*field : kPerBlockCounts) launch.*field = scaled(launch.*field);
+    for (std::uint64_t Counters::*field : kPerBlockCounts) launch.*field = scaled(launch.*field, others_scale);
+  launch += tail_counts;
   totals += launch;
   launch_counts = Counters{};
+  tail_counts = Counters{};
+  tail_ran = false;
   totals.launches += 1;
   totals.blocks += blocks;
   totals.blocks_run += blocks_run;
@@ -205,8 +228,8 @@ void count_launch(std::uint64_t blocks, std::uint64_t blocks_run, unsigned threa
   totals.max_dynamic_smem_bytes = std::max<std::uint64_t>(totals.max_dynamic_smem_bytes, dynamic_smem_bytes);
   for (GlobalRange& range : ranges) {
     const std::uint64_t size = range.end - range.begin;
-    totals.dram_read_bytes += std::min(size, scaled(take_footprint(range.read_bits.get(), range.words())));
-    totals.dram_write_bytes += std::min(size, scaled(take_footprint(range.write_bits.get(), range.words())));
+    totals.dram_read_bytes += std::min(size, scaled(take_footprint(range.read_bits.get(), range.words()), scale));
+    totals.dram_write_bytes += std::min(size, scaled(take_footprint(range.write_bits.get(), range.words()), scale));
   }
 }
 
@@ -233,11 +256,12 @@ void AccessCounter::begin_block(unsigned threads, const void* dynamic_smem, std:
   tls_counter = this;
 }
 
-void AccessCounter::end_block() {
+void AccessCounter::end_block(bool last_of_grid) {
   tls_counter = nullptr;
   make_requests();
   std::lock_guard lock(registry_mutex);
-  launch_counts += counts_;
+  (last_of_grid ? tail_counts : launch_counts) += counts_;
+  tail_ran = tail_ran || last_of_grid;
 }
 
 void AccessCounter::abandon_block() {
@@ -265,8 +289,12 @@ void AccessCounter::access(const void* address, std::size_t bytes, bool write, s
     kind = write ? Kind::shared_store : Kind::shared_load;
     shared_base = static_begin_;
   } else if (GlobalRange* range = range_of(at)) {
-    mark(*range, at, bytes, write);
+    if (bytes > 0) mark(*range, at, bytes, write);
     kind = write ? Kind::global_store : Kind::global_load;
+  } else if (bytes == 0 && !write) {
+    // A zero-filling cp.async (src_bytes 0) from anywhere: on a GPU the lane
+    // still issues the copy, as part of its warp's request, and reads nothing.
+    kind = Kind::global_load;
   } else {
     return;  // the stack, a host variable: not memory a kernel's counters see
   }
@@ -281,6 +309,7 @@ void AccessCounter::access(const void* address, std::size_t bytes, bool write, s
   // Global memory moves in 32-byte sectors, shared memory in 4-byte words.
   const unsigned shift = kind == Kind::global_load || kind == Kind::global_store ? 5 : 2;
   const std::uintptr_t from = at - shared_base;
+  if (bytes == 0) return;
   for (std::uint64_t unit = from >> shift; unit <= (from + bytes - 1) >> shift; ++unit)
     if (request.units.empty() || request.units.back() != unit) request.units.push_back(unit);
 }

@@ -23,11 +23,12 @@ class AccessCounter {
   static bool counting();
 
   // Around one block, on its host thread. end_block turns what is left into
-  // requests and adds the block's counts to the totals; abandon_block drops
+  // requests and adds the block's counts to the totals (the grid's last
+  // block apart: a sample scales it by 1, count_launch); abandon_block drops
   // them (the block failed).
   void begin_block(unsigned threads, const void* dynamic_smem, std::size_t dynamic_bytes, const void* static_smem,
                    std::size_t static_bytes);
-  void end_block();
+  void end_block(bool last_of_grid);
   void abandon_block();
   // Every live thread of the block waits at a barrier: the lanes' n-th
   // accesses at a site start again from the first.

@@ -255,7 +255,9 @@ void BlockRunner::run_block(const BlockTask& task, std::uint64_t block_linear) {
   }
   stacks_abandoned_ = false;
   warpgroup_log_.check_complete();
-  if (counting.counter) std::exchange(counting.counter, nullptr)->end_block();
+  if (counting.counter)
+    std::exchange(counting.counter, nullptr)
+        ->end_block(block_linear + 1 == std::uint64_t{task.grid.x} * task.grid.y * task.grid.z);
 }
 
 // Switches pass, as data, the slot where the context they leave is to be

@@ -96,7 +96,9 @@ void cp_async(void* smem_dst, const void* gmem_src, int bytes, int src_bytes,
   std::memset(smem_dst, 0xff, static_cast<std::size_t>(bytes));
   if (AccessCounter* counter = AccessCounter::active()) {
     counter->counts().cp_async_bytes += static_cast<std::uint64_t>(bytes);
-    if (src_bytes > 0) counter->access(gmem_src, static_cast<std::size_t>(src_bytes), false, AccessCounter::site_of(where));
+    // Every lane takes part in its warp's request, a zero-filling one too
+    // (src_bytes 0: it reads nothing), so the lanes' n-th copies stay matched.
+    counter->access(gmem_src, static_cast<std::size_t>(src_bytes), false, AccessCounter::site_of(where));
   }
   fiber.copies.push_back(PendingCopy{smem_dst, gmem_src, bytes, src_bytes, fiber.committed_groups});
 }

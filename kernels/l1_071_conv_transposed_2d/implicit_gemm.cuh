@@ -530,14 +530,11 @@ inline constexpr int kInterpretResidentBlocks = 3;
 
 // Blocks along grid.x: on a GPU exactly the blocks that fit at once (SM count
 // x occupancy, shared between the grid.y x grid.z slices), each looping over
-// tiles; in interpret mode kInterpretResidentBlocks.
+// tiles. Interpret mode answers those queries only when it models a GPU
+// (`kernelgate model`, which then runs a sample of this grid's blocks); in
+// its other runs, kInterpretResidentBlocks.
 template <typename Kernel>
 unsigned persistent_blocks(Kernel kernel, int threads, const Plan& p) {
-#if defined(KG_INTERPRET)
-  (void)kernel;
-  (void)threads;
-  const int resident_blocks = kInterpretResidentBlocks;
-#else
   int resident_blocks = p.max_class_tiles;  // one block per tile if the queries fail
   // Both answers come from the harness's cache after the first launch.
   const int sms = kg::sm_count(), per_sm = kg::max_active_blocks_per_sm(kernel, threads, p.smem_bytes);
@@ -545,6 +542,8 @@ unsigned persistent_blocks(Kernel kernel, int threads, const Plan& p) {
     const int slices = p.s.groups * p.co_blocks * p.classes;
     resident_blocks = std::max(1, sms * per_sm / slices);
   }
+#if defined(KG_INTERPRET)
+  if (sms == 0) resident_blocks = kInterpretResidentBlocks;
 #endif
   return static_cast<unsigned>(std::max(1, std::min(p.max_class_tiles, resident_blocks)));
 }

@@ -6,6 +6,9 @@
 #    l1_086 at the ci preset (baselines/<workload>/cpu.json).
 #  - With 2 of the 3 blocks, 2 ran and the counts stand for 3.
 #  - Each GPU key asked for has its modelled time, bound and floor.
+#  - A persistent kernel (l1_071's implicit GEMM) launches the grid each GPU
+#    key holds at once: h100-pcie's 114 SMs get a run of their own, smaller
+#    in proportion, and h200 shares h100-sxm's 132.
 set -u
 kernelgate=$1 suites=$2 baselines=$3 work=$4
 workload=l1_086_conv_depthwise_separable_2d
@@ -18,6 +21,9 @@ model() {  # model FILE [options]
 }
 model whole.json --blocks 100000 --hardware h100-sxm,h100-pcie,h200
 model sampled.json --blocks 2
+"$kernelgate" model l1_071_conv_transposed_2d --suites "$suites" --axes batch=2,height_in=190,width_in=446 \
+  --candidates implicit_gemm_tf32 --hardware h100-sxm,h100-pcie,h200 --blocks 4 --json >"$work/persistent.json" \
+  2>"$work/persistent.err" || { cat "$work/persistent.err" >&2; fail "kernelgate model of a persistent kernel failed"; }
 
 python3 - "$work" "$baselines/$workload/cpu.json" <<'PY' || fail "the model is not what it must be"
 import json, sys
@@ -43,5 +49,13 @@ for c in sampled["candidates"]:
     # Scaled, not raw: two blocks' counts times 3/2 are near the three blocks'.
     for name in ("global_load_sectors", "shared_wavefronts", "tensor_flops"):
         assert 0.8 * full[name] <= counters[name] <= 1.25 * full[name], (c["id"], name, counters[name], full[name])
-print("model: whole grid = the stored counters; a sample of 2 of 3 blocks scaled to the grid")
+persistent = json.load(open(f"{work}/persistent.json"))["candidates"][0]
+hw = persistent["hardware"]
+assert list(hw) == ["h100-sxm", "h100-pcie", "h200"], list(hw)  # in the order asked for
+assert [hw[k]["grid_sized_for"] for k in hw] == ["h100-sxm", "h100-pcie", "h100-sxm"], hw
+assert "counters" not in hw["h100-sxm"] and "counters" not in hw["h200"], hw
+sxm_blocks, pcie_blocks = persistent["counters"]["blocks"], hw["h100-pcie"]["counters"]["blocks"]
+assert sxm_blocks % 132 == 0 and sxm_blocks * 114 == pcie_blocks * 132, (sxm_blocks, pcie_blocks)
+print("model: whole grid = the stored counters; a sample of 2 of 3 blocks scaled to the grid; "
+      f"a persistent grid of {sxm_blocks} blocks on h100-sxm, {pcie_blocks} on h100-pcie")
 PY

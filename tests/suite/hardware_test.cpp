@@ -32,6 +32,20 @@ TEST(Hardware, FloorsMatchWorkloadsMd) {
   EXPECT_NEAR(floors(l2_078, axes, "h100-pcie").tf32_ms, 216.79 / 378.0, 0.001);
 }
 
+TEST(Hardware, BlocksPerSmAreTheLeastTheSmsLimitsAllow) {
+  const HardwareSpec& h100 = hardware_spec("h100-sxm");
+  EXPECT_EQ(blocks_per_sm(h100, 256, 0), 8);              // 2048 threads
+  EXPECT_EQ(blocks_per_sm(h100, 32, 0), 32);              // 32 blocks
+  EXPECT_EQ(blocks_per_sm(h100, 256, 100 * 1024), 2);     // 228 KiB, 1 KiB of each block reserved
+  EXPECT_EQ(blocks_per_sm(h100, 256, 113 * 1024), 2);     // 2 x 114 KiB is all of it
+  EXPECT_EQ(blocks_per_sm(h100, 256, 113 * 1024 + 1), 1);
+  EXPECT_EQ(blocks_per_sm(h100, 256, 0, 128), 2);         // 32 Ki registers a block
+  EXPECT_EQ(blocks_per_sm(h100, 256, 0, 121), 2);         // 121 take 128 (per warp, units of 256)
+  EXPECT_EQ(blocks_per_sm(h100, 256, 0, 129), 1);
+  EXPECT_EQ(blocks_per_sm(h100, 4096, 0), 0);             // never fits
+  EXPECT_EQ(blocks_per_sm(hardware_spec("cpu"), 256, 0), 0);  // no such figures
+}
+
 TEST(Hardware, KnownKeysAndErrors) {
   std::vector<std::string> keys;
   for (const auto& spec : known_hardware()) keys.push_back(spec.key);

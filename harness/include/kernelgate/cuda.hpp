@@ -13,11 +13,13 @@
 //   kg::launch(kernel, grid, block, dynamic_smem_bytes, stream, args...)
 //   kg::set_max_dynamic_smem(kernel, bytes)   the opt-in above 48 KiB
 //   the PTX wrappers of kernelgate/ptx.hpp.
-// GPU build only, for sizing a grid to the device: kg::sm_count() and
-// kg::max_active_blocks_per_sm(kernel, threads, dynamic_smem_bytes).
-// These and set_max_dynamic_smem ask the driver once per kernel and size and
-// remember the answer, so a launch pays for no device query in the timed
-// region (a candidate's child process drives one device).
+// For sizing a grid to the device: kg::sm_count() and
+// kg::max_active_blocks_per_sm(kernel, threads, dynamic_smem_bytes); 0 when
+// the query fails. Interpret mode answers them only when `kernelgate model`
+// sizes grids for a GPU, and 0 otherwise.
+// On the GPU these and set_max_dynamic_smem ask the driver once per kernel
+// and size and remember the answer, so a launch pays for no device query in
+// the timed region (a candidate's child process drives one device).
 // Never raw inline PTX, never `#if __CUDA_ARCH__`: interpret mode would take
 // the fallback silently. KG_INTERPRET is the feature macro for the rare case.
 

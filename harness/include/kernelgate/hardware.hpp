@@ -4,6 +4,7 @@
 // needs at least, for its bytes at full memory bandwidth and for its FLOPs at
 // the FP32 SIMT or dense TF32 tensor-core peak (docs/reports.md, `floors`),
 // and the roofline of interpret mode's counters (kernelgate/roofline.hpp).
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -27,10 +28,25 @@ struct HardwareSpec {
   int sm_count = 0;
   double sm_clock_ghz = 0;       // the boost clock the peaks above assume
   std::string roofline_source;   // where those come from
+  // What one SM holds at once (compute capability 9.0, CUDA C++ Programming
+  // Guide, "Compute Capabilities"): the occupancy of a launch, hence the grid
+  // a persistent kernel sizes to the GPU; 0 where the key has none (cpu).
+  int max_threads_per_sm = 0;
+  int max_blocks_per_sm = 0;
+  int registers_per_sm = 0;
+  int shared_bytes_per_sm = 0;         // what blocks may use together
+  int shared_reserved_per_block = 0;   // taken by the system from each block's share
   // One wavefront (a pass of the 32 banks of 4 bytes) per SM and clock.
   double shared_wavefronts_per_s() const { return sm_count * sm_clock_ghz * 1e9; }
   bool has_roofline() const { return l2_bandwidth_tb_s > 0 && sm_count > 0 && sm_clock_ghz > 0; }
 };
+
+// Blocks of a kernel that one SM of `spec` holds at once: the least that its
+// threads, blocks, shared memory and (when registers_per_thread > 0)
+// registers allow, registers allocated per warp in units of 256; 0 when one
+// block does not fit or the key has no such figures.
+int blocks_per_sm(const HardwareSpec& spec, int threads_per_block, std::size_t shared_bytes_per_block,
+                  int registers_per_thread = 0);
 
 // Every known key, in a fixed order.
 const std::vector<HardwareSpec>& known_hardware();

@@ -80,6 +80,9 @@ struct RunOptions {
   // the candidate's outcome is `skipped` with a `model` check saying what
   // ran. 0: a normal run.
   std::uint64_t model_blocks_per_launch = 0;
+  // The GPU key whose grids the model run sizes (kg::interp::set_modelled_gpu):
+  // a persistent kernel launches the blocks that key's SMs hold at once.
+  std::string model_hardware;
 };
 
 // Interpret mode runs at most about this many FLOP per second (measured at

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "kernelgate/error.hpp"
+#include "kernelgate/hardware.hpp"
 #include "kernelgate/reference.hpp"
 #include "runner_internal.hpp"
 
@@ -140,7 +141,7 @@ struct CandidateHost::State {
     // the kernel's; only the counters come back.
     if (const auto sample = request.value("sample_blocks", std::uint64_t{0}); sample > 0) {
       Message reply;
-      reply.header["counters"] = counted_launch(sample);
+      reply.header["counters"] = counted_launch(sample, request.value("hardware", std::string()));
       return reply;
     }
     const bool timed = request.value("timed", false);
@@ -186,18 +187,26 @@ struct CandidateHost::State {
   // One launch of the candidate with interpret mode's counters on: the
   // counters by name (an empty object where the device has none), or why
   // they are not there (more requests than interpret mode keeps at once).
-  // sample_blocks > 0 runs that many blocks of each launch (`kernelgate model`).
-  nlohmann::ordered_json counted_launch(std::uint64_t sample_blocks) {
+  // sample_blocks > 0 runs that many blocks of each launch, with the grids
+  // sized for the GPU key `hardware` (`kernelgate model`).
+  nlohmann::ordered_json counted_launch(std::uint64_t sample_blocks, const std::string& hardware = {}) {
     nlohmann::ordered_json counters = nlohmann::ordered_json::object();
 #if defined(KG_INTERPRET)
     if (device->interpreted()) {
       interp::set_block_sample(sample_blocks);
+      if (!hardware.empty()) {
+        const HardwareSpec& spec = hardware_spec(hardware);
+        interp::set_modelled_gpu({spec.sm_count, [&spec](int threads, std::size_t shared_bytes) {
+                                    return blocks_per_sm(spec, threads, shared_bytes);
+                                  }});
+      }
       interp::start_counting();
       struct StopOnThrow {
         bool armed = true;
         ~StopOnThrow() {
           if (armed) interp::stop_counting();
           interp::set_block_sample(0);
+          interp::set_modelled_gpu({});
         }
       } stop;
       candidate->launch(args);

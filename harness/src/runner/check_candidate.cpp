@@ -220,7 +220,8 @@ class CandidateChecker {
   void model_run(CandidateResult& result) {
     const Message reply = call(make_command(
         "run", {{"set", "A"}, {"timed", false}, {"audit", false}, {"count", true},
-                {"sample_blocks", options_.model_blocks_per_launch}}));
+                {"sample_blocks", options_.model_blocks_per_launch},
+                {"hardware", options_.model_hardware}}));
     const auto& counters = reply.header.at("counters");
     if (counters.is_string()) {
       result.counters_unavailable = counters.get<std::string>();

@@ -24,7 +24,8 @@ constexpr double kL2BytesPerSmClock = 8986e9 / (144 * 1.755e9);
 constexpr const char* kHopperRooflineSource =
     "SMs, clock and dense BF16 peak: NVIDIA datasheet; shared memory: 32 banks x 4 bytes, one wavefront per SM "
     "and clock (CUDA C++ Programming Guide); L2: 35.6 bytes per SM and clock, from a published table of Hopper's "
-    "figures (PMC10448217, table 3: 8986 GB/s at 144 SMs, 1755 MHz)";
+    "figures (PMC10448217, table 3: 8986 GB/s at 144 SMs, 1755 MHz); per SM 2048 threads, 32 blocks, 64 Ki "
+    "registers, 228 KiB shared (1 KiB per block reserved): Programming Guide, compute capability 9.0";
 
 HardwareSpec hopper(std::string key, std::string name, double dram_tb_s, double fp32, double tf32,
                     std::string source, double bf16, int sms, double clock_ghz) {
@@ -40,6 +41,11 @@ HardwareSpec hopper(std::string key, std::string name, double dram_tb_s, double 
   spec.sm_clock_ghz = clock_ghz;
   spec.l2_bandwidth_tb_s = kL2BytesPerSmClock * sms * clock_ghz * 1e9 / 1e12;
   spec.roofline_source = kHopperRooflineSource;
+  spec.max_threads_per_sm = 2048;
+  spec.max_blocks_per_sm = 32;
+  spec.registers_per_sm = 64 * 1024;
+  spec.shared_bytes_per_sm = 228 * 1024;
+  spec.shared_reserved_per_block = 1024;
   return spec;
 }
 
@@ -65,6 +71,20 @@ const HardwareSpec& hardware_spec(const std::string& key) {
   std::string known;
   for (const auto& spec : known_hardware()) known += (known.empty() ? "" : ", ") + spec.key;
   throw Error("unknown hardware key '" + key + "' (known: " + known + ")");
+}
+
+int blocks_per_sm(const HardwareSpec& spec, int threads_per_block, std::size_t shared_bytes_per_block,
+                  int registers_per_thread) {
+  if (spec.max_threads_per_sm <= 0 || threads_per_block <= 0 || threads_per_block > spec.max_threads_per_sm) return 0;
+  int blocks = std::min(spec.max_blocks_per_sm, spec.max_threads_per_sm / threads_per_block);
+  const std::size_t shared = shared_bytes_per_block + static_cast<std::size_t>(spec.shared_reserved_per_block);
+  blocks = static_cast<int>(std::min<std::size_t>(blocks, static_cast<std::size_t>(spec.shared_bytes_per_sm) / shared));
+  if (registers_per_thread > 0) {
+    const int warps = (threads_per_block + 31) / 32;
+    const int per_warp = (registers_per_thread * 32 + 255) / 256 * 256;
+    blocks = std::min(blocks, spec.registers_per_sm / per_warp / warps);
+  }
+  return std::max(blocks, 0);
 }
 
 double Floors::bound_ms(const std::string& precision) const {

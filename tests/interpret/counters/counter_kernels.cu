@@ -2,6 +2,10 @@
 // access instrumentation (kernelgate_count_accesses), as candidates are.
 #include "counter_kernels.hpp"
 
+#include <algorithm>
+
+#include "kernelgate/ptx.hpp"
+
 namespace kg::test {
 
 namespace {
@@ -53,6 +57,25 @@ __global__ void copy_through_stack_kernel(const float* in, float* out, int n) {
   out[i] = local[0];
 }
 
+__global__ void cp_async_zero_fill_kernel(const float* src, float* out) {
+  KG_DYNAMIC_SMEM(float, staged);  // 64 chunks of 4 floats
+  const int lane = static_cast<int>(threadIdx.x);
+  for (int round = 0; round < 2; ++round) {
+    const int chunk = round * 32 + lane;
+    kg::cp_async<16>(staged + 4 * chunk, src + 4 * chunk, round == 0 && lane == 0 ? 0 : 16);
+  }
+  kg::cp_async_commit();
+  kg::cp_async_wait_all();
+  __syncthreads();  // the other lanes' copies have landed too
+  for (int i = lane; i < 256; i += 32) out[i] = staged[i];
+}
+
+__global__ void persistent_copy_kernel(const float* in, float* out, int n) {
+  for (int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); i < n;
+       i += static_cast<int>(gridDim.x * blockDim.x))
+    out[i] = in[i];
+}
+
 dim3 blocks_for(int n) { return dim3(static_cast<unsigned>((n + 255) / 256)); }
 
 }  // namespace
@@ -90,6 +113,19 @@ void divergent_loads(const float* in, float* out, cudaStream_t stream) {
 
 void copy_through_stack(const float* in, float* out, int n, cudaStream_t stream) {
   kg::launch(copy_through_stack_kernel, blocks_for(n), dim3(256), 0, stream, in, out, n);
+}
+
+void cp_async_zero_fill(const float* src, float* out, cudaStream_t stream) {
+  kg::launch(cp_async_zero_fill_kernel, dim3(1), dim3(32), 256 * sizeof(float), stream, src, out);
+}
+
+unsigned persistent_copy(const float* in, float* out, int n, cudaStream_t stream) {
+  constexpr std::size_t kSharedBytes = 8 * 1024;  // unused: it only enters the occupancy
+  const int sms = kg::sm_count(), per_sm = kg::max_active_blocks_per_sm(persistent_copy_kernel, 256, kSharedBytes);
+  const unsigned blocks = sms > 0 && per_sm > 0 ? static_cast<unsigned>(std::min(sms * per_sm, (n + 255) / 256))
+                                                : blocks_for(n).x;
+  kg::launch(persistent_copy_kernel, dim3(blocks), dim3(256), kSharedBytes, stream, in, out, n);
+  return blocks;
 }
 
 }  // namespace kg::test

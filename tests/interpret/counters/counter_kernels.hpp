@@ -27,5 +27,14 @@ void divergent_loads(const float* in, float* out, cudaStream_t stream);
 // Like strided_copy with stride 1, but each thread first copies its value
 // through a local array on its stack (not memory a counter sees).
 void copy_through_stack(const float* in, float* out, int n, cudaStream_t stream);
+// One warp copies 64 16-byte chunks of src (256 floats) through shared memory
+// with cp.async, chunk k * 32 + lane in round k = 0, 1, to out; lane 0's
+// first copy zero-fills (src_bytes 0), so out[0..3] = 0.
+void cp_async_zero_fill(const float* src, float* out, cudaStream_t stream);
+// A persistent copy: blocks of 256 threads, as many as the device holds at
+// once (kg::sm_count() x kg::max_active_blocks_per_sm with 8 KiB of dynamic
+// shared memory), each copying its grid-stride share of out[i] = in[i]; one
+// block per 256 floats when the queries answer 0. Returns the grid's blocks.
+unsigned persistent_copy(const float* in, float* out, int n, cudaStream_t stream);
 
 }  // namespace kg::test

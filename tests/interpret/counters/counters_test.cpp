@@ -195,6 +195,62 @@ TEST(Counters, ASampleOfIdenticalBlocksCountsWhatTheWholeGridDoes) {
   EXPECT_TRUE(std::all_of(out.values.begin(), out.values.end(), [](float v) { return v == 1.0f; }));
 }
 
+TEST(Counters, TheLastBlockOfASampleStandsForItselfAlone) {
+  skip_without_instrumentation();
+  // 32 full blocks and a tail of one warp: blocks 0, 11, 21 stand for the 32
+  // full ones and the tail for itself, so the sample counts exactly.
+  const Counters whole = copy_counters(8192 + 32, 1);
+  Counters sampled;
+  {
+    BlockSample sample(4);
+    sampled = copy_counters(8192 + 32, 1);
+  }
+  EXPECT_EQ(sampled.blocks, 33u);
+  EXPECT_EQ(sampled.blocks_run, 4u);
+  EXPECT_EQ(whole.global_load_requests, 32u * 8 + 1);
+  EXPECT_EQ(sampled.global_load_requests, whole.global_load_requests);
+  EXPECT_EQ(sampled.global_load_sectors, whole.global_load_sectors);
+  EXPECT_EQ(sampled.global_bytes_requested, whole.global_bytes_requested);
+}
+
+// The GPU a model run sizes grids for (kg::interp::set_modelled_gpu).
+struct ModelledGpu {
+  explicit ModelledGpu(interp::ModelledGpu gpu) { interp::set_modelled_gpu(std::move(gpu)); }
+  ~ModelledGpu() { interp::set_modelled_gpu({}); }
+};
+
+TEST(Counters, APersistentGridIsSizedForTheModelledGpuAndSampledAsOne) {
+  skip_without_instrumentation();
+  constexpr int n = 40 * 256 * 3;  // 40 blocks' worth, 3 per thread on a grid of 40
+  GlobalBuffer<float> in(n, 1.0f), out(n);
+  EXPECT_EQ(kg::sm_count(), 0);  // interpret mode answers only for a modelled GPU
+  EXPECT_EQ(persistent_copy(in.data(), out.data(), n, nullptr), 120u);  // one block per 256 floats
+
+  std::size_t asked_shared = 0;
+  int asked_threads = 0;
+  ModelledGpu gpu({20, [&](int threads, std::size_t shared_bytes) {
+                     asked_threads = threads;
+                     asked_shared = shared_bytes;
+                     return 2;
+                   }});
+  EXPECT_EQ(kg::sm_count(), 20);
+  unsigned blocks = 0;
+  const Counters whole = count([&] { blocks = persistent_copy(in.data(), out.data(), n, nullptr); });
+  EXPECT_EQ(blocks, 40u);  // 20 SMs x 2 blocks
+  EXPECT_EQ(asked_threads, 256);
+  EXPECT_EQ(asked_shared, 8u * 1024);
+  Counters sampled;
+  {
+    BlockSample sample(5);
+    sampled = count([&] { persistent_copy(in.data(), out.data(), n, nullptr); });
+  }
+  EXPECT_EQ(whole.global_load_requests, 40u * 8 * 3);
+  EXPECT_EQ(sampled.blocks_run, 5u);
+  EXPECT_EQ(sampled.global_load_requests, whole.global_load_requests);
+  EXPECT_EQ(sampled.global_store_sectors, whole.global_store_sectors);
+  EXPECT_THROW(count([&] { interp::set_modelled_gpu({}); }), Error);  // not while counting
+}
+
 TEST(Counters, AScaledFootprintNeverExceedsItsBuffer) {
   skip_without_instrumentation();
   // Each block reads its 256 floats and its neighbour's first: 257 scaled by
@@ -267,6 +323,20 @@ TEST(Counters, CpAsyncCountsItsBytesAndItsGlobalReads) {
   EXPECT_EQ(c.global_load_requests, 2u);          // one per cp.async site
   EXPECT_EQ(c.global_bytes_requested, 16u + 8u);  // the bytes read from global memory
   EXPECT_EQ(c.dram_read_bytes, 24u);
+}
+
+TEST(Counters, AZeroFillingCpAsyncIsPartOfItsWarpsRequest) {
+  // Lane 0 zero-fills its first copy: the warp's first request is the 31
+  // other lanes (still 16 sectors), and lane 0's second copy belongs to the
+  // second request, not to the first.
+  GlobalBuffer<float> src(256, 1.0f);
+  std::vector<float> out(256);
+  const Counters c = count([&] { cp_async_zero_fill(src.data(), out.data(), nullptr); });
+  EXPECT_EQ(c.global_load_requests, 2u);
+  EXPECT_EQ(c.global_load_sectors, 2u * 16);
+  EXPECT_EQ(c.global_bytes_requested, 63u * 16);
+  EXPECT_EQ(out[0], 0.0f);
+  EXPECT_EQ(out[4], 1.0f);
 }
 
 TEST(Counters, MisuseIsRefusedInOneLine) {

@@ -18,6 +18,7 @@
 // variables) are not counted.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -97,7 +98,9 @@ Counters stop_counting();
 // Counting a full-size grid by a sample of its blocks (`kernelgate model`,
 // docs/roofline.md): while counting with a sample of n > 0, each launch of
 // more than n blocks runs only sampled_blocks(total, n), and its counts are
-// scaled by total / n. The footprint of each registered buffer is scaled
+// scaled to the grid: the last block's by 1 (a tail, or in a persistent grid
+// often the block of the edge tiles, differs most), the others' by
+// (total - 1) / (n - 1); a sample of one block, block 0, by total. The footprint of each registered buffer is scaled
 // too, but never beyond the buffer's size (blocks that share an input read
 // it once). The blocks left out do not run: the output is not the kernel's.
 // 0, the default, runs every block.
@@ -106,5 +109,19 @@ std::uint64_t block_sample();
 // n linear block indices spread evenly over [0, total), the first and the
 // last (the tail) included; all of them when n >= total.
 std::vector<std::uint64_t> sampled_blocks(std::uint64_t total, std::uint64_t n);
+
+// The GPU a model run sizes its grids for (`kernelgate model`): while one is
+// set, kg::sm_count() and kg::max_active_blocks_per_sm answer for it, so a
+// persistent kernel launches the grid it would launch there and each sampled
+// block runs that GPU's share of the tiles. Unset (sm_count 0), both answer 0,
+// as a failed query does on a GPU.
+struct ModelledGpu {
+  int sm_count = 0;
+  // Blocks of `threads` threads with `shared_bytes` of dynamic shared memory
+  // that one SM holds at once (registers aside: interpret mode has none).
+  std::function<int(int threads, std::size_t shared_bytes)> blocks_per_sm;
+};
+void set_modelled_gpu(ModelledGpu gpu);
+const ModelledGpu& modelled_gpu();
 
 }  // namespace kg::interp

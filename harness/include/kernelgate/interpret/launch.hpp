@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernelgate/interpret/counters.hpp"
 #include "kernelgate/interpret/cuda_shims.hpp"
 #include "kernelgate/interpret/vector_types.hpp"
 
@@ -123,6 +124,16 @@ void launch(void (*kernel)(KernelArgs...), dim3 grid, dim3 block, std::size_t dy
 template <typename... KernelArgs>
 void set_max_dynamic_smem(void (*kernel)(KernelArgs...), std::size_t bytes) {
   interp::set_max_dynamic_smem(reinterpret_cast<const void*>(kernel), bytes);
+}
+
+// The GPU build's device queries for sizing a grid (kernelgate/cuda.hpp).
+// Interpret mode answers them only while a model run sets the GPU it sizes
+// grids for (kg::interp::set_modelled_gpu); otherwise 0, a failed query.
+inline int sm_count() { return interp::modelled_gpu().sm_count; }
+template <typename... KernelArgs>
+int max_active_blocks_per_sm(void (*)(KernelArgs...), int threads, std::size_t dynamic_smem_bytes) {
+  const auto& gpu = interp::modelled_gpu();
+  return gpu.blocks_per_sm ? gpu.blocks_per_sm(threads, dynamic_smem_bytes) : 0;
 }
 
 }  // namespace kg
