@@ -96,6 +96,13 @@ int model_command(const ModelOptions& options, const CommonOptions& common) {
   for (GridRun& grid : runs) {
     run_options.model_hardware = grid.keys[0]->key;
     grid.run = run_workload(suite, *device, run_options);
+    if (&grid != &runs[0]) continue;
+    // The other grids count only what the first could: a candidate that is
+    // unsupported or does not finish there does not on a smaller GPU either.
+    run_options.candidate_ids.clear();
+    for (const auto& candidate : grid.run.candidates)
+      if (!candidate.counters.empty()) run_options.candidate_ids.push_back(candidate.id);
+    if (run_options.candidate_ids.empty()) break;
   }
   const Axes& axes = runs[0].run.axes;
   const double flops = suite.flops(axes), bytes = suite.bytes(axes);
@@ -125,7 +132,10 @@ int model_command(const ModelOptions& options, const CommonOptions& common) {
     c["counters"] = counters_json(first.counters);
     nlohmann::ordered_json by_key = nlohmann::ordered_json::object();
     for (const GridRun& grid : runs) {
-      const CandidateResult& candidate = grid.run.candidates.at(i);
+      const auto same_id = std::find_if(grid.run.candidates.begin(), grid.run.candidates.end(),
+                                        [&](const CandidateResult& c) { return c.id == first.id; });
+      if (same_id == grid.run.candidates.end()) continue;  // none counted (the loop above broke)
+      const CandidateResult& candidate = *same_id;
       const bool own_counts = &grid != &runs[0] && candidate.counters != first.counters;
       if (own_counts)
         text += "  with grids sized for " + grid.keys[0]->key + ": " +
