@@ -40,15 +40,9 @@ std::string fixed(const char* pattern, double value) {
   return buffer;
 }
 
-// Keys whose SMs hold the same blocks share one counted run: only a
-// persistent kernel's grid (sized to the GPU) makes the counts depend on the
+// Keys with the same grid (same_grid) share one counted run: only a
+// persistent kernel's grid, sized to the GPU, makes the counts depend on the
 // key.
-bool same_grid(const HardwareSpec& a, const HardwareSpec& b) {
-  return a.sm_count == b.sm_count && a.max_threads_per_sm == b.max_threads_per_sm &&
-         a.max_blocks_per_sm == b.max_blocks_per_sm && a.registers_per_sm == b.registers_per_sm &&
-         a.shared_bytes_per_sm == b.shared_bytes_per_sm && a.shared_reserved_per_block == b.shared_reserved_per_block;
-}
-
 struct GridRun {
   std::vector<const HardwareSpec*> keys;  // the first sized the grids
   RunResult run;
@@ -63,12 +57,6 @@ std::string counters_line(const NamedCounters& counters) {
          (n("shared_wavefronts_ideal") > 0 ? fixed("%.2f", n("shared_wavefronts") / n("shared_wavefronts_ideal"))
                                            : std::string("-")) +
          " x ideal), tensor " + fixed("%.4g", n("tensor_flops") / 1e9) + " GFLOP";
-}
-
-nlohmann::ordered_json counters_json(const NamedCounters& counters) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::object();
-  for (const auto& [name, value] : counters) out[name] = value;
-  return out;
 }
 
 int model_command(const ModelOptions& options, const CommonOptions& common) {

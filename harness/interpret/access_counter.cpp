@@ -34,7 +34,6 @@ std::atomic<bool> counting_on{false};
 Counters totals;         // under registry_mutex
 Counters launch_counts;  // the blocks of the launch running now, under registry_mutex
 Counters tail_counts;    // of those, the grid's last block, under registry_mutex
-bool tail_ran = false;   // ... if it ran, under registry_mutex
 std::atomic<std::uint64_t> sample_per_launch{0};
 
 // The counts a block makes, which a sample of blocks scales to the grid.
@@ -150,7 +149,6 @@ void start_counting() {
   totals = Counters{};
   launch_counts = Counters{};
   tail_counts = Counters{};
-  tail_ran = false;
   for (GlobalRange& range : ranges) {
     range.read_bits = std::make_unique<std::atomic<std::uint64_t>[]>(range.words());
     range.write_bits = std::make_unique<std::atomic<std::uint64_t>[]>(range.words());
@@ -202,7 +200,7 @@ std::vector<std::uint64_t> sampled_blocks(std::uint64_t total, std::uint64_t n) 
   return blocks;
 }
 
-void count_launch(std::uint64_t blocks, std::uint64_t blocks_run, unsigned threads_per_block,
+void count_launch(std::uint64_t blocks, std::uint64_t blocks_run, bool last_block_ran, unsigned threads_per_block,
                   std::size_t dynamic_smem_bytes) {
   std::lock_guard lock(registry_mutex);
   // The blocks that ran stand for all of the launch's. The last block (every
@@ -210,7 +208,7 @@ void count_launch(std::uint64_t blocks, std::uint64_t blocks_run, unsigned threa
   // one that differs most often, a partial tail, or in a persistent grid
   // the block whose tiles are the edges; the others stand for the rest.
   const double scale = blocks_run > 0 ? double(blocks) / double(blocks_run) : 1.0;
-  const double others_scale = tail_ran && blocks_run > 1 ? double(blocks - 1) / double(blocks_run - 1) : scale;
+  const double others_scale = last_block_ran && blocks_run > 1 ? double(blocks - 1) / double(blocks_run - 1) : scale;
   auto scaled = [](std::uint64_t count, double by) { return static_cast<std::uint64_t>(std::llround(double(count) * by)); };
   Counters launch = launch_counts;
   if (blocks_run < blocks)
@@ -219,7 +217,6 @@ void count_launch(std::uint64_t blocks, std::uint64_t blocks_run, unsigned threa
   totals += launch;
   launch_counts = Counters{};
   tail_counts = Counters{};
-  tail_ran = false;
   totals.launches += 1;
   totals.blocks += blocks;
   totals.blocks_run += blocks_run;
@@ -261,7 +258,6 @@ void AccessCounter::end_block(bool last_of_grid) {
   make_requests();
   std::lock_guard lock(registry_mutex);
   (last_of_grid ? tail_counts : launch_counts) += counts_;
-  tail_ran = tail_ran || last_of_grid;
 }
 
 void AccessCounter::abandon_block() {

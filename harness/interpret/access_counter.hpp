@@ -84,9 +84,10 @@ class AccessCounter {
 };
 
 // After the blocks of a launch ran (blocks_run of its `blocks`: all, or a
-// sample, whose counts are then scaled): the launch's counts, configuration
-// and footprint go to the totals.
-void count_launch(std::uint64_t blocks, std::uint64_t blocks_run, unsigned threads_per_block,
+// sample, whose counts are then scaled; last_block_ran: the grid's last
+// among them): the launch's counts, configuration and footprint go to the
+// totals.
+void count_launch(std::uint64_t blocks, std::uint64_t blocks_run, bool last_block_ran, unsigned threads_per_block,
                   std::size_t dynamic_smem_bytes);
 
 }  // namespace kg::interp

@@ -224,8 +224,8 @@ void launch_grid(const LaunchConfig& config, KernelInvocation invocation) {
   else
     HostThreadPool::instance(helpers).run(job, helpers);
   if (counting)
-    count_launch(job.total, blocks_run, config.block.x * config.block.y * config.block.z,
-                 config.dynamic_smem_bytes);
+    count_launch(job.total, blocks_run, job.only.empty() || job.only.back() == job.total - 1,
+                 config.block.x * config.block.y * config.block.z, config.dynamic_smem_bytes);
   if (job.failure) std::rethrow_exception(job.failure);
 }
 

@@ -47,6 +47,9 @@ struct HardwareSpec {
 // block does not fit or the key has no such figures.
 int blocks_per_sm(const HardwareSpec& spec, int threads_per_block, std::size_t shared_bytes_per_block,
                   int registers_per_thread = 0);
+// The same SMs, each holding the same blocks: a kernel that sizes its grid to
+// the GPU launches the same grid on both.
+bool same_grid(const HardwareSpec& a, const HardwareSpec& b);
 
 // Every known key, in a fixed order.
 const std::vector<HardwareSpec>& known_hardware();

@@ -20,6 +20,8 @@ using NamedCounters = std::vector<std::pair<std::string, std::uint64_t>>;
 
 // The value of a named counter; 0 when it is absent.
 std::uint64_t counter(const NamedCounters& counters, const std::string& name);
+// The counters as a JSON object, in their order (reports, baselines, model).
+nlohmann::ordered_json counters_json(const NamedCounters& counters);
 
 struct ModelTerm {
   std::string name;  // dram | l2 | shared | tensor | fp32

@@ -10,6 +10,7 @@
 #include "json_fields.hpp"
 #include "kernelgate/error.hpp"
 #include "kernelgate/hardware.hpp"
+#include "kernelgate/roofline.hpp"
 #include "kernelgate/sample_comparison.hpp"
 
 namespace kg {
@@ -140,10 +141,7 @@ void to_json(ordered_json& j, const BaselineRecord& v) {
   for (const auto& [name, value] : v.axes) j["axes"][name] = value;
   j["git_revision"] = v.git_revision;
   if (!v.notes.empty()) j["notes"] = v.notes;
-  if (!v.counters.empty()) {
-    auto& counters = j["counters"] = ordered_json::object();
-    for (const auto& [name, value] : v.counters) counters[name] = value;
-  }
+  if (!v.counters.empty()) j["counters"] = counters_json(v.counters);
 }
 
 void to_json(ordered_json& j, const RankEntry& v) {

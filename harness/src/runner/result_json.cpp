@@ -10,6 +10,7 @@
 
 #include "kernelgate/error.hpp"
 #include "kernelgate/result.hpp"
+#include "kernelgate/roofline.hpp"
 #include "runner_internal.hpp"
 
 namespace kg {
@@ -193,8 +194,7 @@ void to_json(nlohmann::ordered_json& j, const CandidateResult& v) {
   if (v.bitwise_deterministic) j["bitwise_deterministic"] = *v.bitwise_deterministic;
   if (!v.thread_orders.empty()) j["thread_orders"] = v.thread_orders;
   if (!v.counters.empty()) {
-    auto& counters = j["model"]["counters"] = nlohmann::ordered_json::object();
-    for (const auto& [name, value] : v.counters) counters[name] = value;
+    j["model"]["counters"] = counters_json(v.counters);
   } else if (!v.counters_unavailable.empty()) {
     j["model"]["unavailable"] = v.counters_unavailable;
   }

@@ -87,6 +87,12 @@ int blocks_per_sm(const HardwareSpec& spec, int threads_per_block, std::size_t s
   return std::max(blocks, 0);
 }
 
+bool same_grid(const HardwareSpec& a, const HardwareSpec& b) {
+  return a.sm_count == b.sm_count && a.max_threads_per_sm == b.max_threads_per_sm &&
+         a.max_blocks_per_sm == b.max_blocks_per_sm && a.registers_per_sm == b.registers_per_sm &&
+         a.shared_bytes_per_sm == b.shared_bytes_per_sm && a.shared_reserved_per_block == b.shared_reserved_per_block;
+}
+
 double Floors::bound_ms(const std::string& precision) const {
   return std::max(memory_ms, precision == "tf32" ? tf32_ms : fp32_ms);
 }

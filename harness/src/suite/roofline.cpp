@@ -25,6 +25,12 @@ std::uint64_t counter(const NamedCounters& counters, const std::string& name) {
   return 0;
 }
 
+nlohmann::ordered_json counters_json(const NamedCounters& counters) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : counters) out[name] = value;
+  return out;
+}
+
 std::string ModelledTime::describe() const {
   std::string text = "modelled on " + hardware + ": " + amount(time_ms, "ms");
   if (terms.empty()) return text;
