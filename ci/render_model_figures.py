@@ -24,7 +24,9 @@ def main():
            "The limits that matter most here: L1 hits count as L2 traffic (the direct kernels), "
            "a `make_float4` store counts as four 4-byte stores (the l2 term of l1_086's fused kernels is about "
            "twice a GPU's), and FP32 SIMT work is not counted, so the `fp32` term is the workload's FLOPs at "
-           "the FP32 peak.", ""]
+           "the FP32 peak. The occupancy is that of the first key: warps one SM holds of the candidate's "
+           "largest launch, by its threads, dynamic shared memory (KiB, counted) and the registers ptxas gave its "
+           "kernel (docs/kernels/resources.md), and the limit that sets it.", ""]
     for file in files:
         model = json.load(open(file))
         axes = ", ".join(f"{k}={v}" for k, v in sorted(model["axes"].items()))
@@ -36,19 +38,25 @@ def main():
                 if os.path.exists(seconds_file) else "")
         out += [f"## {model['workload']}", "", f"Axes {axes}; {model['blocks_per_launch']} blocks per launch "
                 f"counted; {model['flops'] / 1e9:.4g} GFLOP, {gb(model['bytes'])} GB compulsory.{took}", "",
-                "| candidate | precision | blocks run | DRAM GB | L2 GB | wavefronts / ideal | tensor GFLOP | " +
-                " | ".join(keys) + " |",
-                "|---|---|---:|---:|---:|---:|---:|" + "---|" * len(keys)]
+                "| candidate | precision | blocks run | DRAM GB | L2 GB | wavefronts / ideal | tensor GFLOP | "
+                "occupancy | " + " | ".join(keys) + " |",
+                "|---|---|---:|---:|---:|---:|---:|---|" + "---|" * len(keys)]
         for c in model["candidates"]:
             if "counters" not in c:
                 out.append(f"| `{c['id']}` | {c['precision']} | not modelled: {c['unavailable']} |" +
-                           " |" * (4 + len(keys)))
+                           " |" * (5 + len(keys)))
                 continue
             n = c["counters"]
             ideal = n["shared_wavefronts_ideal"]
             cells = [f"`{c['id']}`", c["precision"], f"{n['blocks_run']} of {n['blocks']}", gb(n["dram_bytes"]),
                      gb(32 * (n["global_load_sectors"] + n["global_store_sectors"])),
                      f"{n['shared_wavefronts'] / ideal:.2f}" if ideal else "—", f"{n['tensor_flops'] / 1e9:.4g}"]
+            first = c["hardware"][keys[0]]["occupancy"] if keys and keys[0] in c["hardware"] else None
+            cells.append("—" if first is None else
+                         f"{first['warps_per_sm']}/{first['max_warps_per_sm']} warps, "
+                         f"{n['max_threads_per_block']} threads, {n['max_dynamic_smem_bytes'] / 1024:.3g} KiB, "
+                         f"{n['max_registers_per_thread'] if first['registers_known'] else '? '} regs: "
+                         f"{first['limited_by']}")
             for key in keys:
                 m = c["hardware"].get(key)
                 if m is None:

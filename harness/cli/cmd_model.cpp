@@ -138,6 +138,12 @@ int model_command(const ModelOptions& options, const CommonOptions& common) {
         if (m["floor_ms"].is_number())
           text += "; floor " + fixed("%.4g", m["floor_ms"].get<double>()) + " ms, " +
                   fixed("%.2f", m["above_floor"].get<double>()) + "x";
+        const auto& occupancy = m["occupancy"];
+        text += "; " + std::to_string(occupancy["warps_per_sm"].get<int>()) + " of " +
+                std::to_string(occupancy["max_warps_per_sm"].get<int>()) + " warps per SM (" +
+                std::to_string(occupancy["blocks_per_sm"].get<int>()) + " blocks, limited by " +
+                occupancy["limited_by"].get<std::string>() +
+                (occupancy["registers_known"].get<bool>() ? ")" : "; registers not known)");
         text += "\n";
       }
     }

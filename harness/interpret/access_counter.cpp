@@ -11,8 +11,10 @@
 #include <memory>
 #include <mutex>
 #include <tuple>
+#include <unordered_map>
 
 #include "block_runner.hpp"
+#include "kernel_symbols.hpp"
 #include "kernelgate/error.hpp"
 
 namespace kg::interp {
@@ -43,10 +45,11 @@ constexpr std::uint64_t Counters::*kPerBlockCounts[] = {
     &Counters::shared_wavefronts,    &Counters::shared_wavefronts_ideal, &Counters::mma_m16n8k8_flops,
     &Counters::wgmma_flops,          &Counters::cp_async_bytes,        &Counters::barriers};
 // The counts count_launch makes per launch; with those above, every count
-// that sums (the two maxima and `incomplete` are the rest).
-constexpr std::uint64_t Counters::*kPerLaunchCounts[] = {&Counters::launches,       &Counters::blocks,
-                                                         &Counters::blocks_run,     &Counters::threads,
-                                                         &Counters::dram_read_bytes, &Counters::dram_write_bytes};
+// that sums (the maxima and `incomplete` are the rest).
+constexpr std::uint64_t Counters::*kPerLaunchCounts[] = {
+    &Counters::launches,        &Counters::blocks,           &Counters::blocks_run,
+    &Counters::threads,         &Counters::dram_read_bytes,  &Counters::dram_write_bytes,
+    &Counters::launches_without_resources};
 thread_local AccessCounter* tls_counter = nullptr;
 
 // The first registered range that begins after `address`.
@@ -89,6 +92,8 @@ Counters& Counters::operator+=(const Counters& o) {
   incomplete = incomplete || o.incomplete;
   max_threads_per_block = std::max(max_threads_per_block, o.max_threads_per_block);
   max_dynamic_smem_bytes = std::max(max_dynamic_smem_bytes, o.max_dynamic_smem_bytes);
+  max_registers_per_thread = std::max(max_registers_per_thread, o.max_registers_per_thread);
+  max_static_smem_bytes = std::max(max_static_smem_bytes, o.max_static_smem_bytes);
   for (std::uint64_t Counters::*field : kPerBlockCounts) this->*field += o.*field;
   for (std::uint64_t Counters::*field : kPerLaunchCounts) this->*field += o.*field;
   return *this;
@@ -117,7 +122,10 @@ std::vector<std::pair<std::string, std::uint64_t>> named(const Counters& c) {
           {"blocks_run", c.blocks_run},
           {"threads", c.threads},
           {"max_threads_per_block", c.max_threads_per_block},
-          {"max_dynamic_smem_bytes", c.max_dynamic_smem_bytes}};
+          {"max_dynamic_smem_bytes", c.max_dynamic_smem_bytes},
+          {"max_registers_per_thread", c.max_registers_per_thread},
+          {"max_static_smem_bytes", c.max_static_smem_bytes},
+          {"launches_without_resources", c.launches_without_resources}};
 }
 
 void register_global_memory(const void* begin, std::size_t bytes) {
@@ -174,6 +182,10 @@ void set_block_sample(std::uint64_t blocks_per_launch) {
 
 namespace {
 ModelledGpu modelled;  // set by the child before it launches, read by the kernel's host code
+
+std::mutex resources_mutex;
+std::map<std::string, KernelResources> resources_by_symbol;              // under resources_mutex
+std::unordered_map<const void*, std::optional<KernelResources>> found;  // by kernel address, ditto
 }  // namespace
 
 void set_modelled_gpu(ModelledGpu gpu) {
@@ -183,6 +195,30 @@ void set_modelled_gpu(ModelledGpu gpu) {
 }
 
 const ModelledGpu& modelled_gpu() { return modelled; }
+
+void set_kernel_resources(std::map<std::string, KernelResources> by_symbol) {
+  std::lock_guard lock(resources_mutex);
+  resources_by_symbol.clear();
+  for (auto& [symbol, resources] : by_symbol) resources_by_symbol[canonical_kernel_symbol(symbol)] = resources;
+  found.clear();
+}
+
+std::optional<KernelResources> kernel_resources(const void* kernel) {
+  std::lock_guard lock(resources_mutex);
+  auto [at, inserted] = found.try_emplace(kernel);
+  if (inserted) {
+    const auto entry = resources_by_symbol.find(canonical_kernel_symbol(kernel_symbol(kernel)));
+    if (entry != resources_by_symbol.end()) at->second = entry->second;
+  }
+  return at->second;
+}
+
+int modelled_blocks_per_sm(const void* kernel, int threads, std::size_t dynamic_smem_bytes) {
+  if (!modelled.blocks_per_sm) return 0;
+  const KernelResources resources = kernel_resources(kernel).value_or(KernelResources{});
+  return modelled.blocks_per_sm(threads, dynamic_smem_bytes + resources.static_smem_bytes,
+                                resources.registers_per_thread);
+}
 
 std::uint64_t block_sample() { return sample_per_launch.load(std::memory_order_relaxed); }
 
@@ -200,8 +236,9 @@ std::vector<std::uint64_t> sampled_blocks(std::uint64_t total, std::uint64_t n) 
   return blocks;
 }
 
-void count_launch(std::uint64_t blocks, std::uint64_t blocks_run, bool last_block_ran, unsigned threads_per_block,
-                  std::size_t dynamic_smem_bytes) {
+void count_launch(const void* kernel, std::uint64_t blocks, std::uint64_t blocks_run, bool last_block_ran,
+                  unsigned threads_per_block, std::size_t dynamic_smem_bytes) {
+  const std::optional<KernelResources> resources = kernel_resources(kernel);
   std::lock_guard lock(registry_mutex);
   // The blocks that ran stand for all of the launch's. The last block (every
   // sample of more than one block has it) stands for itself alone: it is the
@@ -223,6 +260,13 @@ void count_launch(std::uint64_t blocks, std::uint64_t blocks_run, bool last_bloc
   totals.threads += blocks * threads_per_block;
   totals.max_threads_per_block = std::max<std::uint64_t>(totals.max_threads_per_block, threads_per_block);
   totals.max_dynamic_smem_bytes = std::max<std::uint64_t>(totals.max_dynamic_smem_bytes, dynamic_smem_bytes);
+  if (resources) {
+    totals.max_registers_per_thread =
+        std::max<std::uint64_t>(totals.max_registers_per_thread, std::uint64_t(resources->registers_per_thread));
+    totals.max_static_smem_bytes = std::max<std::uint64_t>(totals.max_static_smem_bytes, resources->static_smem_bytes);
+  } else {
+    totals.launches_without_resources += 1;
+  }
   for (GlobalRange& range : ranges) {
     const std::uint64_t size = range.end - range.begin;
     totals.dram_read_bytes += std::min(size, scaled(take_footprint(range.read_bits.get(), range.words()), scale));

@@ -83,11 +83,11 @@ class AccessCounter {
   Counters counts_;
 };
 
-// After the blocks of a launch ran (blocks_run of its `blocks`: all, or a
-// sample, whose counts are then scaled; last_block_ran: the grid's last
-// among them): the launch's counts, configuration and footprint go to the
-// totals.
-void count_launch(std::uint64_t blocks, std::uint64_t blocks_run, bool last_block_ran, unsigned threads_per_block,
-                  std::size_t dynamic_smem_bytes);
+// After the blocks of a launch of `kernel` ran (blocks_run of its `blocks`:
+// all, or a sample, whose counts are then scaled; last_block_ran: the grid's
+// last among them): the launch's counts, configuration, the kernel's
+// registers (kernel_resources) and the footprint go to the totals.
+void count_launch(const void* kernel, std::uint64_t blocks, std::uint64_t blocks_run, bool last_block_ran,
+                  unsigned threads_per_block, std::size_t dynamic_smem_bytes);
 
 }  // namespace kg::interp

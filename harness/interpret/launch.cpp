@@ -224,7 +224,7 @@ void launch_grid(const LaunchConfig& config, KernelInvocation invocation) {
   else
     HostThreadPool::instance(helpers).run(job, helpers);
   if (counting)
-    count_launch(job.total, blocks_run, job.only.empty() || job.only.back() == job.total - 1,
+    count_launch(config.kernel, job.total, blocks_run, job.only.empty() || job.only.back() == job.total - 1,
                  config.block.x * config.block.y * config.block.z, config.dynamic_smem_bytes);
   if (job.failure) std::rethrow_exception(job.failure);
 }

@@ -46,6 +46,17 @@ TEST(Hardware, BlocksPerSmAreTheLeastTheSmsLimitsAllow) {
   EXPECT_EQ(blocks_per_sm(hardware_spec("cpu"), 256, 0), 0);  // no such figures
 }
 
+TEST(Hardware, TheLimitThatSetsTheBlocksIsNamed) {
+  const HardwareSpec& h100 = hardware_spec("h100-sxm");
+  EXPECT_STREQ(sm_block_limits(h100, 256, 0).limiting(), "threads");
+  EXPECT_STREQ(sm_block_limits(h100, 32, 0).limiting(), "blocks");
+  EXPECT_STREQ(sm_block_limits(h100, 256, 100 * 1024, 64).limiting(), "shared");  // 2 by shared, 4 by registers
+  const SmBlockLimits limits = sm_block_limits(h100, 256, 0, 129);
+  EXPECT_STREQ(limits.limiting(), "registers");
+  EXPECT_EQ(limits.registers, 1);
+  EXPECT_EQ(limits.threads, 8);
+}
+
 TEST(Hardware, KnownKeysAndErrors) {
   std::vector<std::string> keys;
   for (const auto& spec : known_hardware()) keys.push_back(spec.key);

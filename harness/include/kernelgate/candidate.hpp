@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,6 +59,22 @@ void check_candidate_registry();
 struct CandidateRegistrar {
   explicit CandidateRegistrar(Candidate candidate, const char* source_file = nullptr);
 };
+
+// What ptxas gave a kernel of the gpu build, by the kernel's mangled symbol.
+struct KernelResourceFigures {
+  int registers_per_thread = 0;
+  std::size_t static_smem_bytes = 0;
+};
+// A kernel folder's resources.json (made by ci/kernel-resources.sh from the
+// gpu build), which the cpu build compiles in: interpret mode has no
+// registers, and a model run's occupancy takes them from here
+// (docs/roofline.md). Registered by the generated source, not by hand.
+struct KernelResourcesRegistrar {
+  KernelResourcesRegistrar(const char* json_text, const char* source_file);
+};
+// Every registered table merged; throws kg::Error naming the file when one is
+// malformed or two disagree about a kernel.
+std::map<std::string, KernelResourceFigures> registered_kernel_resources();
 
 }  // namespace kg
 

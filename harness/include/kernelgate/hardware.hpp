@@ -41,10 +41,18 @@ struct HardwareSpec {
   bool has_roofline() const { return l2_bandwidth_tb_s > 0 && sm_count > 0 && sm_clock_ghz > 0; }
 };
 
-// Blocks of a kernel that one SM of `spec` holds at once: the least that its
-// threads, blocks, shared memory and (when registers_per_thread > 0)
-// registers allow, registers allocated per warp in units of 256; 0 when one
-// block does not fit or the key has no such figures.
+// The blocks of a kernel that one SM of `spec` could hold by each of its
+// limits alone; registers (allocated per warp in units of 256) only when
+// registers_per_thread > 0, else no limit.
+struct SmBlockLimits {
+  int threads = 0, blocks = 0, shared = 0, registers = 0;
+  int least() const;
+  const char* limiting() const;  // "threads", "blocks", "shared" or "registers": the first that is least
+};
+SmBlockLimits sm_block_limits(const HardwareSpec& spec, int threads_per_block, std::size_t shared_bytes_per_block,
+                              int registers_per_thread = 0);
+// Blocks of a kernel that one SM of `spec` holds at once: the least of its
+// limits; 0 when one block does not fit or the key has no such figures.
 int blocks_per_sm(const HardwareSpec& spec, int threads_per_block, std::size_t shared_bytes_per_block,
                   int registers_per_thread = 0);
 // The same SMs, each holding the same blocks: a kernel that sizes its grid to

@@ -47,10 +47,26 @@ struct ModelledTime {
 //   fp32    workload_flops / FP32 peak, for a kernel that issues no
 //           tensor-core FLOPs: interpret mode does not count FP32
 //           instructions, so the workload's own FLOPs stand for them.
-// No occupancy term: registers per thread are unknown in interpret mode.
+// No latency term yet: the occupancy (below) is reported beside the terms,
+// but how many bytes each warp keeps in flight is not counted, so nothing
+// says yet when too few warps leave a memory term unreached.
 // Throws kg::Error for a key without roofline figures (cpu).
 ModelledTime modelled_time(const NamedCounters& counters, const std::string& precision, double workload_flops,
                            const HardwareSpec& hardware);
+
+// The blocks one SM of `hardware` holds at once of the counted run's launch:
+// its threads, dynamic and static shared memory and the registers ptxas gave
+// its kernel in the gpu build (kernels/resources.json), the largest of each
+// over the run's launches. Without registers (a kernel the table does not
+// know), the other limits alone: an upper bound.
+struct Occupancy {
+  int blocks_per_sm = 0;
+  int warps_per_sm = 0;
+  int max_warps_per_sm = 0;
+  bool registers_known = false;
+  std::string limited_by;  // threads | blocks | shared | registers
+};
+Occupancy occupancy(const NamedCounters& counters, const HardwareSpec& hardware);
 
 // The keys that have roofline figures, in known_hardware order.
 std::vector<const HardwareSpec*> roofline_hardware();
@@ -58,8 +74,9 @@ std::vector<const HardwareSpec*> roofline_hardware();
 // The roofline on each of `keys`, with the workload's floor there, as the
 // reports (model.hardware, docs/report.schema.json) and `kernelgate model`
 // give it: key -> {trust "modelled", time_ms, bound, terms {name: {ms,
-// what}}, floor_ms, above_floor, summary}; floor_ms and above_floor are null
-// without a floor.
+// what}}, floor_ms, above_floor, occupancy {blocks_per_sm, warps_per_sm,
+// max_warps_per_sm, registers_known, limited_by}, summary}; floor_ms and
+// above_floor are null without a floor.
 nlohmann::ordered_json modelled_json(const NamedCounters& counters, const std::string& precision,
                                      double workload_flops, double workload_bytes,
                                      const std::vector<const HardwareSpec*>& keys);

@@ -1,5 +1,8 @@
-// The registry of candidates linked into this binary (KG_REGISTER_CANDIDATE).
+// The registry of candidates linked into this binary (KG_REGISTER_CANDIDATE),
+// and of the register tables of their kernels (KernelResourcesRegistrar).
 #include <utility>
+
+#include <nlohmann/json.hpp>
 
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/error.hpp"
@@ -12,6 +15,12 @@ namespace {
 std::vector<std::string>& source_files() {
   static std::vector<std::string> files;
   return files;
+}
+
+// The resources.json texts compiled in, with their files.
+std::vector<std::pair<std::string, std::string>>& resource_tables() {
+  static std::vector<std::pair<std::string, std::string>> tables;
+  return tables;
 }
 
 }  // namespace
@@ -38,6 +47,34 @@ void check_candidate_registry() {
         throw Error("two candidates of workload " + all[i].workload + " have the id '" + all[i].id +
                     "': " + file_of(i) + " and " + file_of(j) +
                     " (each candidate needs an id of its own)");
+}
+
+KernelResourcesRegistrar::KernelResourcesRegistrar(const char* json_text, const char* source_file) {
+  resource_tables().emplace_back(json_text, source_file);
+}
+
+std::map<std::string, KernelResourceFigures> registered_kernel_resources() {
+  std::map<std::string, KernelResourceFigures> merged;
+  for (const auto& [text, file] : resource_tables()) {
+    try {
+      const auto table = nlohmann::json::parse(text);
+      if (table.at("kind") != "kernelgate-kernel-resources" || table.at("schema_version") != 1)
+        throw Error("not a kernelgate-kernel-resources file of schema_version 1");
+      for (const auto& [symbol, figures] : table.at("kernels").items()) {
+        const KernelResourceFigures entry{figures.at("registers").get<int>(),
+                                          figures.at("static_shared_bytes").get<std::size_t>()};
+        const auto [at, inserted] = merged.emplace(symbol, entry);
+        if (!inserted && (at->second.registers_per_thread != entry.registers_per_thread ||
+                          at->second.static_smem_bytes != entry.static_smem_bytes))
+          throw Error("kernel " + symbol + " has other figures in another resources.json");
+      }
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(file + ": malformed kernel resources: " + e.what());
+    } catch (const Error& e) {
+      throw Error(file + ": " + e.what());
+    }
+  }
+  return merged;
 }
 
 const float* LaunchArgs::in(std::string_view name) const {

@@ -73,18 +73,37 @@ const HardwareSpec& hardware_spec(const std::string& key) {
   throw Error("unknown hardware key '" + key + "' (known: " + known + ")");
 }
 
-int blocks_per_sm(const HardwareSpec& spec, int threads_per_block, std::size_t shared_bytes_per_block,
-                  int registers_per_thread) {
-  if (spec.max_threads_per_sm <= 0 || threads_per_block <= 0 || threads_per_block > spec.max_threads_per_sm) return 0;
-  int blocks = std::min(spec.max_blocks_per_sm, spec.max_threads_per_sm / threads_per_block);
+SmBlockLimits sm_block_limits(const HardwareSpec& spec, int threads_per_block, std::size_t shared_bytes_per_block,
+                              int registers_per_thread) {
+  SmBlockLimits limits;
+  if (spec.max_threads_per_sm <= 0 || threads_per_block <= 0) return limits;
+  limits.threads = spec.max_threads_per_sm / threads_per_block;
+  limits.blocks = spec.max_blocks_per_sm;
   const std::size_t shared = shared_bytes_per_block + static_cast<std::size_t>(spec.shared_reserved_per_block);
-  blocks = static_cast<int>(std::min<std::size_t>(blocks, static_cast<std::size_t>(spec.shared_bytes_per_sm) / shared));
+  limits.shared = static_cast<int>(
+      std::min<std::size_t>(static_cast<std::size_t>(spec.shared_bytes_per_sm) / shared, spec.max_blocks_per_sm));
+  limits.registers = spec.max_blocks_per_sm;
   if (registers_per_thread > 0) {
     const int warps = (threads_per_block + 31) / 32;
     const int per_warp = (registers_per_thread * 32 + 255) / 256 * 256;
-    blocks = std::min(blocks, spec.registers_per_sm / per_warp / warps);
+    limits.registers = std::min(limits.registers, spec.registers_per_sm / per_warp / warps);
   }
-  return std::max(blocks, 0);
+  return limits;
+}
+
+int SmBlockLimits::least() const { return std::max(0, std::min({threads, blocks, shared, registers})); }
+
+const char* SmBlockLimits::limiting() const {
+  const int least_blocks = least();
+  if (threads == least_blocks) return "threads";
+  if (blocks == least_blocks) return "blocks";
+  if (shared == least_blocks) return "shared";
+  return "registers";
+}
+
+int blocks_per_sm(const HardwareSpec& spec, int threads_per_block, std::size_t shared_bytes_per_block,
+                  int registers_per_thread) {
+  return sm_block_limits(spec, threads_per_block, shared_bytes_per_block, registers_per_thread).least();
 }
 
 bool same_grid(const HardwareSpec& a, const HardwareSpec& b) {

@@ -17,6 +17,14 @@ std::string amount(double value, const char* unit) {
   return buffer;
 }
 
+nlohmann::ordered_json occupancy_json(const Occupancy& occupancy) {
+  return {{"blocks_per_sm", occupancy.blocks_per_sm},
+          {"warps_per_sm", occupancy.warps_per_sm},
+          {"max_warps_per_sm", occupancy.max_warps_per_sm},
+          {"registers_known", occupancy.registers_known},
+          {"limited_by", occupancy.limited_by}};
+}
+
 }  // namespace
 
 std::uint64_t counter(const NamedCounters& counters, const std::string& name) {
@@ -79,6 +87,21 @@ ModelledTime modelled_time(const NamedCounters& counters, const std::string& pre
   return model;
 }
 
+Occupancy occupancy(const NamedCounters& counters, const HardwareSpec& hardware) {
+  Occupancy result;
+  const int threads = static_cast<int>(counter(counters, "max_threads_per_block"));
+  const std::size_t shared = counter(counters, "max_dynamic_smem_bytes") + counter(counters, "max_static_smem_bytes");
+  const int registers = static_cast<int>(counter(counters, "max_registers_per_thread"));
+  result.registers_known = registers > 0 && counter(counters, "launches_without_resources") == 0;
+  result.max_warps_per_sm = hardware.max_threads_per_sm / 32;
+  if (threads <= 0) return result;
+  const SmBlockLimits limits = sm_block_limits(hardware, threads, shared, result.registers_known ? registers : 0);
+  result.blocks_per_sm = limits.least();
+  result.warps_per_sm = result.blocks_per_sm * ((threads + 31) / 32);
+  result.limited_by = limits.limiting();
+  return result;
+}
+
 std::vector<const HardwareSpec*> roofline_hardware() {
   std::vector<const HardwareSpec*> keys;
   for (const auto& hardware : known_hardware())
@@ -102,6 +125,7 @@ nlohmann::ordered_json modelled_json(const NamedCounters& counters, const std::s
         {"terms", terms},
         {"floor_ms", floor > 0 ? nlohmann::ordered_json(floor) : nlohmann::ordered_json(nullptr)},
         {"above_floor", floor > 0 ? nlohmann::ordered_json(model.time_ms / floor) : nlohmann::ordered_json(nullptr)},
+        {"occupancy", occupancy_json(occupancy(counters, *hardware))},
         {"summary", model.describe()}};
   }
   return by_key;

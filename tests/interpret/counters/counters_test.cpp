@@ -226,11 +226,18 @@ TEST(Counters, APersistentGridIsSizedForTheModelledGpuAndSampledAsOne) {
   EXPECT_EQ(kg::sm_count(), 0);  // interpret mode answers only for a modelled GPU
   EXPECT_EQ(persistent_copy(in.data(), out.data(), n, nullptr), 120u);  // one block per 256 floats
 
+  // The gpu build's table names the kernel as nvcc does, its anonymous
+  // namespace spelt with the file in it; the registers and static shared
+  // memory reach the occupancy query and the counters.
+  const std::string anonymous = "_GLOBAL__N__0badf00d_18_counter_kernels_cu_12345678_42";
+  interp::set_kernel_resources(
+      {{"_ZN2kg4test" + std::to_string(anonymous.size()) + anonymous + "22persistent_copy_kernelEPKfPfi", {40, 512}}});
   std::size_t asked_shared = 0;
-  int asked_threads = 0;
-  ModelledGpu gpu({20, [&](int threads, std::size_t shared_bytes) {
+  int asked_threads = 0, asked_registers = 0;
+  ModelledGpu gpu({20, [&](int threads, std::size_t shared_bytes, int registers) {
                      asked_threads = threads;
                      asked_shared = shared_bytes;
+                     asked_registers = registers;
                      return 2;
                    }});
   EXPECT_EQ(kg::sm_count(), 20);
@@ -238,7 +245,11 @@ TEST(Counters, APersistentGridIsSizedForTheModelledGpuAndSampledAsOne) {
   const Counters whole = count([&] { blocks = persistent_copy(in.data(), out.data(), n, nullptr); });
   EXPECT_EQ(blocks, 40u);  // 20 SMs x 2 blocks
   EXPECT_EQ(asked_threads, 256);
-  EXPECT_EQ(asked_shared, 8u * 1024);
+  EXPECT_EQ(asked_shared, 8u * 1024 + 512);
+  EXPECT_EQ(asked_registers, 40);
+  EXPECT_EQ(whole.max_registers_per_thread, 40u);
+  EXPECT_EQ(whole.max_static_smem_bytes, 512u);
+  EXPECT_EQ(whole.launches_without_resources, 0u);
   Counters sampled;
   {
     BlockSample sample(5);
@@ -249,6 +260,8 @@ TEST(Counters, APersistentGridIsSizedForTheModelledGpuAndSampledAsOne) {
   EXPECT_EQ(sampled.global_load_requests, whole.global_load_requests);
   EXPECT_EQ(sampled.global_store_sectors, whole.global_store_sectors);
   EXPECT_THROW(count([&] { interp::set_modelled_gpu({}); }), Error);  // not while counting
+  interp::set_kernel_resources({});
+  EXPECT_EQ(count([&] { persistent_copy(in.data(), out.data(), n, nullptr); }).launches_without_resources, 1u);
 }
 
 TEST(Counters, AScaledFootprintNeverExceedsItsBuffer) {

@@ -19,6 +19,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,6 +48,13 @@ struct Counters {
   std::uint64_t threads = 0;
   std::uint64_t max_threads_per_block = 0;
   std::uint64_t max_dynamic_smem_bytes = 0;
+  // What ptxas gave the launched kernels in the gpu build (KernelResources):
+  // the most registers per thread and static shared memory of a launch, and
+  // the launches of kernels the table does not know (their registers are
+  // not in the occupancy).
+  std::uint64_t max_registers_per_thread = 0;
+  std::uint64_t max_static_smem_bytes = 0;
+  std::uint64_t launches_without_resources = 0;
   // Global memory, per warp-level request: requests, the 32-byte sectors they
   // touch, and the bytes the lanes asked for (coalescing efficiency =
   // global_bytes_requested / (32 x sectors)). cp.async reads count as loads.
@@ -110,6 +119,21 @@ std::uint64_t block_sample();
 // last (the tail) included; all of them when n >= total.
 std::vector<std::uint64_t> sampled_blocks(std::uint64_t total, std::uint64_t n);
 
+// What ptxas reported for a kernel of the gpu build (kernels/resources.json,
+// made by ci/kernel-resources.sh): interpret mode has no registers of its
+// own, so the occupancy of a model run takes them from there. The table is
+// keyed by the kernel's mangled symbol, which is the same in both builds (the
+// C++ compile of a kernel keeps the name nvcc gives it, anonymous namespaces
+// aside, which are compared as one), and a launched kernel is found by its
+// address in the symbol table of the file that holds it.
+struct KernelResources {
+  int registers_per_thread = 0;
+  std::size_t static_smem_bytes = 0;
+};
+void set_kernel_resources(std::map<std::string, KernelResources> by_symbol);
+// The entry of a kernel; nullopt where the table has none.
+std::optional<KernelResources> kernel_resources(const void* kernel);
+
 // The GPU a model run sizes its grids for (`kernelgate model`): while one is
 // set, kg::sm_count() and kg::max_active_blocks_per_sm answer for it, so a
 // persistent kernel launches the grid it would launch there and each sampled
@@ -117,11 +141,15 @@ std::vector<std::uint64_t> sampled_blocks(std::uint64_t total, std::uint64_t n);
 // as a failed query does on a GPU.
 struct ModelledGpu {
   int sm_count = 0;
-  // Blocks of `threads` threads with `shared_bytes` of dynamic shared memory
-  // that one SM holds at once (registers aside: interpret mode has none).
-  std::function<int(int threads, std::size_t shared_bytes)> blocks_per_sm;
+  // Blocks of `threads` threads with `shared_bytes` of shared memory (dynamic
+  // and static) and `registers` per thread (0: not known) that one SM holds.
+  std::function<int(int threads, std::size_t shared_bytes, int registers)> blocks_per_sm;
 };
 void set_modelled_gpu(ModelledGpu gpu);
 const ModelledGpu& modelled_gpu();
+// kg::max_active_blocks_per_sm in interpret mode: the modelled GPU's answer
+// for the kernel, with its registers and static shared memory where the
+// table knows them; 0 without a modelled GPU.
+int modelled_blocks_per_sm(const void* kernel, int threads, std::size_t dynamic_smem_bytes);
 
 }  // namespace kg::interp

@@ -131,9 +131,8 @@ void set_max_dynamic_smem(void (*kernel)(KernelArgs...), std::size_t bytes) {
 // grids for (kg::interp::set_modelled_gpu); otherwise 0, a failed query.
 inline int sm_count() { return interp::modelled_gpu().sm_count; }
 template <typename... KernelArgs>
-int max_active_blocks_per_sm(void (*)(KernelArgs...), int threads, std::size_t dynamic_smem_bytes) {
-  const auto& gpu = interp::modelled_gpu();
-  return gpu.blocks_per_sm ? gpu.blocks_per_sm(threads, dynamic_smem_bytes) : 0;
+int max_active_blocks_per_sm(void (*kernel)(KernelArgs...), int threads, std::size_t dynamic_smem_bytes) {
+  return interp::modelled_blocks_per_sm(reinterpret_cast<const void*>(kernel), threads, dynamic_smem_bytes);
 }
 
 }  // namespace kg
