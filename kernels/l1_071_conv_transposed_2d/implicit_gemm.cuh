@@ -491,7 +491,8 @@ __global__ void __launch_bounds__(kThreads, 2)
 
     if (chunk == p.chunks - 1) {
       // With stride 1, each store instruction writes 4 runs of 8 consecutive
-      // floats (one 32-byte sector each): pixels g along W, channel pairs by t.
+      // floats (a 32-byte sector each where a run starts on 32 bytes, else
+      // two): pixels g along W, channel pairs by t.
       const auto [n, th, tw] = tile_position(tile, dh, dw);
 #pragma unroll
       for (int rr = 0; rr < kRowsPerWarp; ++rr) {

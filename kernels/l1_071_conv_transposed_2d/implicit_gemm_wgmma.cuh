@@ -255,7 +255,7 @@ __global__ void __launch_bounds__(kWgThreads, wgmma_blocks_per_sm(kPrecision, kR
       kg::wgmma_wait<0>();
       // Each store instruction of a warp writes 4 runs of 8 consecutive
       // floats (pixels g along W, one run per output channel 2t, 2t + 1 of
-      // block j): four full 32-byte sectors.
+      // block j): four 32-byte sectors where the runs start on 32 bytes.
       const auto [n, th, tw] = tile_position(tile, dh, dw);
 #pragma unroll
       for (int r = 0; r < kRows; ++r) {

@@ -5,7 +5,7 @@
 // fused_tf32.cu (one TF32 product), fused_3xtf32.cu (hi/lo split, three
 // products), their wgmma variants fused_tf32_wgmma.cu and
 // fused_3xtf32_wgmma.cu, and fused_tf32_bf16corr_wgmma.cu (TF32 with a BF16
-// correction, wgmma m64n64k16). The design, its numbers and the reasoning:
+// correction, wgmma m64n64k16). The design, its invariants and the reasoning:
 // docs/kernels/l2_078.md.
 //
 // In short: the two pools are one max over 6x6x6 blocks of conv outputs. With
@@ -76,7 +76,8 @@ inline constexpr int weight_stages(int planes, int images, bool wgmma) {
 inline constexpr int weight_row_floats(bool wgmma) { return wgmma ? kCoGroup : kWeightPitch; }
 // Whether a precision has the paired shape at all. 3xTF32 on mma.sync stays
 // on the single-image shape: its hi/lo A and B fragments for 4 m16 tiles do
-// not fit in 255 registers next to 128 accumulators (docs/kernels/l2_078.md).
+// not fit in 255 registers next to 128 accumulators (docs/kernels/l2_078.md,
+// "Invariants").
 // On wgmma B stays in shared memory, and it fits.
 inline constexpr bool has_paired_shape(int planes, bool wgmma) { return planes == 1 || wgmma; }
 
@@ -759,9 +760,23 @@ Candidate fused_candidate(const char* id, const char* precision, const char* sum
       .unsupported_reason =
           [](const Axes& axes) {
             // Two planes are the FP32-labelled forms (3xTF32, the BF16 correction).
-            const int max_channels =
+            int max_channels =
                 kPlanes == 1 ? 0 : (kBf16Correction ? kMaxBf16CorrectionChannels : kMax3xTf32Channels);
-            return unsupported_reason(axes, kPlanes, max_channels);
+            // Where the BF16 correction falls back to 3xTF32's single-image
+            // kernel (one image), 3xTF32's bound holds: at 32 channels that
+            // kernel kept 2.7x headroom, under the 3x the bound promises.
+            bool fallback = false;
+            if constexpr (kBf16Correction) {
+              const auto batch = axes.find("batch"), cin = axes.find("in_channels");
+              fallback = batch != axes.end() && cin != axes.end() &&
+                         images_per_cta(kPlanes, static_cast<int>(batch->second), static_cast<int>(cin->second),
+                                        kWgmma) != 2;
+              if (fallback) max_channels = kMax3xTf32Channels;
+            }
+            const std::string reason = unsupported_reason(axes, kPlanes, max_channels);
+            return fallback && !reason.empty() && reason.rfind("in_channels = ", 0) == 0
+                       ? reason + " (with one image it runs fused_3xtf32's kernel)"
+                       : reason;
           },
       .workspace_bytes =
           [](const Axes& axes) {

@@ -3,7 +3,8 @@
 // a_hi b_lo as one BF16 wgmma (m64n64k16), which runs at twice the TF32 rate.
 // The BF16 rounding of the correction operands costs about 1e-6 relative L2.
 // At batch 1 and at 8 input channels it is fused_3xtf32's single-image
-// mma.sync kernel. Design and accuracy: docs/kernels/l2_078.md.
+// mma.sync kernel, and takes that kernel's bound on the input channels.
+// Design and accuracy: docs/kernels/l2_078.md.
 #include "l2_078_conv_transpose3d_max_max_sum/fused_conv_pool_sum.cuh"
 
 namespace {

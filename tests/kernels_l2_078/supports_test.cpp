@@ -61,6 +61,19 @@ TEST_P(FusedSupports, Fp32FormsRefuseALongerAccumulationWithAReason) {
       << reason;
 }
 
+// With one image the BF16 correction runs fused_3xtf32's single-image
+// kernel, so 3xTF32's bound is its bound there (2.7x headroom at batch 1 and
+// 32 input channels, measured at the ci preset).
+TEST_P(FusedSupports, TheBf16CorrectionWithOneImageKeepsTheBoundOfTheKernelItRuns) {
+  if (fused().id != "fused_tf32_bf16corr_wgmma") GTEST_SKIP() << "only the BF16 correction falls back";
+  EXPECT_EQ(fused().unsupported_reason(suite_.resolve_axes("ci", {{"batch", 2}, {"in_channels", 32}})), "");
+  EXPECT_EQ(fused().unsupported_reason(suite_.resolve_axes("ci", {{"batch", 1}, {"in_channels", 24}})), "");
+  const std::string reason =
+      fused().unsupported_reason(suite_.resolve_axes("ci", {{"batch", 1}, {"in_channels", 32}}));
+  EXPECT_NE(reason.find("in_channels = 32 is above 24"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("with one image it runs fused_3xtf32's kernel"), std::string::npos) << reason;
+}
+
 TEST_P(FusedSupports, RejectsWhatTheKernelDoesNotHandleWithAReason) {
   const Axes rejected[] = {
       suite_.resolve_axes("", {{"kernel_size", 3}}),
