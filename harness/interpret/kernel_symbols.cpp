@@ -67,14 +67,22 @@ SymbolsByAddress read_function_symbols(const char* path) {
 
 std::string kernel_symbol(const void* kernel) {
   Dl_info info{};
-  if (dladdr(kernel, &info) == 0 || info.dli_fname == nullptr) return {};
+  if (dladdr(kernel, &info) == 0) return {};
   static std::mutex mutex;
   static std::map<std::string, std::unique_ptr<SymbolsByAddress>> by_file;
   std::lock_guard lock(mutex);
-  auto& symbols = by_file[info.dli_fname];
-  if (!symbols) symbols = std::make_unique<SymbolsByAddress>(read_function_symbols(info.dli_fname));
   const auto address = reinterpret_cast<std::uintptr_t>(kernel);
   const auto base = reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+  auto table = [&](const char* file) -> const SymbolsByAddress& {
+    auto& symbols = by_file[file];
+    if (!symbols) symbols = std::make_unique<SymbolsByAddress>(read_function_symbols(file));
+    return *symbols;
+  };
+  // dladdr names the main program as it was started (argv[0]: empty, or a
+  // bare name found on PATH, which may not open from here): then it is
+  // /proc/self/exe. A shared library's name is its path.
+  const SymbolsByAddress* symbols = &table(info.dli_fname ? info.dli_fname : "");
+  if (symbols->empty()) symbols = &table("/proc/self/exe");
   // A position-independent file's symbols are relative to its base; an
   // executable linked at a fixed address has absolute ones.
   for (const std::uintptr_t relative : {address - base, address}) {

@@ -10,12 +10,12 @@ namespace kg {
 namespace {
 
 TEST(CudaError, NamesLibraryStatusCallAndPlace) {
-  const CudaError error("cuDNN", "cudnnBackendFinalize(plan)", "harness/src/cuda/cudnn_convolution.cpp", 42,
+  const CudaError error("cuDNN", "cudnnBackendFinalize(plan)", "harness/src/device/cuda/cudnn_convolution.cpp", 42,
                         3000, "CUDNN_STATUS_NOT_SUPPORTED", "no engine for this shape");
   const std::string message = error.what();
   EXPECT_EQ(message,
             "cuDNN call failed: CUDNN_STATUS_NOT_SUPPORTED (3000): no engine for this shape in "
-            "`cudnnBackendFinalize(plan)` at harness/src/cuda/cudnn_convolution.cpp:42");
+            "`cudnnBackendFinalize(plan)` at harness/src/device/cuda/cudnn_convolution.cpp:42");
   EXPECT_EQ(error.library(), "cuDNN");
   EXPECT_EQ(error.expression(), "cudnnBackendFinalize(plan)");
   EXPECT_EQ(error.line(), 42);

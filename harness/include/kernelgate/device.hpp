@@ -1,6 +1,6 @@
 #pragma once
 // Where candidates run: the `cpu` device (host memory, candidates in interpret
-// mode) or a `cuda` device (harness/src/cuda, gpu build only). The runner only
+// mode) or a `cuda` device (harness/src/device/cuda, gpu build only). The runner only
 // talks to this interface, so every check works the same on both.
 //
 // Buffers carry guard bands: `guard_bytes` before and after the user region are
@@ -160,7 +160,7 @@ std::unique_ptr<Device> open_device(const std::string& spec);
 // True when this build can run candidates on the cpu device (interpret mode).
 bool cpu_device_supported();
 
-// Implemented by harness/src/cuda in the gpu build only (KG_GPU=1).
+// Implemented by harness/src/device/cuda in the gpu build only (KG_GPU=1).
 // Throw NoDeviceError when there is no usable GPU with that ordinal.
 std::unique_ptr<Device> open_cuda_device(int ordinal);
 // Number of visible GPUs; 0 when the driver has none (never throws).

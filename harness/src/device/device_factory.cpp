@@ -1,6 +1,6 @@
 // open_device(): "auto" | "cpu" | "cuda" | "cuda:N". The cpu device exists in
 // the cpu build (interpret mode); the cuda device in the gpu build (KG_GPU),
-// implemented in harness/src/cuda.
+// implemented in harness/src/device/cuda.
 #include "cpu_device.hpp"
 #include "kernelgate/device.hpp"
 #include "kernelgate/gpu_identity.hpp"
