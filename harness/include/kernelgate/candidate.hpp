@@ -11,6 +11,7 @@
 
 #include "kernelgate/axes.hpp"
 #include "kernelgate/cuda.hpp"
+#include "kernelgate/kernel_resources.hpp"
 
 namespace kg {
 
@@ -60,11 +61,6 @@ struct CandidateRegistrar {
   explicit CandidateRegistrar(Candidate candidate, const char* source_file = nullptr);
 };
 
-// What ptxas gave a kernel of the gpu build, by the kernel's mangled symbol.
-struct KernelResourceFigures {
-  int registers_per_thread = 0;
-  std::size_t static_smem_bytes = 0;
-};
 // A kernel folder's resources.json (made by ci/kernel-resources.sh from the
 // gpu build), which the cpu build compiles in: interpret mode has no
 // registers, and a model run's occupancy takes them from here
@@ -74,7 +70,7 @@ struct KernelResourcesRegistrar {
 };
 // Every registered table merged; throws kg::Error naming the file when one is
 // malformed or two disagree about a kernel.
-std::map<std::string, KernelResourceFigures> registered_kernel_resources();
+std::map<std::string, KernelResources> registered_kernel_resources();
 
 }  // namespace kg
 

@@ -194,10 +194,7 @@ struct CandidateHost::State {
 #if defined(KG_INTERPRET)
     if (device->interpreted()) {
       interp::set_block_sample(sample_blocks);
-      std::map<std::string, interp::KernelResources> resources;
-      for (const auto& [symbol, figures] : registered_kernel_resources())
-        resources[symbol] = {figures.registers_per_thread, figures.static_smem_bytes};
-      interp::set_kernel_resources(std::move(resources));
+      interp::set_kernel_resources(registered_kernel_resources());
       if (!hardware.empty()) {
         const HardwareSpec& spec = hardware_spec(hardware);
         interp::set_modelled_gpu(

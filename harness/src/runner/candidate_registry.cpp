@@ -53,15 +53,15 @@ KernelResourcesRegistrar::KernelResourcesRegistrar(const char* json_text, const 
   resource_tables().emplace_back(json_text, source_file);
 }
 
-std::map<std::string, KernelResourceFigures> registered_kernel_resources() {
-  std::map<std::string, KernelResourceFigures> merged;
+std::map<std::string, KernelResources> registered_kernel_resources() {
+  std::map<std::string, KernelResources> merged;
   for (const auto& [text, file] : resource_tables()) {
     try {
       const auto table = nlohmann::json::parse(text);
       if (table.at("kind") != "kernelgate-kernel-resources" || table.at("schema_version") != 1)
         throw Error("not a kernelgate-kernel-resources file of schema_version 1");
       for (const auto& [symbol, figures] : table.at("kernels").items()) {
-        const KernelResourceFigures entry{figures.at("registers").get<int>(),
+        const KernelResources entry{figures.at("registers").get<int>(),
                                           figures.at("static_shared_bytes").get<std::size_t>()};
         const auto [at, inserted] = merged.emplace(symbol, entry);
         if (!inserted && (at->second.registers_per_thread != entry.registers_per_thread ||

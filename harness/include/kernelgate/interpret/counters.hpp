@@ -25,6 +25,8 @@
 #include <utility>
 #include <vector>
 
+#include "kernelgate/kernel_resources.hpp"
+
 namespace kg::interp {
 
 // A block keeps the requests of its warps until its next barrier (a lane's
@@ -119,17 +121,12 @@ std::uint64_t block_sample();
 // last (the tail) included; all of them when n >= total.
 std::vector<std::uint64_t> sampled_blocks(std::uint64_t total, std::uint64_t n);
 
-// What ptxas reported for a kernel of the gpu build (kernels/resources.json,
-// made by ci/kernel-resources.sh): interpret mode has no registers of its
-// own, so the occupancy of a model run takes them from there. The table is
-// keyed by the kernel's mangled symbol, which is the same in both builds (the
-// C++ compile of a kernel keeps the name nvcc gives it, anonymous namespaces
-// aside, which are compared as one), and a launched kernel is found by its
-// address in the symbol table of the file that holds it.
-struct KernelResources {
-  int registers_per_thread = 0;
-  std::size_t static_smem_bytes = 0;
-};
+// The registers and static shared memory of the launched kernels
+// (kernelgate/kernel_resources.hpp), for a model run's occupancy. The table
+// is keyed by the kernel's mangled symbol, which is the same in both builds
+// (the C++ compile of a kernel keeps the name nvcc gives it, anonymous
+// namespaces aside, which are compared as one), and a launched kernel is
+// found by its address in the symbol table of the file that holds it.
 void set_kernel_resources(std::map<std::string, KernelResources> by_symbol);
 // The entry of a kernel; nullopt where the table has none.
 std::optional<KernelResources> kernel_resources(const void* kernel);
