@@ -37,6 +37,9 @@ Counters totals;         // under registry_mutex
 Counters launch_counts;  // the blocks of the launch running now, under registry_mutex
 Counters tail_counts;    // of those, the grid's last block, under registry_mutex
 std::atomic<std::uint64_t> sample_per_launch{0};
+// Some block of this counting session hit kMaxLiveRequests: its counts, and
+// so the session's, will be reported as not counted.
+std::atomic<bool> gave_up_counting{false};
 
 // The counts a block makes, which a sample of blocks scales to the grid.
 constexpr std::uint64_t Counters::*kPerBlockCounts[] = {
@@ -157,6 +160,7 @@ void start_counting() {
   totals = Counters{};
   launch_counts = Counters{};
   tail_counts = Counters{};
+  gave_up_counting = false;
   for (GlobalRange& range : ranges) {
     range.read_bits = std::make_unique<std::atomic<std::uint64_t>[]>(range.words());
     range.write_bits = std::make_unique<std::atomic<std::uint64_t>[]>(range.words());
@@ -276,6 +280,7 @@ void count_launch(const void* kernel, std::uint64_t blocks, std::uint64_t blocks
 
 AccessCounter* AccessCounter::active() { return tls_counter; }
 bool AccessCounter::counting() { return counting_on.load(std::memory_order_relaxed); }
+bool AccessCounter::gave_up() { return gave_up_counting.load(std::memory_order_relaxed); }
 
 std::uint64_t AccessCounter::site_of(const std::source_location& where) {
   // Apart from code addresses (below 2^63): the top bit is set.
@@ -316,6 +321,7 @@ void AccessCounter::at_barrier() {
 }
 
 void AccessCounter::access(const void* address, std::size_t bytes, bool write, std::uint64_t site) {
+  if (counts_.incomplete) return;  // nothing more of this block is counted
   const auto at = reinterpret_cast<std::uintptr_t>(address);
   Kind kind;
   // Banks are counted from the start of the block's shared memory, as a GPU
@@ -340,6 +346,7 @@ void AccessCounter::access(const void* address, std::size_t bytes, bool write, s
   }
   if (live_requests_ >= kMaxLiveRequests) {
     counts_.incomplete = true;  // stop here rather than take the memory of the machine
+    gave_up_counting = true;
     return;
   }
   const unsigned thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);

@@ -21,6 +21,10 @@ class AccessCounter {
   // on; null otherwise (the instrumentation's fast path).
   static AccessCounter* active();
   static bool counting();
+  // A block of this counting session made more requests than kMaxLiveRequests
+  // between two barriers: the session's counts are incomplete whatever else
+  // runs, so a sampled launch (`kernelgate model`) stops running blocks.
+  static bool gave_up();
 
   // Around one block, on its host thread. end_block turns what is left into
   // requests and adds the block's counts to the totals (the grid's last

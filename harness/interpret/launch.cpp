@@ -69,6 +69,9 @@ struct GridJob {
   // A counted sample of the grid (set_block_sample): only these blocks run.
   std::vector<std::uint64_t> only;
   std::uint64_t step = 1;    // dispatch order: block = (i * step + offset) % total
+  // A sampled, counted launch, whose output nobody reads: once counting has
+  // given up (AccessCounter::gave_up) the blocks left would be run for nothing.
+  bool sampled = false;
   std::uint64_t offset = 0;
   std::atomic<std::uint64_t> next{0};
   std::atomic<bool> failed{false};
@@ -84,6 +87,7 @@ struct GridJob {
     BlockRunner& runner = BlockRunner::of_this_thread();
     for (;;) {
       if (failed.load(std::memory_order_relaxed)) return;
+      if (sampled && AccessCounter::gave_up()) return;
       const std::uint64_t i = next.fetch_add(1, std::memory_order_relaxed);
       if (i >= (only.empty() ? total : only.size())) return;
       try {
@@ -212,7 +216,11 @@ void launch_grid(const LaunchConfig& config, KernelInvocation invocation) {
   }
 
   const bool counting = AccessCounter::counting();
-  if (counting && block_sample() > 0 && block_sample() < job.total) job.only = sampled_blocks(job.total, block_sample());
+  job.sampled = counting && block_sample() > 0;
+  // Most of a sampled tensor-core kernel's time would be its arithmetic,
+  // which changes none of the counts (tensor_core_arithmetic.hpp).
+  if (job.sampled) job.task.arithmetic = TensorCoreArithmetic::skipped;
+  if (job.sampled && block_sample() < job.total) job.only = sampled_blocks(job.total, block_sample());
   const std::uint64_t blocks_run = job.only.empty() ? job.total : job.only.size();
 
   const unsigned threads = host_threads_from_environment();

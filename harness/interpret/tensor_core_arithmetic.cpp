@@ -81,7 +81,12 @@ TensorCoreArithmetic parse_tensor_core_arithmetic(const std::string& text) {
 }
 
 std::string to_string(TensorCoreArithmetic arithmetic) {
-  return arithmetic == TensorCoreArithmetic::nearest ? "nearest" : "hopper";
+  switch (arithmetic) {
+    case TensorCoreArithmetic::nearest: return "nearest";
+    case TensorCoreArithmetic::skipped: return "skipped";
+    case TensorCoreArithmetic::hopper: break;
+  }
+  return "hopper";
 }
 
 TensorCoreArithmetic tensor_core_arithmetic_from_environment() {
@@ -103,6 +108,7 @@ float tensor_core_block_fma(const float* a, const float* b, int count, float c,
 
 void tensor_core_tile(const float* a, const float* b, int rows, int n, int k, float* acc,
                       TensorCoreArithmetic arithmetic) {
+  if (arithmetic == TensorCoreArithmetic::skipped) return;
   if (arithmetic == TensorCoreArithmetic::nearest) {
     for (int r = 0; r < rows; ++r)
       for (int j = 0; j < n; ++j) acc[r * n + j] = nearest_block_fma(a + r * k, b + j * k, k, acc[r * n + j]);

@@ -3,6 +3,7 @@
 // wall clock, and the stream audit reads interpret mode's launch records.
 #include "cpu_device.hpp"
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -33,6 +34,12 @@ constexpr std::byte kGuardByte{0xA5};
 
 std::size_t round_up(std::size_t value, std::size_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
+}
+
+// The bytes mapped for a buffer: both guard bands and the user region, whole pages.
+std::size_t mapped_bytes(const DeviceBuffer& buffer) {
+  static const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  return round_up(2 * buffer.guard_bytes + round_up(buffer.bytes, kAlignment), page);
 }
 
 std::string cpu_model() {
@@ -83,18 +90,24 @@ class CpuDevice final : public Device {
     buffer.label = label;
     buffer.bytes = bytes;
     buffer.guard_bytes = round_up(std::max<std::size_t>(min_guard_bytes, kAlignment), kAlignment);
-    const std::size_t total = 2 * buffer.guard_bytes + round_up(bytes, kAlignment);
-    buffer.base = static_cast<std::byte*>(std::aligned_alloc(kAlignment, total));
-    if (!buffer.base) throw Error("cannot allocate " + std::to_string(bytes) + " bytes for " + label);
+    // Fresh pages from the kernel: the user region reads as zeros whatever
+    // ran before in this process, and costs nothing until it is touched (a
+    // `kernelgate model` run touches only its sampled blocks' part of a
+    // full-size output). Only the guard bands are written here.
+    const std::size_t total = mapped_bytes(buffer);
+    void* mapped = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED) throw Error("cannot allocate " + std::to_string(bytes) + " bytes for " + label);
+    buffer.base = static_cast<std::byte*>(mapped);
     buffer.data = buffer.base + buffer.guard_bytes;
-    std::memset(buffer.base, static_cast<int>(kGuardByte), total);
+    std::memset(buffer.base, static_cast<int>(kGuardByte), buffer.guard_bytes);
+    std::memset(buffer.data + bytes, static_cast<int>(kGuardByte), total - buffer.guard_bytes - bytes);
     interp::register_global_memory(buffer.data, bytes);
     return buffer;
   }
 
   void release(DeviceBuffer& buffer) override {
     if (buffer.base && buffer.bytes) interp::unregister_global_memory(buffer.data);
-    std::free(buffer.base);
+    if (buffer.base) ::munmap(buffer.base, mapped_bytes(buffer));
     buffer = DeviceBuffer{};
   }
 

@@ -32,6 +32,10 @@ struct CandidateHost::State {
   // buffers must still hash to the set that was copied in.
   std::vector<std::uint64_t> hashes_a, hashes_b;
   const std::vector<std::uint64_t>* loaded_hashes = nullptr;
+  // Opened for `kernelgate model`: the inputs hold set A and are never
+  // reloaded; only sampled, counted runs are served.
+  bool model_only = false;
+  bool opened = false;  // open() staged every buffer (not when unsupported or thrown)
   DeviceBuffer output, workspace;
   std::int64_t numel = 0;
   LaunchArgs args;
@@ -47,7 +51,7 @@ struct CandidateHost::State {
   }
 
   void require_open() const {
-    if (!candidate || inputs.size() != staged_a.size())
+    if (!candidate || !opened)
       throw Error("the runner sent a command before the candidate's buffers were ready");
   }
 
@@ -84,7 +88,7 @@ struct CandidateHost::State {
     }
     // `kernelgate model` runs set A once and checks nothing: no set B, no
     // hashes (at full size each costs seconds).
-    const bool model_only = request.value("model", false);
+    model_only = request.value("model", false);
     const Tensors set_a = generate_inputs(suite, axes, seed);
     const Tensors set_b = model_only ? Tensors{} : generate_inputs(suite, axes, seed + 1);
     args.axes = axes;
@@ -101,9 +105,12 @@ struct CandidateHost::State {
       inputs.push_back(device->allocate(bytes, role + spec->name));
       args.inputs.push_back({.name = spec->name, .shape = a.shape,
                              .data = reinterpret_cast<const float*>(inputs.back().data)});
+      if (model_only) {  // set A straight into the inputs, never reloaded
+        device->copy_to_device(inputs.back(), a.data.data(), bytes);
+        continue;
+      }
       staged_a.push_back(device->allocate(bytes, "set A of " + spec->name));
       device->copy_to_device(staged_a.back(), a.data.data(), bytes);
-      if (model_only) continue;
       const auto& b = set_b.at(spec->name);
       hashes_a.push_back(device->hash(staged_a.back()));
       staged_b.push_back(device->allocate(bytes, "set B of " + spec->name));
@@ -123,6 +130,7 @@ struct CandidateHost::State {
       if (overlap.empty() && buffers_overlap(workspace, input)) overlap = "the workspace overlaps " + input.label;
     }
     reply.header = {{"numel", numel}, {"workspace_bytes", args.workspace_bytes}, {"overlap", overlap}};
+    opened = true;
     return reply;
   }
 
@@ -136,14 +144,16 @@ struct CandidateHost::State {
 
   Message run(const nlohmann::ordered_json& request) {
     require_open();
-    load(request.at("set").get<std::string>());
-    // `kernelgate model`: a counted sample of the blocks, whose output is not
-    // the kernel's; only the counters come back.
+    // `kernelgate model`: a counted sample of the blocks, on set A as opened,
+    // whose output is not the kernel's; only the counters come back.
     if (const auto sample = request.value("sample_blocks", std::uint64_t{0}); sample > 0) {
+      if (!model_only) throw Error("a sampled run was asked of a child not opened for `kernelgate model`");
       Message reply;
       reply.header["counters"] = counted_launch(sample, request.value("hardware", std::string()));
       return reply;
     }
+    if (model_only) throw Error("a checked run was asked of a child opened for `kernelgate model`");
+    load(request.at("set").get<std::string>());
     const bool timed = request.value("timed", false);
     const bool audit = request.value("audit", true);
     device->fill_words(output, kPoisonWord);

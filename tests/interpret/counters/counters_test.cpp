@@ -326,6 +326,31 @@ TEST(Counters, TensorCoreFlopsFollowTheShapes) {
   EXPECT_EQ(bf16.tensor_flops(), bf16.wgmma_flops);
 }
 
+TEST(Counters, ASampledLaunchCountsTheTensorCoreWorkItLeavesUncomputed) {
+  // A sampled launch's output is not the kernel's (only some blocks run), so
+  // its tensor-core arithmetic is skipped: the counts are those of a launch
+  // that computes, and the accumulators keep C.
+  std::vector<float> a(64 * 16, 1.0f), b(16 * 64, 1.0f), c(64 * 64, 0.5f), computed(64 * 64), sampled(64 * 64);
+  const Counters whole = count([&] { wgmma_64xnx16(64, a.data(), b.data(), c.data(), computed.data(), true, nullptr); });
+  Counters part;
+  {
+    BlockSample sample(1);
+    part = count([&] { wgmma_64xnx16(64, a.data(), b.data(), c.data(), sampled.data(), true, nullptr); });
+  }
+  EXPECT_EQ(part.blocks_run, whole.blocks_run);
+  EXPECT_EQ(part.wgmma_flops, whole.wgmma_flops);
+  EXPECT_EQ(part.shared_requests, whole.shared_requests);
+  EXPECT_EQ(part.shared_wavefronts, whole.shared_wavefronts);
+  EXPECT_EQ(part.barriers, whole.barriers);
+  EXPECT_EQ(computed[0], 0.5f + 16.0f);
+  EXPECT_EQ(sampled[0], 0.5f);
+  // An uncounted launch, sample or not, computes.
+  interp::set_block_sample(1);
+  wgmma_64xnx16(64, a.data(), b.data(), c.data(), sampled.data(), true, nullptr);
+  interp::set_block_sample(0);
+  EXPECT_EQ(sampled, computed);
+}
+
 TEST(Counters, CpAsyncCountsItsBytesAndItsGlobalReads) {
   GlobalBuffer<float> src(8, 2.0f);
   std::vector<float> before(8), after_first(8), after_all(8);

@@ -11,6 +11,11 @@
 // exact sum and rounds it to nearest once: more accurate than the hardware,
 // kept to show how much of a kernel's error the hardware's rounding adds.
 //
+// `skipped` computes nothing (the accumulators keep their values): interpret
+// mode uses it for a sampled, counted launch (`kernelgate model`), whose
+// output is not the kernel's anyway, as only some of its blocks run; the
+// counts do not depend on it. It cannot be asked for.
+//
 // Read from KG_INTERPRET_TENSOR_CORES at each launch, unless the process
 // pinned a mode: the runner's child pins its request's mode before any
 // candidate code runs, as it does the thread order.
@@ -18,7 +23,7 @@
 
 namespace kg::interp {
 
-enum class TensorCoreArithmetic { hopper, nearest };
+enum class TensorCoreArithmetic { hopper, nearest, skipped };
 
 TensorCoreArithmetic parse_tensor_core_arithmetic(const std::string& text);  // throws kg::Error
 std::string to_string(TensorCoreArithmetic arithmetic);
