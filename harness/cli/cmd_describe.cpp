@@ -149,13 +149,9 @@ struct Options {
   std::string axes;
 };
 
-const CommandRegistrar registrar{{"describe", [](CLI::App& app, CommonOptions& common, int&) {
+void add_describe_command(CLI::App* command, CommonOptions& common, int&) {
   auto options = std::make_shared<Options>();
-  CLI::App* command = app.add_subcommand(
-      "describe", "Show a workload: axes, tensors, FLOPs, bytes, floors per hardware, identity");
-  command->add_option("workload", options->workload, "Workload id (see `kernelgate list`)")->required();
-  command->add_option("--preset", options->preset, "Axes preset, e.g. ci (default: the defaults)");
-  command->add_option("--axes", options->axes, "Axis overrides: name=value,name=value");
+  add_workload_options(*command, options->workload, options->preset, options->axes);
   add_suites_option(*command, common);
   command->callback([options, &common] {
     std::filesystem::path dir = suites_dir_of(common);
@@ -178,7 +174,11 @@ const CommandRegistrar registrar{{"describe", [](CLI::App& app, CommonOptions& c
     std::fwrite(text, 1, size, stdout);
     std::free(text);
   });
-}}};
+}
+
+const CommandRegistrar registrar{{"describe",
+    "Show a workload: axes, tensors, FLOPs, bytes, floors per hardware, identity",
+    add_describe_command}};
 
 }  // namespace
 }  // namespace kg::cli

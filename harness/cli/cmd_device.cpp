@@ -17,10 +17,8 @@ struct DeviceOptions {
   bool label_only = false;
 };
 
-const CommandRegistrar registrar{{"device", [](CLI::App& app, CommonOptions&, int&) {
+void add_device_command(CLI::App* command, CommonOptions&, int&) {
   auto options = std::make_shared<DeviceOptions>();
-  CLI::App* command = app.add_subcommand(
-      "device", "Show the device a run would use: name, hardware key, CTest label, environment");
   command->add_option("--device", options->device, "auto (default), cpu, cuda or cuda:N");
   command->add_flag("--label", options->label_only,
                     "Print only the CTest label (cpu, h100, h200, or gpu for any other GPU)");
@@ -37,7 +35,11 @@ const CommandRegistrar registrar{{"device", [](CLI::App& app, CommonOptions&, in
     std::printf("device        %s\nhardware key  %s\nctest label   %s\n%s\n", device->name().c_str(),
                 key.c_str(), label.c_str(), device->environment().dump(2).c_str());
   });
-}}};
+}
+
+const CommandRegistrar registrar{{"device",
+    "Show the device a run would use: name, hardware key, CTest label, environment",
+    add_device_command}};
 
 }  // namespace
 }  // namespace kg::cli

@@ -66,26 +66,24 @@ int gate_command(const GateCommandOptions& options, const CommonOptions& common)
   return exit_code;
 }
 
-const CommandRegistrar gate_registrar{{
-    .name = "gate",
-    .add =
-        [](CLI::App& app, CommonOptions& common, int& exit_code) {
-          auto options = std::make_shared<GateCommandOptions>();
-          CLI::App* gate = app.add_subcommand(
-              "gate", "Gate the results of an earlier `kernelgate run --results` and write its reports, running nothing");
-          gate->add_option("--results", options->results_file, "the --results file of kernelgate run")->required();
-          gate->add_option("--baselines", options->baselines_dir,
-                           "folder of <workload>/<hardware>.json (default: ./baselines); it must exist");
-          gate->add_flag("--allow-empty-baselines", options->allow_empty_baselines,
-                         "a missing --baselines folder means no records (every candidate new)");
-          gate->add_option("--report-dir", options->report_dir, "where the reports go")->capture_default_str();
-          add_suites_option(*gate, common);
-          gate->add_flag("--quiet,-q", options->quiet, "no table");
-          gate->add_flag("--json", options->json, "the JSON report on stdout instead of the table");
-          add_gate_options(*gate, options->gate, &options->option_errors);
-          gate->callback([options, &common, &exit_code] { exit_code = gate_command(*options, common); });
-        },
-}};
+void add_gate_command(CLI::App* gate, CommonOptions& common, int& exit_code) {
+  auto options = std::make_shared<GateCommandOptions>();
+  gate->add_option("--results", options->results_file, "the --results file of kernelgate run")->required();
+  gate->add_option("--baselines", options->baselines_dir,
+                   "folder of <workload>/<hardware>.json (default: ./baselines); it must exist");
+  gate->add_flag("--allow-empty-baselines", options->allow_empty_baselines,
+                 "a missing --baselines folder means no records (every candidate new)");
+  gate->add_option("--report-dir", options->report_dir, "where the reports go")->capture_default_str();
+  add_suites_option(*gate, common);
+  gate->add_flag("--quiet,-q", options->quiet, "no table");
+  gate->add_flag("--json", options->json, "the JSON report on stdout instead of the table");
+  add_gate_options(*gate, options->gate, &options->option_errors);
+  gate->callback([options, &common, &exit_code] { exit_code = gate_command(*options, common); });
+}
+
+const CommandRegistrar gate_registrar{{"gate",
+    "Gate the results of an earlier `kernelgate run --results` and write its reports, running nothing",
+    add_gate_command}};
 
 }  // namespace
 }  // namespace kg::cli

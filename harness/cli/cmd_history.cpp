@@ -126,30 +126,28 @@ void history_command(const HistoryOptions& options, const CommonOptions& common)
   if (options.json) std::printf("%s\n", all.dump(2).c_str());
 }
 
-const CommandRegistrar history_registrar{{
-    .name = "history",
-    .add =
-        [](CLI::App& app, CommonOptions& common, int& exit_code) {
-          auto options = std::make_shared<HistoryOptions>();
-          CLI::App* history = app.add_subcommand(
-              "history", "Show each implementation's published records over time, with their change points");
-          history->add_option("workload", options->workload, "Workload id (see `kernelgate list`)")->required();
-          history->add_option("--hardware", options->hardware, "one hardware key (default: every file of the workload)");
-          history->add_option("--baselines", options->baselines_dir, "baselines folder")
-              ->default_str(default_baselines_dir().string());
-          history->add_flag("--json", options->json, "the histories as JSON");
-          history
-              ->add_option_function<double>(
-                  "--min-change", [options](double value) { options->min_change = value; },
-                  "smallest relative change that counts as a change point (default: the suite's latency tolerance)")
-              ->check(number_in(0, 10, "a fraction", &options->option_errors, "--min-change"));
-          add_suites_option(*history, common);
-          history->callback([options, &common, &exit_code] {
-            history_command(*options, common);
-            exit_code = 0;
-          });
-        },
-}};
+void add_history_command(CLI::App* history, CommonOptions& common, int& exit_code) {
+  auto options = std::make_shared<HistoryOptions>();
+  history->add_option("workload", options->workload, "Workload id (see `kernelgate list`)")->required();
+  history->add_option("--hardware", options->hardware, "one hardware key (default: every file of the workload)");
+  history->add_option("--baselines", options->baselines_dir, "baselines folder")
+      ->default_str(default_baselines_dir().string());
+  history->add_flag("--json", options->json, "the histories as JSON");
+  history
+      ->add_option_function<double>(
+          "--min-change", [options](double value) { options->min_change = value; },
+          "smallest relative change that counts as a change point (default: the suite's latency tolerance)")
+      ->check(number_in(0, 10, "a fraction", &options->option_errors, "--min-change"));
+  add_suites_option(*history, common);
+  history->callback([options, &common, &exit_code] {
+    history_command(*options, common);
+    exit_code = 0;
+  });
+}
+
+const CommandRegistrar history_registrar{{"history",
+    "Show each implementation's published records over time, with their change points",
+    add_history_command}};
 
 }  // namespace
 }  // namespace kg::cli

@@ -8,8 +8,7 @@
 namespace kg::cli {
 namespace {
 
-const CommandRegistrar registrar{{"list", [](CLI::App& app, CommonOptions& common, int&) {
-  CLI::App* command = app.add_subcommand("list", "List the workloads of the suites folder");
+void add_list_command(CLI::App* command, CommonOptions& common, int&) {
   add_suites_option(*command, common);
   command->callback([&common] {
     std::filesystem::path dir = suites_dir_of(common);
@@ -22,7 +21,9 @@ const CommandRegistrar registrar{{"list", [](CLI::App& app, CommonOptions& commo
       std::printf("%-40s %-20s %s\n", suite.id.c_str(), origin.c_str(), suite.title.c_str());
     }
   });
-}}};
+}
+
+const CommandRegistrar registrar{{"list", "List the workloads of the suites folder", add_list_command}};
 
 }  // namespace
 }  // namespace kg::cli

@@ -159,14 +159,9 @@ int model_command(const ModelOptions& options, const CommonOptions& common) {
   return 0;
 }
 
-const CommandRegistrar registrar{{"model", [](CLI::App& app, CommonOptions& common, int& exit_code) {
+void add_model_command(CLI::App* command, CommonOptions& common, int& exit_code) {
   auto options = std::make_shared<ModelOptions>();
-  CLI::App* command = app.add_subcommand(
-      "model", "Model every candidate's time on GPU keys from interpret mode's counters, at full size by "
-               "counting a sample of each launch's blocks (docs/roofline.md)");
-  command->add_option("workload", options->workload, "Workload id (see `kernelgate list`)")->required();
-  command->add_option("--preset", options->preset, "Axes preset (default: the defaults, KernelBench's sizes)");
-  command->add_option("--axes", options->axes, "Axis overrides: name=value,name=value");
+  add_workload_options(*command, options->workload, options->preset, options->axes);
   command->add_option("--hardware", options->hardware, "GPU keys to model on, comma-separated")
       ->capture_default_str();
   command->add_option("--candidates", options->candidates, "Candidate ids, comma-separated (default: all)");
@@ -178,7 +173,12 @@ const CommandRegistrar registrar{{"model", [](CLI::App& app, CommonOptions& comm
   command->add_flag("--json", options->json, "Print JSON instead of text");
   add_suites_option(*command, common);
   command->callback([options, &common, &exit_code] { exit_code = model_command(*options, common); });
-}}};
+}
+
+const CommandRegistrar registrar{{"model",
+    "Model every candidate's time on GPU keys from interpret mode's counters, at full size by "
+    "counting a sample of each launch's blocks (docs/roofline.md)",
+    add_model_command}};
 
 }  // namespace
 }  // namespace kg::cli

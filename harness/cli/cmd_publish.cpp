@@ -34,27 +34,25 @@ int publish_command(PublishOptions options, const CommonOptions& common) {
   return 0;
 }
 
-const CommandRegistrar publish_registrar{{
-    .name = "publish",
-    .add =
-        [](CLI::App& app, CommonOptions& common, int& exit_code) {
-          auto options = std::make_shared<PublishOptions>();
-          options->baselines_dir = "baselines";
-          CLI::App* publish = app.add_subcommand(
-              "publish", "Merge the measured records of reports into the baseline files, keeping history");
-          publish->add_option("--reports", options->reports_dir, "folder of <workload>.<hardware>.json reports")
-              ->required();
-          publish->add_option("--baselines", options->baselines_dir, "folder of <workload>/<hardware>.json")
-              ->capture_default_str();
-          add_suites_option(*publish, common);
-          publish->add_flag("--dry-run,-n", options->dry_run, "print what would change, write nothing");
-          publish->add_flag("--force", options->force,
-                            "let an older record replace a newer one (refused and listed otherwise)");
-          publish->add_option("--by", options->by,
-                              "who publishes, for the history (default: $KERNELGATE_PUBLISHER, $GITHUB_ACTOR, $USER)");
-          publish->callback([options, &common, &exit_code] { exit_code = publish_command(*options, common); });
-        },
-}};
+void add_publish_command(CLI::App* publish, CommonOptions& common, int& exit_code) {
+  auto options = std::make_shared<PublishOptions>();
+  options->baselines_dir = "baselines";
+  publish->add_option("--reports", options->reports_dir, "folder of <workload>.<hardware>.json reports")
+      ->required();
+  publish->add_option("--baselines", options->baselines_dir, "folder of <workload>/<hardware>.json")
+      ->capture_default_str();
+  add_suites_option(*publish, common);
+  publish->add_flag("--dry-run,-n", options->dry_run, "print what would change, write nothing");
+  publish->add_flag("--force", options->force,
+                    "let an older record replace a newer one (refused and listed otherwise)");
+  publish->add_option("--by", options->by,
+                      "who publishes, for the history (default: $KERNELGATE_PUBLISHER, $GITHUB_ACTOR, $USER)");
+  publish->callback([options, &common, &exit_code] { exit_code = publish_command(*options, common); });
+}
+
+const CommandRegistrar publish_registrar{{"publish",
+    "Merge the measured records of reports into the baseline files, keeping history",
+    add_publish_command}};
 
 }  // namespace
 }  // namespace kg::cli

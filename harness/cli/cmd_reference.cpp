@@ -66,13 +66,9 @@ void write_dump(const std::filesystem::path& dir, const Suite& suite, const Axes
   if (!out) throw Error("cannot write " + (dir / "manifest.json").string());
 }
 
-const CommandRegistrar registrar{{"reference", [](CLI::App& app, CommonOptions& common, int&) {
+void add_reference_command(CLI::App* command, CommonOptions& common, int&) {
   auto options = std::make_shared<Options>();
-  CLI::App* command = app.add_subcommand(
-      "reference", "Generate a workload's inputs and its float64 reference; --dump writes .npy files");
-  command->add_option("workload", options->workload, "Workload id (see `kernelgate list`)")->required();
-  command->add_option("--preset", options->preset, "Axes preset, e.g. ci (default: the defaults)");
-  command->add_option("--axes", options->axes, "Axis overrides: name=value,name=value");
+  add_workload_options(*command, options->workload, options->preset, options->axes);
   add_seed_option(*command, options->seed, "Seed of the input generator (default 0)");
   command->add_option("--dump", options->dump_dir,
                       "Write <tensor>.npy for every input, parameter and the output, plus manifest.json");
@@ -116,7 +112,11 @@ const CommandRegistrar registrar{{"reference", [](CLI::App& app, CommonOptions& 
       std::printf("dumped    %s\n", options->dump_dir.c_str());
     }
   });
-}}};
+}
+
+const CommandRegistrar registrar{{"reference",
+    "Generate a workload's inputs and its float64 reference; --dump writes .npy files",
+    add_reference_command}};
 
 }  // namespace
 }  // namespace kg::cli

@@ -15,30 +15,28 @@ struct ReportOptions {
   std::string baselines_dir;
 };
 
-const CommandRegistrar report_registrar{{
-    .name = "report",
-    .add =
-        [](CLI::App& app, CommonOptions& common, int& exit_code) {
-          auto options = std::make_shared<ReportOptions>();
-          CLI::App* report = app.add_subcommand(
-              "report", "Render a static HTML leaderboard per workload from the reports and baselines");
-          report->add_option("--html", options->html_dir, "folder for the pages (created if missing)")->required();
-          report->add_option("--reports", options->reports_dir, "the --report-dir of `kernelgate run` (optional)");
-          report->add_option("--baselines", options->baselines_dir, "baselines folder")
-              ->default_str(default_baselines_dir().string());
-          add_suites_option(*report, common);
-          report->callback([options, &common, &exit_code] {
-            HtmlReportOptions html;
-            html.out_dir = options->html_dir;
-            html.reports_dir = options->reports_dir;
-            html.baselines_dir =
-                options->baselines_dir.empty() ? default_baselines_dir() : std::filesystem::path(options->baselines_dir);
-            html.suites_dir = suites_dir_of(common);
-            for (const auto& page : write_html_report(html)) std::printf("%s\n", page.string().c_str());
-            exit_code = 0;
-          });
-        },
-}};
+void add_report_command(CLI::App* report, CommonOptions& common, int& exit_code) {
+  auto options = std::make_shared<ReportOptions>();
+  report->add_option("--html", options->html_dir, "folder for the pages (created if missing)")->required();
+  report->add_option("--reports", options->reports_dir, "the --report-dir of `kernelgate run` (optional)");
+  report->add_option("--baselines", options->baselines_dir, "baselines folder")
+      ->default_str(default_baselines_dir().string());
+  add_suites_option(*report, common);
+  report->callback([options, &common, &exit_code] {
+    HtmlReportOptions html;
+    html.out_dir = options->html_dir;
+    html.reports_dir = options->reports_dir;
+    html.baselines_dir =
+        options->baselines_dir.empty() ? default_baselines_dir() : std::filesystem::path(options->baselines_dir);
+    html.suites_dir = suites_dir_of(common);
+    for (const auto& page : write_html_report(html)) std::printf("%s\n", page.string().c_str());
+    exit_code = 0;
+  });
+}
+
+const CommandRegistrar report_registrar{{"report",
+    "Render a static HTML leaderboard per workload from the reports and baselines",
+    add_report_command}};
 
 }  // namespace
 }  // namespace kg::cli

@@ -16,29 +16,27 @@ struct SummarizeOptions {
   std::string output;
 };
 
-const CommandRegistrar summarize_registrar{{
-    .name = "summarize",
-    .add =
-        [](CLI::App& app, CommonOptions&, int& exit_code) {
-          auto options = std::make_shared<SummarizeOptions>();
-          CLI::App* summarize =
-              app.add_subcommand("summarize", "Join the Markdown summaries of all reports in a folder");
-          summarize->add_option("report_dir", options->report_dir, "the --report-dir of `kernelgate run`")
-              ->required();
-          summarize->add_option("--output,-o", options->output,
-                                "append to this file (e.g. $GITHUB_STEP_SUMMARY) instead of printing");
-          summarize->callback([options, &exit_code] {
-            const std::string summary = summarize_reports(options->report_dir);
-            if (options->output.empty()) {
-              std::cout << summary;
-            } else {
-              std::ofstream out(options->output, std::ios::app);
-              if (!(out << summary)) throw Error(options->output + ": cannot be written");
-            }
-            exit_code = 0;
-          });
-        },
-}};
+void add_summarize_command(CLI::App* summarize, CommonOptions&, int& exit_code) {
+  auto options = std::make_shared<SummarizeOptions>();
+  summarize->add_option("report_dir", options->report_dir, "the --report-dir of `kernelgate run`")
+      ->required();
+  summarize->add_option("--output,-o", options->output,
+                        "append to this file (e.g. $GITHUB_STEP_SUMMARY) instead of printing");
+  summarize->callback([options, &exit_code] {
+    const std::string summary = summarize_reports(options->report_dir);
+    if (options->output.empty()) {
+      std::cout << summary;
+    } else {
+      std::ofstream out(options->output, std::ios::app);
+      if (!(out << summary)) throw Error(options->output + ": cannot be written");
+    }
+    exit_code = 0;
+  });
+}
+
+const CommandRegistrar summarize_registrar{{"summarize",
+    "Join the Markdown summaries of all reports in a folder",
+    add_summarize_command}};
 
 }  // namespace
 }  // namespace kg::cli

@@ -17,10 +17,12 @@ struct CommonOptions {
 
 struct Command {
   std::string name;
-  // Adds the subcommand to the app; the subcommand's callback does the work and
-  // throws kg::Error on failure. It sets `exit_code` for non-error outcomes
-  // (e.g. 1 when a gate fails, CTest's skip code).
-  std::function<void(CLI::App& app, CommonOptions& common, int& exit_code)> add;
+  std::string description;  // one line, in `kernelgate --help`
+  // Adds the options to the subcommand main() made of name and description;
+  // the subcommand's callback does the work and throws kg::Error on failure.
+  // It sets `exit_code` for non-error outcomes (e.g. 1 when a gate fails,
+  // CTest's skip code).
+  std::function<void(CLI::App* command, CommonOptions& common, int& exit_code)> add;
 };
 
 std::vector<Command>& commands();
@@ -43,6 +45,10 @@ void add_seed_option(CLI::App& command, std::uint64_t& seed, const std::string& 
 
 // "a,b,,c" -> {"a", "b", "c"}: the comma-separated lists of --candidates and the like.
 std::vector<std::string> split_list(const std::string& text);
+
+// The workload a command is about, as its positional argument, with --preset
+// and --axes choosing its axes.
+void add_workload_options(CLI::App& command, std::string& workload, std::string& preset, std::string& axes);
 
 // --suites on a subcommand, and the folder it names (kg::resolve_suites_dir).
 void add_suites_option(CLI::App& command, CommonOptions& common);

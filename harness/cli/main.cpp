@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
                                         KERNELGATE_BUILD_REVISION + ", " + KERNELGATE_BUILD_KIND + ")");
   kg::cli::CommonOptions common;
   int exit_code = 0;
-  for (auto& command : kg::cli::commands()) command.add(app, common, exit_code);
+  for (auto& command : kg::cli::commands())
+    command.add(app.add_subcommand(command.name, command.description), common, exit_code);
   // A word where the subcommand goes that names none: said as such, not as
   // "a subcommand is required".
   auto is_subcommand = [&](const std::string& word) {

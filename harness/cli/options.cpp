@@ -10,6 +10,12 @@
 
 namespace kg::cli {
 
+void add_workload_options(CLI::App& command, std::string& workload, std::string& preset, std::string& axes) {
+  command.add_option("workload", workload, "Workload id (see `kernelgate list`)")->required();
+  command.add_option("--preset", preset, "Axes preset, e.g. ci (default: the defaults, KernelBench's sizes)");
+  command.add_option("--axes", axes, "Axis overrides: name=value,name=value");
+}
+
 void add_suites_option(CLI::App& command, CommonOptions& common) {
   command.add_option("--suites", common.suites_dir, "folder of the suite files (default: ./suites)");
 }

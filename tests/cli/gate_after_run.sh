@@ -30,7 +30,7 @@ store_file="$work/store/$workload/cpu.json"
 python3 - "$store_file" <<'PY' || fail "the published records do not carry their samples"
 import json, sys
 f = json.load(open(sys.argv[1]))
-assert f["schema_version"] == 2, f["schema_version"]
+assert f["schema_version"] == 3 and f["kind"] == "kernelgate-baseline", (f["schema_version"], f.get("kind"))
 for r in f["records"]:
     s = r["latency"]["samples_ms"]
     assert len(s) == r["latency"]["n"] and s == sorted(s), r["implementation"]

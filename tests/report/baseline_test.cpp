@@ -57,7 +57,7 @@ TEST(Baseline, CorruptFileErrorNamesTheFile) {
 
 TEST(Baseline, BadFieldErrorNamesTheJsonPath) {
   auto message = error_of(test::baseline_fixture_dir() / "bad_latency.json");
-  EXPECT_NE(message.find("bad_latency.json: /records/2/latency/mean_ms: expected a number"), std::string::npos)
+  EXPECT_NE(message.find("bad_latency.json: $.records[2].latency.mean_ms: expected a number"), std::string::npos)
       << message;
 }
 
@@ -116,39 +116,45 @@ std::string parse_error_of(const nlohmann::ordered_json& json) {
   return "";
 }
 
+// The latency keys of a version 1 record, as the error lists them.
+constexpr const char* kLatencyV1Keys = "clock, cv, max_ms, mean_ms, median_ms, min_ms, n, protocol, std_ms, warmups";
+
 nlohmann::ordered_json matching_json() { return test::read_json(test::baseline_fixture_dir() / "matching.json"); }
 
 TEST(Baseline, UnknownFieldsAreErrorsNamingTheirPath) {
   auto top = matching_json();
   top["colour"] = "blue";
-  EXPECT_EQ(parse_error_of(top), "edited.json: /colour: unknown field (see the schema)");
+  EXPECT_EQ(parse_error_of(top), "edited.json: $.colour: unknown key (allowed here: hardware, history, kind, ranking, records, "
+            "schema_version, workload)");
   auto record = matching_json();
   record["records"][1]["latency"]["p99_ms"] = 1.0;
-  EXPECT_EQ(parse_error_of(record), "edited.json: /records/1/latency/p99_ms: unknown field (see the schema)");
+  EXPECT_EQ(parse_error_of(record), "edited.json: $.records[1].latency.p99_ms: unknown key (allowed here: " + std::string(kLatencyV1Keys) + ")");
   auto owner = matching_json();
   owner["records"][0]["owner"] = "team a";
-  EXPECT_EQ(parse_error_of(owner), "edited.json: /records/0/owner: unknown field (see the schema)");
+  EXPECT_EQ(parse_error_of(owner), "edited.json: $.records[0].owner: unknown key (allowed here: axes, counters, environment, "
+            "git_revision, implementation, kind, latency, notes, observed, precision, preset, ratio_to_eager, "
+            "source, trust, workload_identity)");
   auto rank = matching_json();
   rank["ranking"][0]["note"] = "fastest";
-  EXPECT_EQ(parse_error_of(rank), "edited.json: /ranking/0/note: unknown field (see the schema)");
+  EXPECT_EQ(parse_error_of(rank), "edited.json: $.ranking[0].note: unknown key (allowed here: implementation, mean_ms, rank, trust)");
 }
 
 TEST(Baseline, TheRankingMustDescribeTheRecords) {
   auto ghost = matching_json();
   ghost["ranking"][0]["implementation"] = "ghost";
-  EXPECT_NE(parse_error_of(ghost).find("edited.json: /ranking/0: ranks ghost (measured), which has no record"),
+  EXPECT_NE(parse_error_of(ghost).find("edited.json: $.ranking[0]: ranks ghost (measured), which has no record"),
             std::string::npos)
       << parse_error_of(ghost);
   auto twice = matching_json();
   twice["ranking"][1]["rank"] = 1;
-  EXPECT_NE(parse_error_of(twice).find("/ranking/1/rank: rank 1 is given twice"), std::string::npos)
+  EXPECT_NE(parse_error_of(twice).find("$.ranking[1].rank: rank 1 is given twice"), std::string::npos)
       << parse_error_of(twice);
   auto missing = matching_json();
   missing["ranking"].erase(missing["ranking"].size() - 1);
-  EXPECT_NE(parse_error_of(missing).find("/ranking: does not rank"), std::string::npos) << parse_error_of(missing);
+  EXPECT_NE(parse_error_of(missing).find("$.ranking: does not rank"), std::string::npos) << parse_error_of(missing);
   auto mean = matching_json();
   mean["ranking"][0]["mean_ms"] = 0.5;
-  EXPECT_NE(parse_error_of(mean).find("/ranking/0/mean_ms: says 0.5"), std::string::npos) << parse_error_of(mean);
+  EXPECT_NE(parse_error_of(mean).find("$.ranking[0].mean_ms: says 0.5"), std::string::npos) << parse_error_of(mean);
 }
 
 // Version 1 files (the fixtures, the shipped files) load as they are; the
@@ -160,12 +166,13 @@ TEST(Baseline, Version2RecordsCarrySortedSamplesAndVersion1FilesStillLoad) {
   EXPECT_EQ(old_file.schema_version, 1);
   EXPECT_TRUE(old_file.records[0].latency.samples_ms.empty());
   nlohmann::ordered_json rewritten = old_file;
-  EXPECT_EQ(rewritten["schema_version"], kBaselineSchemaVersion);  // what is written is version 2
+  EXPECT_EQ(rewritten["schema_version"], kBaselineSchemaVersion);  // what is written is the current version
+  EXPECT_EQ(rewritten["kind"], kBaselineKind);
 
   auto with_samples = v1;
   with_samples["records"][1]["latency"]["samples_ms"] = {0.59, 0.6, 0.61};
   EXPECT_EQ(parse_error_of(with_samples),
-            "edited.json: /records/1/latency/samples_ms: unknown field (see the schema)");
+            "edited.json: $.records[1].latency.samples_ms: unknown key (allowed here: " + std::string(kLatencyV1Keys) + ")");
 
   auto v2 = with_samples;
   v2["schema_version"] = 2;
@@ -177,10 +184,10 @@ TEST(Baseline, Version2RecordsCarrySortedSamplesAndVersion1FilesStillLoad) {
   auto unsorted = v2;
   unsorted["records"][1]["latency"]["samples_ms"] = {0.6, 0.59};
   EXPECT_EQ(parse_error_of(unsorted),
-            "edited.json: /records/1/latency/samples_ms/1: samples must be sorted, smallest first");
+            "edited.json: $.records[1].latency.samples_ms[1]: samples must be sorted, smallest first");
   auto zero = v2;
   zero["records"][1]["latency"]["samples_ms"] = {0.0, 0.59};
-  EXPECT_EQ(parse_error_of(zero), "edited.json: /records/1/latency/samples_ms/0: expected a latency > 0");
+  EXPECT_EQ(parse_error_of(zero), "edited.json: $.records[1].latency.samples_ms[0]: expected a latency > 0");
   auto too_many = v2;
   too_many["records"][1]["latency"]["samples_ms"] = std::vector<double>(513, 0.6);
   too_many["records"][1]["latency"]["n"] = 1000;
@@ -191,21 +198,37 @@ TEST(Baseline, Version2RecordsCarrySortedSamplesAndVersion1FilesStillLoad) {
   EXPECT_NE(parse_error_of(beyond_n).find("holds 3 samples, more than n = 2"), std::string::npos)
       << parse_error_of(beyond_n);
   auto future_version = v2;
-  future_version["schema_version"] = 3;
+  future_version["schema_version"] = 4;
   EXPECT_EQ(parse_error_of(future_version),
-            "edited.json: /schema_version: unsupported schema version 3 (this kernelgate reads 1 to 2)");
+            "edited.json: $.schema_version: unsupported schema version 4 (this kernelgate reads 1 to 3)");
+}
+
+// Version 3 is version 2 with the "kind" every kernelgate file has: required
+// from version 3 on, and checked where given.
+TEST(Baseline, Version3FilesNameTheirKind) {
+  auto v3 = matching_json();
+  v3["schema_version"] = 3;
+  EXPECT_EQ(parse_error_of(v3), "edited.json: $.kind: missing required field (expected \"kernelgate-baseline\")");
+  v3["kind"] = "kernelgate-report";
+  EXPECT_EQ(parse_error_of(v3), "edited.json: $.kind: a 'kernelgate-report' file, not a 'kernelgate-baseline' file");
+  v3["kind"] = kBaselineKind;
+  EXPECT_EQ(parse_baseline_file(v3, "edited.json").schema_version, 3);
+  auto v2_with_kind = matching_json();
+  v2_with_kind["schema_version"] = 2;
+  v2_with_kind["kind"] = kBaselineKind;
+  EXPECT_EQ(parse_baseline_file(v2_with_kind, "edited.json").schema_version, 2);
 }
 
 TEST(Baseline, AFutureObservationIsAnError) {
   auto future = matching_json();
   future["records"][2]["observed"] = "2999-01-01";
-  EXPECT_EQ(parse_error_of(future), "edited.json: /records/2/observed: the date 2999-01-01 is in the future");
+  EXPECT_EQ(parse_error_of(future), "edited.json: $.records[2].observed: the date 2999-01-01 is in the future");
 }
 
 TEST(Baseline, KeysThatCouldLeaveTheStoreAreErrors) {
   auto escape = matching_json();
   escape["hardware"] = "../../x";
-  EXPECT_NE(parse_error_of(escape).find("edited.json: /hardware: '../../x' has a character outside"),
+  EXPECT_NE(parse_error_of(escape).find("edited.json: $.hardware: '../../x' has a character outside"),
             std::string::npos)
       << parse_error_of(escape);
   EXPECT_THROW(baseline_path("store", "l1_071_conv_transposed_2d", "../../x"), Error);
@@ -224,7 +247,7 @@ TEST(Baseline, NumbersOutOfRangeAreErrorsNamingTheFileAndPath) {
   text.replace(text.find(mean), mean.size(), "\"mean_ms\": 1e999");
   std::ofstream(file) << text;
   const std::string error = error_of(file);
-  EXPECT_NE(error.find(file.string() + ": /ranking/0/mean_ms: "), std::string::npos) << error;  // the first 0.6 ms
+  EXPECT_NE(error.find(file.string() + ": $.ranking[0].mean_ms: "), std::string::npos) << error;  // the first 0.6 ms
   EXPECT_NE(error.find("number overflow"), std::string::npos) << error;
   // And in a report, read the same way.
   std::ofstream(dir / "report.json") << "{\"kind\": \"kernelgate-report\", \"candidates\": [{\"x\": -1e999}]}";
@@ -232,7 +255,7 @@ TEST(Baseline, NumbersOutOfRangeAreErrorsNamingTheFileAndPath) {
     load_report(dir / "report.json");
     FAIL() << "a report with 1e999 was read";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("report.json: /candidates/0/x: "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("report.json: $.candidates[0].x: "), std::string::npos) << e.what();
   }
 }
 

@@ -239,7 +239,7 @@ TEST(Publish, AKeyThatWouldLeaveTheStoreIsRefused) {
   const auto baselines = fresh_dir("escape_baselines");
   const PublishResult result = publish_reports(options_for(reports, baselines));
   ASSERT_EQ(result.errors.size(), 1u);
-  EXPECT_NE(result.errors[0].find("/hardware: '../../escape' has a character outside [a-z0-9_.-]"),
+  EXPECT_NE(result.errors[0].find("$.hardware: '../../escape' has a character outside [a-z0-9_.-]"),
             std::string::npos)
       << result.errors[0];
   EXPECT_TRUE(listing(baselines).empty());
@@ -250,7 +250,7 @@ TEST(Publish, AKeyThatWouldLeaveTheStoreIsRefused) {
   write_json(report_in(reports), report);
   const PublishResult unknown = publish_reports(options_for(reports, baselines));
   ASSERT_EQ(unknown.errors.size(), 1u);
-  EXPECT_NE(unknown.errors[0].find("/workload/id: 'l9_999_not_a_suite' is not a workload of the loaded suites"),
+  EXPECT_NE(unknown.errors[0].find("$.workload.id: 'l9_999_not_a_suite' is not a workload of the loaded suites"),
             std::string::npos)
       << unknown.errors[0];
 }

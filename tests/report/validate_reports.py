@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Validates kernelgate reports and baseline files against their schemas.
+"""Validates kernelgate's JSON files against their schemas: reports, baseline
+files and suite files.
 
 --reports DIR     every <workload>.<hardware>.json against docs/report.schema.json
                   (each candidate's record also against the baseline record
                   schema) and every *.junit.xml against the junit-10 XSD (xmllint)
 --baselines DIR   every *.json below DIR against docs/baseline.schema.json
---expect-invalid NAME   a baseline file of that name must be rejected
+--suites DIR      every *.json below DIR against docs/suite.schema.json
+--expect-invalid NAME   a baseline or suite file of that name must be rejected
 --allow-empty     a report folder with nothing in it passes (GPU tests all skipped)
 Exits 1 naming each file that fails; also when a folder holds nothing to check.
 """
@@ -30,9 +32,11 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--reports", action="append", default=[])
     parser.add_argument("--baselines", action="append", default=[])
+    parser.add_argument("--suites", action="append", default=[])
     parser.add_argument("--expect-invalid", action="append", default=[])
     parser.add_argument("--report-schema", required=True)
     parser.add_argument("--baseline-schema", required=True)
+    parser.add_argument("--suite-schema", required=True)
     parser.add_argument("--junit-xsd", required=True)
     parser.add_argument("--xmllint", default="xmllint")
     parser.add_argument("--allow-empty", action="store_true", help="a report folder with nothing in it passes")
@@ -40,8 +44,10 @@ def main():
 
     report_schema = load(args.report_schema)
     baseline_schema = load(args.baseline_schema)
-    for schema in (report_schema, baseline_schema):
+    suite_schema = load(args.suite_schema)
+    for schema in (report_schema, baseline_schema, suite_schema):
         jsonschema.Draft7Validator.check_schema(schema)
+    suite_validator = jsonschema.Draft7Validator(suite_schema)
     report_validator = jsonschema.Draft7Validator(report_schema)
     baseline_validator = jsonschema.Draft7Validator(baseline_schema)
     record_validator = jsonschema.Draft7Validator(
@@ -76,25 +82,30 @@ def main():
             if run.returncode != 0:
                 problems.append(f"{path}: not valid JUnit XML: {run.stderr.strip()[:2000]}")
 
-    for folder in map(pathlib.Path, args.baselines):
-        files = sorted(folder.rglob("*.json"))
-        if not files:
-            problems.append(f"{folder}: no baseline files to validate")
-        for path in files:
-            checked += 1
-            expect_invalid = path.name in args.expect_invalid
-            try:
-                document = load(path)
-            except json.JSONDecodeError as e:
-                if not expect_invalid:
-                    problems.append(f"{path}: not valid JSON: {e}")
-                continue
-            before = len(problems)
-            valid = check(baseline_validator, document, str(path))
-            if expect_invalid:
-                del problems[before:]
-                if valid:
-                    problems.append(f"{path}: expected the schema to reject it")
+    def check_files(folders, validator, what):
+        for folder in map(pathlib.Path, folders):
+            files = sorted(folder.rglob("*.json"))
+            if not files:
+                problems.append(f"{folder}: no {what} files to validate")
+            for path in files:
+                nonlocal checked
+                checked += 1
+                expect_invalid = path.name in args.expect_invalid
+                try:
+                    document = load(path)
+                except json.JSONDecodeError as e:
+                    if not expect_invalid:
+                        problems.append(f"{path}: not valid JSON: {e}")
+                    continue
+                before = len(problems)
+                valid = check(validator, document, str(path))
+                if expect_invalid:
+                    del problems[before:]
+                    if valid:
+                        problems.append(f"{path}: expected the schema to reject it")
+
+    check_files(args.baselines, baseline_validator, "baseline")
+    check_files(args.suites, suite_validator, "suite")
 
     for problem in problems:
         print(problem, file=sys.stderr)

@@ -3,31 +3,26 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 
 #include "kernelgate/error.hpp"
+#include "kernelgate/json_reader.hpp"
 #include "kernelgate/result.hpp"
 
 namespace kg {
 namespace {
 
-TEST(ResultJson, OutcomeNamesRoundTrip) {
-  const std::vector<std::pair<Outcome, std::string>> names = {
-      {Outcome::passed, "passed"},
-      {Outcome::new_record, "new"},
-      {Outcome::incorrect, "incorrect"},
-      {Outcome::contract_violation, "contract_violation"},
-      {Outcome::crashed, "crashed"},
-      {Outcome::timed_out, "timed_out"},
-      {Outcome::regressed, "regressed"},
-      {Outcome::inconclusive, "inconclusive"},
-      {Outcome::unreliable, "unreliable"},
-      {Outcome::stale, "stale"},
-      {Outcome::not_supported, "not_supported"},
-      {Outcome::skipped, "skipped"}};
-  for (const auto& [outcome, name] : names) {
-    EXPECT_EQ(to_string(outcome), name);
-    EXPECT_EQ(outcome_from_string(name), outcome);
+// The names are a published format: every outcome, in declaration order,
+// has the name docs/report.schema.json lists for it, and reads back as itself.
+TEST(ResultJson, OutcomeNamesAreTheSchemasAndRoundTrip) {
+  const auto schema = read_json_file(std::filesystem::path(KERNELGATE_SOURCE_ROOT) / "docs/report.schema.json");
+  const auto& names = schema.at("definitions").at("outcome").at("enum");
+  ASSERT_EQ(names.size(), std::size_t(Outcome::skipped) + 1);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const Outcome outcome = static_cast<Outcome>(i);
+    EXPECT_EQ(to_string(outcome), names[i].get<std::string>());
+    EXPECT_EQ(outcome_from_string(names[i].get<std::string>()), outcome);
   }
   EXPECT_THROW(outcome_from_string("fine"), Error);
   EXPECT_TRUE(is_failure(Outcome::stale));
@@ -99,6 +94,33 @@ TEST(ResultJson, RunResultRoundTrips) {
   ASSERT_TRUE(c.bitwise_deterministic.has_value());
   EXPECT_FALSE(*c.bitwise_deterministic);
   EXPECT_EQ(c.thread_orders, candidate.thread_orders);
+}
+
+// Results are read strictly: a value of the wrong type or a key no record
+// has is an error naming its path, not a default or a silent drop.
+TEST(ResultJson, ResultsAreReadStrictlyNamingThePath) {
+  const auto error_of = [](const char* text) {
+    try {
+      read_run_result(JsonReader(nlohmann::ordered_json::parse(text), "results.json"));
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error_of(R"({"workload": "w", "candidates": [{"id": "a", "outcome": "passed"}]})"), "");
+  EXPECT_EQ(error_of(R"({"workload": "w", "seed": "7"})"), "results.json: $.seed: expected an integer >= 0, got string \"7\"");
+  EXPECT_EQ(error_of(R"({"workload": "w", "candidates": [{"id": "a", "outcome": "fine"}]})"),
+            "results.json: $.candidates[0].outcome: unknown outcome 'fine' (known: passed, new, incorrect, "
+            "contract_violation, crashed, timed_out, regressed, inconclusive, unreliable, stale, not_supported, "
+            "skipped)");
+  EXPECT_EQ(error_of(R"({"workload": "w", "candidates": [{"id": "a", "outcome": "passed",
+                                                         "latency": {"mean_ms": "fast"}}]})"),
+            "results.json: $.candidates[0].latency.mean_ms: expected a number (or \"NaN\", \"Infinity\", "
+            "\"-Infinity\"), got string \"fast\"");
+  EXPECT_NE(error_of(R"({"workload": "w", "candidates": [{"id": "a", "outcome": "passed", "verdict": "ok"}]})")
+                .find("results.json: $.candidates[0].verdict: unknown key"),
+            std::string::npos);
+  EXPECT_EQ(error_of(R"({"candidates": []})"), "results.json: $.workload: missing required field");
 }
 
 }  // namespace

@@ -41,7 +41,8 @@ TEST_F(SuiteValidation, StockSuitesLoad) {
 TEST_F(SuiteValidation, UnknownKey) {
   expect_error([](Json& j) { j["colour"] = "red"; },
                "$.colour: unknown key (allowed here: axes, contract, cost, description, format, "
-               "gate, id, origin, presets, reference, requires, tensors, title, tolerance)");
+               "gate, id, kind, origin, presets, reference, requires, schema_version, tensors, title, "
+               "tolerance)");
   expect_error([](Json& j) { j["axes"]["batch"]["defualt"] = 8; },
                "$.axes.batch.defualt: unknown key (allowed here: default, description, max, min)");
 }
@@ -115,9 +116,6 @@ TEST_F(SuiteValidation, IllegalPresetAxes) {
 }
 
 TEST_F(SuiteValidation, OtherMalformedFields) {
-  expect_error([](Json& j) { j["format"] = "kernelgate-suite/9"; },
-               "$.format: unsupported format 'kernelgate-suite/9' (this kernelgate reads "
-               "kernelgate-suite/1)");
   expect_error([](Json& j) { j["tensors"].erase(2); },
                "$.tensors: expected exactly one tensor with role output, found 0");
   expect_error([](Json& j) { j["tensors"][1]["name"] = "x"; },
@@ -129,6 +127,35 @@ TEST_F(SuiteValidation, OtherMalformedFields) {
                "$.tolerance.fp64: unknown key (allowed here: bf16, fp16, fp32, tf32)");
   expect_error([](Json& j) { j["axes"]["batch"]["min"] = 2000; },
                "$.axes.batch.max: max 1024 is below min 2000");
+}
+
+// The header every kernelgate file has: "kind" and "schema_version"; the
+// older "format" spelling still loads, as the same workload.
+TEST_F(SuiteValidation, TheHeaderNamesTheKindAndVersion) {
+  expect_error([](Json& j) { j["schema_version"] = 9; },
+               "$.schema_version: unsupported schema version 9 (this kernelgate reads 1 to 1)");
+  expect_error([](Json& j) { j["kind"] = "kernelgate-baseline"; },
+               "$.kind: a 'kernelgate-baseline' file, not a 'kernelgate-suite' file");
+  expect_error([](Json& j) { j.erase("schema_version"); },
+               "$.schema_version: missing required field (a kernelgate-suite file has \"kind\": "
+               "\"kernelgate-suite\" and \"schema_version\")");
+  expect_error([](Json& j) { j.erase("kind"); },
+               "$.kind: missing required field (expected \"kernelgate-suite\")");
+  expect_error([](Json& j) { j["format"] = "kernelgate-suite/1"; },
+               "$.format: the old spelling of \"kind\" and \"schema_version\": give one or the other");
+  const auto legacy = [](const std::string& format) {
+    return [format](Json& j) {
+      j.erase("kind");
+      j.erase("schema_version");
+      j["format"] = format;
+    };
+  };
+  expect_error(legacy("kernelgate-suite/9"),
+               "$.format: unsupported format 'kernelgate-suite/9' (this kernelgate reads kernelgate-suite/1)");
+  Json json = test::stock_suite_json("l1_071_conv_transposed_2d");
+  legacy("kernelgate-suite/1")(json);
+  const auto old_spelling = test::write_text(dir_.path() / "old.json", json.dump(2));
+  EXPECT_EQ(load_suite(old_spelling).identity, load_suite(test::stock_suite_file("l1_071_conv_transposed_2d")).identity);
 }
 
 TEST_F(SuiteValidation, NotJson) {
@@ -146,7 +173,7 @@ TEST_F(SuiteValidation, NotJson) {
     load_suite(overflow);
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), overflow.string() + ": not valid JSON: number overflow parsing '1e999'");
+    EXPECT_EQ(std::string(e.what()), overflow.string() + ": $.id: not valid JSON: number overflow parsing '1e999'");
   }
 }
 

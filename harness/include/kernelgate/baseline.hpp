@@ -19,10 +19,12 @@
 
 namespace kg {
 
-// Version 2 adds latency.samples_ms and latency.rounds; version 1 files still
-// load (their records compare by mean and std: docs/baselines.md).
-inline constexpr int kBaselineSchemaVersion = 2;
+// Version 2 adds latency.samples_ms and latency.rounds; version 3 adds the
+// top-level "kind" every kernelgate file has. Versions 1 and 2 still load
+// (version 1 records compare by mean and std: docs/baselines.md).
+inline constexpr int kBaselineSchemaVersion = 3;
 inline constexpr int kOldestBaselineSchemaVersion = 1;
+inline constexpr const char* kBaselineKind = "kernelgate-baseline";
 
 // The implementation whose latency every candidate is also compared to as a
 // ratio, timed in the same run (robust to a machine that got faster or slower).

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kernelgate/json_reader.hpp"
 #include "kernelgate/suite.hpp"
 
 namespace kg {
@@ -28,7 +29,7 @@ enum class Outcome {
   unreliable,  // the samples (stored or this run's) are too few or too noisy to gate
   stale,
   not_supported,
-  skipped,
+  skipped,  // last: the names are tested by counting up to it
 };
 std::string_view to_string(Outcome outcome);
 Outcome outcome_from_string(std::string_view text);  // throws kg::Error
@@ -167,6 +168,15 @@ struct RunResult {
 
 // The candidate of that id in the run, or null.
 const CandidateResult* find_candidate(const RunResult& run, std::string_view id);
+
+// Strict readers of the records (kernelgate/json_reader.hpp): every member's
+// type is checked and unknown members are refused; optional ones may be
+// absent, so older files load. Errors name the file and the JSON path.
+ErrorStats read_error_stats(const JsonReader& json);
+LatencyStats read_latency_stats(const JsonReader& json);
+CheckResult read_check_result(const JsonReader& json);
+CandidateResult read_candidate_result(const JsonReader& json);
+RunResult read_run_result(const JsonReader& json);
 
 void to_json(nlohmann::ordered_json& j, const ErrorStats& v);
 void from_json(const nlohmann::ordered_json& j, ErrorStats& v);

@@ -7,16 +7,15 @@
 #include <cmath>
 #include <limits>
 
-#include "json_fields.hpp"
 #include "kernelgate/error.hpp"
 #include "kernelgate/hardware.hpp"
+#include "kernelgate/json_reader.hpp"
 #include "kernelgate/roofline.hpp"
 #include "kernelgate/sample_comparison.hpp"
 
 namespace kg {
 
 using nlohmann::ordered_json;
-using report_detail::JsonReader;
 
 std::string_view to_string(Trust trust) {
   switch (trust) {
@@ -83,41 +82,41 @@ ordered_json latency_json(const LatencyStats& v) {
 // kStoredSamples, sorted (the order statistics the comparison uses).
 LatencyStats parse_latency(const JsonReader& r, int schema_version) {
   if (schema_version >= 2)
-    r.allow_only({"protocol", "clock", "warmups", "n", "mean_ms", "std_ms", "min_ms", "median_ms", "max_ms", "cv",
+    r.expect_keys({}, {"protocol", "clock", "warmups", "n", "mean_ms", "std_ms", "min_ms", "median_ms", "max_ms", "cv",
                   "rounds", "samples_ms"});
   else
-    r.allow_only({"protocol", "clock", "warmups", "n", "mean_ms", "std_ms", "min_ms", "median_ms", "max_ms", "cv"});
+    r.expect_keys({}, {"protocol", "clock", "warmups", "n", "mean_ms", "std_ms", "min_ms", "median_ms", "max_ms", "cv"});
   LatencyStats v;
-  v.protocol = r.at("protocol").string();
-  v.clock = r.at("clock").string();
-  v.warmups = r.has("warmups") ? int(r.at("warmups").integer_in(0, 1 << 30)) : 0;
-  v.n = r.at("n").integer_in(1, std::int64_t{1} << 40);
-  v.mean_ms = r.at("mean_ms").non_negative();
+  v.protocol = r.at("protocol").as_string();
+  v.clock = r.at("clock").as_string();
+  v.warmups = r.has("warmups") ? int(r.at("warmups").as_integer_in(0, 1 << 30)) : 0;
+  v.n = r.at("n").as_integer_in(1, std::int64_t{1} << 40);
+  v.mean_ms = r.at("mean_ms").as_non_negative();
   if (v.mean_ms <= 0) r.at("mean_ms").fail("expected a latency > 0");
-  v.std_ms = r.at("std_ms").non_negative();
+  v.std_ms = r.at("std_ms").as_non_negative();
   // Publications do not always give every statistic: absent is NaN, never 0.
   auto optional_stat = [&](const char* key) {
-    return r.has(key) ? r.at(key).non_negative() : std::nan("");
+    return r.has(key) ? r.at(key).as_non_negative() : std::nan("");
   };
   v.min_ms = optional_stat("min_ms");
   v.median_ms = optional_stat("median_ms");
   v.max_ms = optional_stat("max_ms");
-  v.cv = r.has("cv") ? r.at("cv").non_negative() : v.std_ms / v.mean_ms;
+  v.cv = r.has("cv") ? r.at("cv").as_non_negative() : v.std_ms / v.mean_ms;
   if (r.has("samples_ms")) {
     const auto samples = r.at("samples_ms");
-    samples.require_array();
+    samples.expect_array();
     if (samples.size() > kStoredSamples)
       samples.fail("holds " + std::to_string(samples.size()) + " samples; a stored record keeps at most " +
                    std::to_string(kStoredSamples));
     if (std::int64_t(samples.size()) > v.n)
       samples.fail("holds " + std::to_string(samples.size()) + " samples, more than n = " + std::to_string(v.n));
     for (std::size_t i = 0; i < samples.size(); ++i) {
-      const double sample = samples.at(i).non_negative();
+      const double sample = samples.at(i).as_non_negative();
       if (!(sample > 0)) samples.at(i).fail("expected a latency > 0");
       if (!v.samples_ms.empty() && sample < v.samples_ms.back()) samples.at(i).fail("samples must be sorted, smallest first");
       v.samples_ms.push_back(sample);
     }
-    v.rounds = r.has("rounds") ? int(r.at("rounds").integer_in(1, 1000)) : 1;
+    v.rounds = r.has("rounds") ? int(r.at("rounds").as_integer_in(1, 1000)) : 1;
   }
   return v;
 }
@@ -162,6 +161,7 @@ void to_json(ordered_json& j, const HistoryEntry& v) {
 
 void to_json(ordered_json& j, const BaselineFile& v) {
   j = ordered_json::object();
+  j["kind"] = kBaselineKind;
   j["schema_version"] = kBaselineSchemaVersion;  // what is written is always the current version
   j["workload"] = v.workload;
   j["hardware"] = v.hardware;
@@ -175,17 +175,17 @@ void to_json(ordered_json& j, const BaselineFile& v) {
 namespace {
 
 BaselineRecord parse_record(const JsonReader& r, int schema_version) {
-  r.allow_only({"implementation", "kind", "precision", "trust", "latency", "ratio_to_eager", "source", "observed",
+  r.expect_keys({}, {"implementation", "kind", "precision", "trust", "latency", "ratio_to_eager", "source", "observed",
                 "environment", "workload_identity", "preset", "axes", "git_revision", "notes", "counters"});
   BaselineRecord v;
-  v.implementation = r.at("implementation").string();
+  v.implementation = r.at("implementation").as_string();
   if (v.implementation.empty()) r.at("implementation").fail("must not be empty");
   v.kind = r.string_or("kind", "candidate");
   if (v.kind != "candidate" && v.kind != "source_baseline" && v.kind != "reference")
     r.at("kind").fail("expected candidate, source_baseline or reference");
-  v.precision = r.at("precision").string();
+  v.precision = r.at("precision").as_string();
   try {
-    v.trust = trust_from_string(r.at("trust").string());
+    v.trust = trust_from_string(r.at("trust").as_string());
   } catch (const Error& e) {
     r.at("trust").fail(e.what());
   }
@@ -194,22 +194,22 @@ BaselineRecord parse_record(const JsonReader& r, int schema_version) {
   if (v.ratio_to_eager && !(*v.ratio_to_eager > 0 && std::isfinite(*v.ratio_to_eager)))
     r.at("ratio_to_eager").fail("expected a finite ratio > 0");
   v.source = r.string_or("source", "");
-  v.observed = r.at("observed").string();
+  v.observed = r.at("observed").as_string();
   const auto observed_days = iso_date_days(v.observed);
   if (!observed_days) r.at("observed").fail("expected an ISO 8601 date, e.g. 2026-03-05");
   // A date to come would never be stale: the file was edited or the clock
   // that wrote it was wrong.
   if (*observed_days > today_utc_days()) r.at("observed").fail("the date " + v.observed + " is in the future");
   if (r.has("environment")) {
-    r.at("environment").require_object();
+    r.at("environment").expect_object();
     v.environment = r.at("environment").json();
   }
   v.workload_identity = r.string_or("workload_identity", "");
   v.preset = r.string_or("preset", "");
   if (r.has("axes")) {
     auto axes = r.at("axes");
-    axes.require_object();
-    for (const auto& [name, value] : axes.json().items()) v.axes[name] = axes.at(name).integer();
+    axes.expect_object();
+    for (const auto& [name, value] : axes.json().items()) v.axes[name] = axes.at(name).as_integer();
   }
   v.git_revision = r.string_or("git_revision", "");
   v.notes = r.string_or("notes", "");
@@ -218,10 +218,10 @@ BaselineRecord parse_record(const JsonReader& r, int schema_version) {
   if (r.has("counters")) {
     if (v.trust != Trust::modelled) r.at("counters").fail("only a modelled record has counters");
     auto counters = r.at("counters");
-    counters.require_object();
+    counters.expect_object();
     if (counters.json().empty()) counters.fail("expected at least one counter");
     for (const auto& [name, value] : counters.json().items())
-      v.counters.emplace_back(name, std::uint64_t(counters.at(name).integer_in(0, std::numeric_limits<std::int64_t>::max())));
+      v.counters.emplace_back(name, std::uint64_t(counters.at(name).as_integer_in(0, std::numeric_limits<std::int64_t>::max())));
   }
   return v;
 }
@@ -266,19 +266,18 @@ BaselineRecord parse_baseline_record(const ordered_json& j, const std::string& w
 
 BaselineFile parse_baseline_file(const ordered_json& j, const std::string& where) {
   JsonReader r(j, where);
-  r.allow_only({"schema_version", "workload", "hardware", "ranking", "records", "history"});
+  r.expect_keys({"schema_version", "workload", "hardware", "records"}, {"kind", "ranking", "history"});
   BaselineFile file;
-  file.schema_version = int(r.at("schema_version").integer_in(0, 1 << 30));
-  if (file.schema_version < kOldestBaselineSchemaVersion || file.schema_version > kBaselineSchemaVersion)
-    r.at("schema_version").fail("unsupported schema version " + std::to_string(file.schema_version) +
-                                " (this kernelgate reads " + std::to_string(kOldestBaselineSchemaVersion) + " to " +
-                                std::to_string(kBaselineSchemaVersion) + ")");
-  file.workload = r.at("workload").string();
+  file.schema_version = read_file_kind(r, {.kind = kBaselineKind,
+                                           .oldest_version = kOldestBaselineSchemaVersion,
+                                           .version = kBaselineSchemaVersion,
+                                           .last_version_without_kind = 2});
+  file.workload = r.at("workload").as_string();
   if (auto why = store_key_problem(file.workload)) r.at("workload").fail(*why);
-  file.hardware = r.at("hardware").string();
+  file.hardware = r.at("hardware").as_string();
   if (auto why = store_key_problem(file.hardware)) r.at("hardware").fail(*why);
   auto records = r.at("records");
-  records.require_array();
+  records.expect_array();
   for (std::size_t i = 0; i < records.size(); ++i) {
     auto record = parse_record(records.at(i), file.schema_version);
     if (record.trust == Trust::modelled && file.hardware != kCpuHardwareKey)
@@ -290,19 +289,19 @@ BaselineFile parse_baseline_file(const ordered_json& j, const std::string& where
   }
   if (r.has("ranking")) {
     auto ranking = r.at("ranking");
-    ranking.require_array();
+    ranking.expect_array();
     for (std::size_t i = 0; i < ranking.size(); ++i) {
       auto entry = ranking.at(i);
-      entry.allow_only({"rank", "implementation", "trust", "mean_ms"});
+      entry.expect_keys({}, {"rank", "implementation", "trust", "mean_ms"});
       RankEntry rank;
-      rank.rank = int(entry.at("rank").integer_in(1, 1 << 30));
-      rank.implementation = entry.at("implementation").string();
+      rank.rank = int(entry.at("rank").as_integer_in(1, 1 << 30));
+      rank.implementation = entry.at("implementation").as_string();
       try {
-        rank.trust = trust_from_string(entry.at("trust").string());
+        rank.trust = trust_from_string(entry.at("trust").as_string());
       } catch (const Error& e) {
         entry.at("trust").fail(e.what());
       }
-      rank.mean_ms = entry.at("mean_ms").non_negative();
+      rank.mean_ms = entry.at("mean_ms").as_non_negative();
       file.ranking.push_back(std::move(rank));
     }
     check_ranking(file, ranking);
@@ -311,17 +310,17 @@ BaselineFile parse_baseline_file(const ordered_json& j, const std::string& where
   }
   if (r.has("history")) {
     auto history = r.at("history");
-    history.require_array();
+    history.expect_array();
     for (std::size_t i = 0; i < history.size(); ++i) {
       auto entry = history.at(i);
-      entry.allow_only({"at", "by", "action", "implementation", "origin", "previous"});
+      entry.expect_keys({}, {"at", "by", "action", "implementation", "origin", "previous"});
       HistoryEntry h;
-      h.at = entry.at("at").string();
+      h.at = entry.at("at").as_string();
       if (!iso_date_days(h.at)) entry.at("at").fail("expected an ISO 8601 date-time");
       h.by = entry.string_or("by", "");
-      h.action = entry.at("action").string();
+      h.action = entry.at("action").as_string();
       if (h.action != "added" && h.action != "replaced") entry.at("action").fail("expected added or replaced");
-      h.implementation = entry.at("implementation").string();
+      h.implementation = entry.at("implementation").as_string();
       h.origin = entry.string_or("origin", "");
       if (entry.has("previous")) h.previous = parse_record(entry.at("previous"), file.schema_version);
       file.history.push_back(std::move(h));
@@ -390,7 +389,7 @@ std::vector<std::filesystem::path> workload_baseline_files(const std::filesystem
 }
 
 BaselineFile load_baseline_file(const std::filesystem::path& file) {
-  return parse_baseline_file(report_detail::read_json_file(file), file.string());
+  return parse_baseline_file(read_json_file(file), file.string());
 }
 
 std::optional<BaselineFile> load_baseline_if_present(const std::filesystem::path& file) {

@@ -11,8 +11,8 @@
 #include "kernelgate/error.hpp"
 #include "kernelgate/gate.hpp"
 #include "kernelgate/hardware.hpp"
+#include "kernelgate/json_reader.hpp"
 #include "kernelgate/report.hpp"
-#include "json_fields.hpp"
 
 namespace kg {
 
@@ -53,18 +53,17 @@ void write_setup_error(const std::filesystem::path& report_dir, const std::strin
 }
 
 std::vector<RunResult> load_run_results(const std::filesystem::path& file) {
-  const nlohmann::ordered_json json = report_detail::read_json_file(file);
+  const nlohmann::ordered_json json = read_json_file(file);
   const nlohmann::ordered_json runs = json.is_array() ? json : nlohmann::ordered_json::array({json});
   std::vector<RunResult> results;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const std::string where = file.string() + ": run " + std::to_string(i);
+    const std::string path = json.is_array() ? "$[" + std::to_string(i) + "]" : "$";
     RunResult run;
     try {
-      run = runs.at(i).get<RunResult>();
-    } catch (const nlohmann::json::exception& e) {
-      throw Error(where + ": not the results of kernelgate run (" + e.what() + ")");
+      run = read_run_result(JsonReader(runs.at(i), file.string(), path));
     } catch (const Error& e) {
-      throw Error(where + ": " + e.what());
+      throw Error(where + ": not the results of kernelgate run (" + e.what() + ")");
     }
     if (auto why = store_key_problem(run.workload)) throw Error(where + ": workload id " + *why);
     if (auto why = store_key_problem(run.hardware)) throw Error(where + ": hardware key " + *why);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -14,6 +15,7 @@
 #include "kernelgate/baseline.hpp"
 #include "kernelgate/error.hpp"
 #include "kernelgate/hardware.hpp"
+#include "kernelgate/json_reader.hpp"
 #include "kernelgate/report.hpp"
 #include "kernelgate/suite.hpp"
 
@@ -27,6 +29,12 @@ using html::format_number;
 using html::Row;
 
 // What one hardware key of one workload shows.
+struct ModelledTime {
+  double time_ms = 0;
+  std::string bound;
+  std::optional<double> above_floor;
+};
+
 struct Section {
   std::string hardware;
   std::vector<Row> rows;
@@ -40,13 +48,9 @@ struct Section {
   std::vector<ImplementationHistory> history;
   // A counted report's roofline per candidate (docs/roofline.md): key ->
   // {time_ms, bound, above_floor}, in a table apart from the measured rows.
-  std::vector<std::pair<std::string, ordered_json>> modelled;
+  // Per candidate id, its modelled time on each hardware key (in the report's order).
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, ModelledTime>>>> modelled;
 };
-
-std::optional<double> number_or_null(const ordered_json& j, const char* key) {
-  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
-  return j[key].get<double>();
-}
 
 std::string environment_line(const ordered_json& environment) {
   std::string line;
@@ -72,35 +76,50 @@ void set_floor(Section& section, const Suite& suite, const Axes& axes) {
   }
 }
 
-Section section_from_report(const ordered_json& report, const Suite& suite, const std::string& json_link) {
+Section section_from_report(const JsonReader& report, const Suite& suite, const std::string& json_link) {
   Section section;
-  section.hardware = report.at("hardware").get<std::string>();
+  section.hardware = report.at("hardware").as_string();
   section.source = "report";
   section.json_link = json_link;
-  section.environment = environment_line(report.value("environment", ordered_json::object()));
-  for (const auto& entry : report.at("ranking")) {
+  section.environment = environment_line(report.has("environment") ? report.at("environment").expect_object().json()
+                                                                   : ordered_json::object());
+  const JsonReader ranking = report.at("ranking");
+  ranking.expect_array();
+  for (std::size_t i = 0; i < ranking.size(); ++i) {
+    const JsonReader entry = ranking.at(i);
     Row row;
-    row.rank = entry.at("rank").get<int>();
-    row.implementation = entry.at("implementation").get<std::string>();
-    row.precision = entry.value("precision", "");
-    row.trust = entry.at("trust").get<std::string>();
-    row.mean_ms = entry.at("mean_ms").get<double>();
-    row.std_ms = entry.value("std_ms", 0.0);
-    row.vs_first = entry.value("vs_first", 1.0);
-    row.speedup_over_eager = number_or_null(entry, "speedup_over_eager");
-    row.observed = entry.value("observed", "");
-    row.stale = entry.value("stale", false);
-    row.above_floor = number_or_null(entry, "above_floor");
-    row.outcome = entry.value("outcome", "");
+    row.rank = int(entry.at("rank").as_integer_in(1, 1 << 30));
+    row.implementation = entry.at("implementation").as_string();
+    row.precision = entry.string_or("precision", "");
+    row.trust = entry.at("trust").as_string();
+    row.mean_ms = entry.at("mean_ms").as_number();
+    row.std_ms = entry.optional_number("std_ms").value_or(0.0);
+    row.vs_first = entry.optional_number("vs_first").value_or(1.0);
+    row.speedup_over_eager = entry.optional_number("speedup_over_eager");
+    row.observed = entry.string_or("observed", "");
+    row.stale = entry.has("stale") && entry.at("stale").as_bool();
+    row.above_floor = entry.optional_number("above_floor");
+    row.outcome = entry.string_or("outcome", "");
     section.rows.push_back(std::move(row));
   }
-  for (const auto& candidate : report.at("candidates")) {
-    const auto model = candidate.find("model");
-    if (model != candidate.end() && model->is_object() && model->contains("hardware"))
-      section.modelled.emplace_back(candidate.value("id", ""), model->at("hardware"));
+  const JsonReader candidates = report.at("candidates");
+  candidates.expect_array();
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const JsonReader candidate = candidates.at(i);
+    if (!candidate.has("model") || !candidate.at("model").expect_object().has("hardware")) continue;
+    const JsonReader by_key = candidate.at("model").at("hardware").expect_object();
+    std::vector<std::pair<std::string, ModelledTime>> times;
+    for (const auto& [key, unused] : by_key.json().items()) {
+      const JsonReader model = by_key.at(key).expect_object();
+      times.emplace_back(key, ModelledTime{.time_ms = model.at("time_ms").as_number(),
+                                           .bound = model.at("bound").as_string(),
+                                           .above_floor = model.optional_number("above_floor")});
+    }
+    section.modelled.emplace_back(candidate.at("id").as_string(), std::move(times));
   }
   Axes axes;
-  for (const auto& [name, value] : report.at("workload").at("axes").items()) axes[name] = value.get<std::int64_t>();
+  const JsonReader axes_field = report.at("workload").at("axes").expect_object();
+  for (const auto& [name, value] : axes_field.json().items()) axes[name] = axes_field.at(name).as_integer();
   set_floor(section, suite, axes);
   if (section.hardware == "cpu")
     section.floor_label = "no floor: interpret mode on the CPU is a correctness run, not a speed run";
@@ -185,7 +204,7 @@ bool failing_outcome(const std::string& outcome) {
 void write_modelled_table(std::ostringstream& out, const Section& section) {
   if (section.modelled.empty()) return;
   std::vector<std::string> keys;
-  for (const auto& [key, value] : section.modelled.front().second.items()) keys.push_back(key);
+  for (const auto& [key, unused] : section.modelled.front().second) keys.push_back(key);
   out << "<p>Modelled from interpret mode's counters at this run's axes (trust <span class=\"badge modelled\">"
          "modelled</span>: a roofline, not a measurement): time, bound, and ratio to the workload's floor.</p>\n"
          "<table><thead><tr><th>implementation</th>";
@@ -195,10 +214,10 @@ void write_modelled_table(std::ostringstream& out, const Section& section) {
     out << "<tr><td><code>" << escape(id) << "</code></td>";
     for (const auto& key : keys) {
       out << "<td class=\"num\">";
-      if (by_key.contains(key) && by_key[key].is_object()) {
-        const ordered_json& m = by_key[key];
-        out << format_number(m.value("time_ms", 0.0)) << " ms, " << escape(m.value("bound", ""));
-        if (auto above = number_or_null(m, "above_floor")) out << " (" << format_number(*above) << "× floor)";
+      const auto m = std::find_if(by_key.begin(), by_key.end(), [&](const auto& entry) { return entry.first == key; });
+      if (m != by_key.end()) {
+        out << format_number(m->second.time_ms) << " ms, " << escape(m->second.bound);
+        if (m->second.above_floor) out << " (" << format_number(*m->second.above_floor) << "× floor)";
       } else {
         out << "–";
       }
@@ -384,17 +403,14 @@ std::vector<fs::path> write_html_report(const HtmlReportOptions& options) {
   std::set<std::pair<std::string, std::string>> reported_keys;
   if (!options.reports_dir.empty()) {
     for (const auto& file : report_files(options.reports_dir)) {
-      const ordered_json report = load_report(file);
-      const std::string workload = report.at("workload").at("id").get<std::string>();
+      const ordered_json json = load_report(file);
+      const JsonReader report(json, file.string());
+      const std::string workload = report.at("workload").at("id").as_string();
       auto suite = by_id.find(workload);
       if (suite == by_id.end()) continue;  // a workload of another suites folder
       const std::string link = copy_linked_json(file, options.out_dir, file.filename().string());
-      try {
-        sections[workload].push_back(section_from_report(report, *suite->second, link));
-      } catch (const nlohmann::json::exception& e) {
-        throw Error(file.string() + ": not a kernelgate report: " + e.what());
-      }
-      reported_keys.insert({workload, report.at("hardware").get<std::string>()});
+      sections[workload].push_back(section_from_report(report, *suite->second, link));
+      reported_keys.insert({workload, report.at("hardware").as_string()});
     }
   }
   // Then every baseline file, read once: its history goes to the key's

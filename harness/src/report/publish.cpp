@@ -18,11 +18,11 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "json_fields.hpp"
 #include "kernelgate/baseline.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/hardware.hpp"
 #include "kernelgate/gpu_identity.hpp"
+#include "kernelgate/hardware.hpp"
+#include "kernelgate/json_reader.hpp"
 #include "kernelgate/report.hpp"
 
 namespace kg {
@@ -127,17 +127,17 @@ std::optional<std::string> hardware_disagreement(const BaselineRecord& record, c
 
 ReportRecords read_report_records(const std::filesystem::path& file, const std::vector<std::string>& workloads) {
   const auto report = load_report(file);
-  const report_detail::JsonReader r(report, file.string());
+  const JsonReader r(report, file.string());
   ReportRecords result;
   result.file = file;
-  result.workload = r.at("workload").at("id").string();
+  result.workload = r.at("workload").at("id").as_string();
   if (std::find(workloads.begin(), workloads.end(), result.workload) == workloads.end())
     r.at("workload").at("id").fail("'" + result.workload + "' is not a workload of the loaded suites (--suites)");
-  result.hardware = r.at("hardware").string();
+  result.hardware = r.at("hardware").as_string();
   if (auto why = store_key_problem(result.hardware)) r.at("hardware").fail(*why);
   result.origin = file.filename().string() + " (run " + r.string_or("started_at", "") + ")";
   const auto candidates = r.at("candidates");
-  candidates.require_array();
+  candidates.expect_array();
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const auto candidate = candidates.at(i);
     if (!candidate.has("record")) continue;

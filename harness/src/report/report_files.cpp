@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "json_fields.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/json_reader.hpp"
 #include "kernelgate/report.hpp"
 
 namespace kg {
@@ -79,14 +79,9 @@ void ensure_writable_folder(const std::string& option, const std::filesystem::pa
 }
 
 nlohmann::ordered_json load_report(const std::filesystem::path& file) {
-  nlohmann::ordered_json report = report_detail::read_json_file(file);
-  if (!report.is_object() || report.value("kind", "") != kReportKind)
-    throw Error(file.string() + ": not a kernelgate report (no \"kind\": \"" + kReportKind + "\")");
-  const auto& version = report.contains("schema_version") ? report.at("schema_version") : nlohmann::ordered_json(0);
-  if (!version.is_number_integer() || version.get<int>() < kOldestReportSchemaVersion ||
-      version.get<int>() > kReportSchemaVersion)
-    throw Error(file.string() + ": report schema version " + version.dump() + ", this kernelgate reads " +
-                std::to_string(kOldestReportSchemaVersion) + " to " + std::to_string(kReportSchemaVersion));
+  nlohmann::ordered_json report = read_json_file(file);
+  read_file_kind(JsonReader(report, file.string()),
+                 {.kind = kReportKind, .oldest_version = kOldestReportSchemaVersion, .version = kReportSchemaVersion});
   return report;
 }
 

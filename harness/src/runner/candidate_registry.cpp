@@ -6,6 +6,7 @@
 
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/json_reader.hpp"
 
 namespace kg {
 
@@ -56,22 +57,25 @@ KernelResourcesRegistrar::KernelResourcesRegistrar(const char* json_text, const 
 std::map<std::string, KernelResources> registered_kernel_resources() {
   std::map<std::string, KernelResources> merged;
   for (const auto& [text, file] : resource_tables()) {
+    nlohmann::ordered_json table;
     try {
-      const auto table = nlohmann::json::parse(text);
-      if (table.at("kind") != "kernelgate-kernel-resources" || table.at("schema_version") != 1)
-        throw Error("not a kernelgate-kernel-resources file of schema_version 1");
-      for (const auto& [symbol, figures] : table.at("kernels").items()) {
-        const KernelResources entry{figures.at("registers").get<int>(),
-                                          figures.at("static_shared_bytes").get<std::size_t>()};
-        const auto [at, inserted] = merged.emplace(symbol, entry);
-        if (!inserted && (at->second.registers_per_thread != entry.registers_per_thread ||
-                          at->second.static_smem_bytes != entry.static_smem_bytes))
-          throw Error("kernel " + symbol + " has other figures in another resources.json");
-      }
+      table = nlohmann::ordered_json::parse(text);
     } catch (const nlohmann::json::exception& e) {
-      throw Error(file + ": malformed kernel resources: " + e.what());
-    } catch (const Error& e) {
-      throw Error(file + ": " + e.what());
+      throw Error(file + ": not valid JSON: " + e.what());
+    }
+    const JsonReader root(table, file);
+    read_file_kind(root, {.kind = "kernelgate-kernel-resources", .oldest_version = 1, .version = 1});
+    root.expect_keys({"kind", "schema_version", "kernels"}, {"arch", "compiler", "revision"});
+    const JsonReader kernels = root.at("kernels").expect_object();
+    for (const auto& [symbol, unused] : kernels.json().items()) {
+      const JsonReader figures = kernels.at(symbol).expect_keys(
+          {"registers", "static_shared_bytes"}, {"source", "stack_bytes", "spill_store_bytes", "spill_load_bytes"});
+      const KernelResources entry{int(figures.at("registers").as_integer_in(0, 255)),
+                                  std::size_t(figures.at("static_shared_bytes").as_integer_in(0, 1 << 30))};
+      const auto [at, inserted] = merged.emplace(symbol, entry);
+      if (!inserted && (at->second.registers_per_thread != entry.registers_per_thread ||
+                        at->second.static_smem_bytes != entry.static_smem_bytes))
+        kernels.fail_at(symbol, "other figures than in another resources.json");
     }
   }
   return merged;

@@ -207,7 +207,7 @@ class CandidateChecker {
                     "the strict-FP32 GPU reference of " + suite_.id + " (" + strict_summary_ +
                         ") disagrees with the float64 reference on " + what + ": " +
                         describe(reference_stats, fp32, "fp32")};
-    const ErrorStats stats = reply.header.at("stats").get<ErrorStats>();
+    const ErrorStats stats = read_error_stats(JsonReader(reply.header, "the candidate's reply").at("stats"));
     if (!within_tolerance(stats, tolerance_)) {
       result.error = stats;
       throw Finding{Outcome::incorrect, "equivalence", "",
@@ -227,7 +227,7 @@ class CandidateChecker {
       result.counters_unavailable = counters.get<std::string>();
       result.checks.push_back(make_check("model", Outcome::skipped, "not counted: " + result.counters_unavailable));
     } else {
-      result.counters = counters_from_json(counters);
+      result.counters = counters_from_json(JsonReader(reply.header, "the candidate's reply").at("counters"));
       result.checks.push_back(make_check(
           "model", Outcome::skipped,
           "counted " + std::to_string(counters.value("blocks_run", std::uint64_t{0})) + " of " +
@@ -244,7 +244,7 @@ class CandidateChecker {
       if (counters->is_string())
         result.counters_unavailable = counters->get<std::string>();
       else
-        result.counters = counters_from_json(*counters);
+        result.counters = counters_from_json(JsonReader(run_a.header, "the candidate's reply").at("counters"));
     }
     const auto got_a = compared_values();
     const ErrorStats stats_a = compare(got_a, reference_.want_a);

@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -137,6 +138,17 @@ ActiveChild& active_child() {
   return active;
 }
 
+// Set by the termination watcher before it kills the child. The main thread,
+// which then finds its child gone (reaped by the watcher: waitpid says there
+// is no child), must not report that as an error or a crash of its own: it
+// waits for the signal to end the process.
+std::atomic<bool> termination_requested{false};
+
+void wait_for_termination_if_requested() {
+  if (!termination_requested.load()) return;
+  for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
 // SIGTERM, SIGINT and SIGHUP are taken by a thread of their own (sigwait),
 // which kills the active child's processes and removes its folder, then lets
 // the signal end the process as it would have.
@@ -152,6 +164,7 @@ void install_termination_watcher() {
       int received = 0;
       while (sigwait(&signals, &received) != 0) {
       }
+      termination_requested.store(true);
       {
         ActiveChild& active = active_child();
         std::lock_guard lock(active.mutex);
@@ -408,6 +421,7 @@ class ChildProcessSession final : public CandidateSession {
     int status = 0;
     for (;;) {
       const pid_t done = waitpid(pid_, &status, WNOHANG);
+      if (done == pid_ || (done < 0 && errno != EINTR)) wait_for_termination_if_requested();
       if (done == pid_) {
         reaped_ = true;
         drain_output();

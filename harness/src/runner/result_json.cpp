@@ -4,11 +4,15 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <concepts>
 #include <ctime>
 #include <limits>
+#include <set>
+#include <type_traits>
 #include <utility>
 
 #include "kernelgate/error.hpp"
+#include "kernelgate/json_reader.hpp"
 #include "kernelgate/result.hpp"
 #include "kernelgate/roofline.hpp"
 #include "runner_internal.hpp"
@@ -31,11 +35,43 @@ constexpr std::array<std::pair<Outcome, std::string_view>, 12> kOutcomeNames{{
     {Outcome::skipped, "skipped"},
 }};
 
-// Reads an optional field: absent keeps the default, so older reports load.
+// Optional members of the records: absent (or null) keeps the default, so
+// older reports load; present, they must have the right type.
+void read_optional(const JsonReader& r, const char* key, std::int64_t& value) {
+  if (r.has(key)) value = r.at(key).as_integer();
+}
+void read_optional(const JsonReader& r, const char* key, int& value) {
+  if (r.has(key)) value = int(r.at(key).as_integer_in(std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+}
+void read_optional(const JsonReader& r, const char* key, bool& value) {
+  if (r.has(key)) value = r.at(key).as_bool();
+}
+void read_optional(const JsonReader& r, const char* key, std::string& value) {
+  if (r.has(key)) value = r.at(key).as_string();
+}
+// Numbers may be NaN or infinite, written as strings (see number() below).
+void read_optional(const JsonReader& r, const char* key, double& value) {
+  if (r.has(key)) value = r.at(key).as_number_or_special();
+}
 template <typename T>
-void read_if_present(const nlohmann::ordered_json& j, const char* key, T& value) {
-  auto it = j.find(key);
-  if (it != j.end() && !it->is_null()) value = it->template get<T>();
+void read_optional(const JsonReader& r, const char* key, std::vector<T>& values) {
+  if (!r.has(key)) return;
+  const JsonReader list = r.at(key).expect_array();
+  values.clear();
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if constexpr (std::is_same_v<T, std::string>) values.push_back(list.at(i).as_string());
+    else if constexpr (std::is_same_v<T, double>) values.push_back(list.at(i).as_number());
+    else values.push_back(T(list.at(i).as_integer()));
+  }
+}
+
+Outcome read_outcome(const JsonReader& r) {
+  try {
+    return outcome_from_string(r.as_string());
+  } catch (const Error& e) {
+    if (!r.json().is_string()) throw;
+    r.fail(e.what());
+  }
 }
 
 // JSON has no NaN or Inf; they are written as the strings "NaN", "Infinity",
@@ -44,22 +80,6 @@ nlohmann::ordered_json number(double value) {
   if (std::isnan(value)) return "NaN";
   if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
   return value;
-}
-
-double read_number(const nlohmann::ordered_json& j) {
-  if (j.is_string()) {
-    const auto text = j.get<std::string>();
-    if (text == "NaN") return std::numeric_limits<double>::quiet_NaN();
-    if (text == "Infinity") return std::numeric_limits<double>::infinity();
-    if (text == "-Infinity") return -std::numeric_limits<double>::infinity();
-    throw Error("expected a number, got '" + text + "'");
-  }
-  return j.get<double>();
-}
-
-void read_number_if_present(const nlohmann::ordered_json& j, const char* key, double& value) {
-  auto it = j.find(key);
-  if (it != j.end() && !it->is_null()) value = read_number(*it);
 }
 
 }  // namespace
@@ -93,74 +113,85 @@ Outcome outcome_from_string(std::string_view text) {
   throw Error("unknown outcome '" + std::string(text) + "' (known: " + known + ")");
 }
 
-void to_json(nlohmann::ordered_json& j, const ErrorStats& v) {
-  j = nlohmann::ordered_json{
-      {"checked", v.checked},
-      {"sampled", v.sampled},
-      {"max_abs", number(v.max_abs)},
-      {"max_rel", number(v.max_rel)},
-      {"rel_l2", number(v.rel_l2)},
-      {"mismatches", v.mismatches},
-      {"first_mismatch_index", v.first_mismatch_index},
-      {"first_mismatch_got", number(v.first_mismatch_got)},
-      {"first_mismatch_want", number(v.first_mismatch_want)},
-      {"non_finite", v.non_finite},
-      {"kernelbench_1e2", v.kernelbench_1e2},
-      {"kernelbench_1e4", v.kernelbench_1e4},
-      {"elementwise_fraction", number(v.elementwise_fraction)},
-      {"rel_l2_fraction", number(v.rel_l2_fraction)},
-      {"headroom", number(v.headroom())},
-  };
+namespace {
+
+// The members of the two statistics records with their JSON names, in the
+// order they are written: one list serves the writer, the strict reader and
+// the keys it allows. `Stats` is the record, const or not.
+template <typename Stats, typename Visit>
+void for_each_member(Stats& v, Visit&& visit) requires std::same_as<std::remove_const_t<Stats>, ErrorStats> {
+  visit("checked", v.checked);
+  visit("sampled", v.sampled);
+  visit("max_abs", v.max_abs);
+  visit("max_rel", v.max_rel);
+  visit("rel_l2", v.rel_l2);
+  visit("mismatches", v.mismatches);
+  visit("first_mismatch_index", v.first_mismatch_index);
+  visit("first_mismatch_got", v.first_mismatch_got);
+  visit("first_mismatch_want", v.first_mismatch_want);
+  visit("non_finite", v.non_finite);
+  visit("kernelbench_1e2", v.kernelbench_1e2);
+  visit("kernelbench_1e4", v.kernelbench_1e4);
+  visit("elementwise_fraction", v.elementwise_fraction);
+  visit("rel_l2_fraction", v.rel_l2_fraction);
 }
 
-void from_json(const nlohmann::ordered_json& j, ErrorStats& v) {
-  read_if_present(j, "checked", v.checked);
-  read_if_present(j, "sampled", v.sampled);
-  read_number_if_present(j, "max_abs", v.max_abs);
-  read_number_if_present(j, "max_rel", v.max_rel);
-  read_number_if_present(j, "rel_l2", v.rel_l2);
-  read_if_present(j, "mismatches", v.mismatches);
-  read_if_present(j, "first_mismatch_index", v.first_mismatch_index);
-  read_number_if_present(j, "first_mismatch_got", v.first_mismatch_got);
-  read_number_if_present(j, "first_mismatch_want", v.first_mismatch_want);
-  read_if_present(j, "non_finite", v.non_finite);
-  read_if_present(j, "kernelbench_1e2", v.kernelbench_1e2);
-  read_if_present(j, "kernelbench_1e4", v.kernelbench_1e4);
-  read_number_if_present(j, "elementwise_fraction", v.elementwise_fraction);
-  read_number_if_present(j, "rel_l2_fraction", v.rel_l2_fraction);
+template <typename Stats, typename Visit>
+void for_each_member(Stats& v, Visit&& visit) requires std::same_as<std::remove_const_t<Stats>, LatencyStats> {
+  visit("protocol", v.protocol);
+  visit("clock", v.clock);
+  visit("warmups", v.warmups);
+  visit("n", v.n);
+  visit("mean_ms", v.mean_ms);
+  visit("std_ms", v.std_ms);
+  visit("min_ms", v.min_ms);
+  visit("median_ms", v.median_ms);
+  visit("max_ms", v.max_ms);
+  visit("cv", v.cv);
+  visit("checked_samples", v.checked_samples);
+  visit("check_ms", v.check_ms);
+  visit("overhead_ms", v.overhead_ms);
+  visit("rounds", v.rounds);
+  visit("samples_ms", v.samples_ms);
+  visit("throttled_samples", v.throttled_samples);
+  visit("sm_clock_mhz", v.sm_clock_mhz);
 }
+
+template <typename Stats>
+nlohmann::ordered_json write_members(const Stats& v) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for_each_member(v, [&](const char* name, const auto& value) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(value)>, double>) j[name] = number(value);
+    else j[name] = value;
+  });
+  return j;
+}
+
+template <typename Stats>
+Stats read_members(const JsonReader& r, const std::set<std::string>& also_allowed = {}) {
+  Stats v;
+  std::set<std::string> keys = also_allowed;
+  for_each_member(v, [&](const char* name, auto&) { keys.insert(name); });
+  r.expect_keys({}, keys);
+  for_each_member(v, [&](const char* name, auto& value) { read_optional(r, name, value); });
+  return v;
+}
+
+}  // namespace
+
+void to_json(nlohmann::ordered_json& j, const ErrorStats& v) {
+  j = write_members(v);
+  j["headroom"] = number(v.headroom());  // derived from the fractions: written, never read back
+}
+
+ErrorStats read_error_stats(const JsonReader& r) { return read_members<ErrorStats>(r, {"headroom"}); }
 
 void to_json(nlohmann::ordered_json& j, const LatencyStats& v) {
-  j = nlohmann::ordered_json{
-      {"protocol", v.protocol}, {"clock", v.clock},   {"warmups", v.warmups},
-      {"n", v.n},               {"mean_ms", v.mean_ms}, {"std_ms", v.std_ms},
-      {"min_ms", v.min_ms},     {"median_ms", v.median_ms}, {"max_ms", v.max_ms},
-      {"cv", v.cv},             {"checked_samples", v.checked_samples}, {"check_ms", v.check_ms},
-      {"overhead_ms", v.overhead_ms}, {"rounds", v.rounds}, {"samples_ms", v.samples_ms},
-      {"throttled_samples", v.throttled_samples},
-  };
-  if (!v.sm_clock_mhz.empty()) j["sm_clock_mhz"] = v.sm_clock_mhz;
+  j = write_members(v);
+  if (v.sm_clock_mhz.empty()) j.erase("sm_clock_mhz");
 }
 
-void from_json(const nlohmann::ordered_json& j, LatencyStats& v) {
-  read_if_present(j, "protocol", v.protocol);
-  read_if_present(j, "clock", v.clock);
-  read_if_present(j, "warmups", v.warmups);
-  read_if_present(j, "n", v.n);
-  read_if_present(j, "mean_ms", v.mean_ms);
-  read_if_present(j, "std_ms", v.std_ms);
-  read_if_present(j, "min_ms", v.min_ms);
-  read_if_present(j, "median_ms", v.median_ms);
-  read_if_present(j, "max_ms", v.max_ms);
-  read_if_present(j, "cv", v.cv);
-  read_if_present(j, "checked_samples", v.checked_samples);
-  read_if_present(j, "check_ms", v.check_ms);
-  read_if_present(j, "overhead_ms", v.overhead_ms);
-  read_if_present(j, "rounds", v.rounds);
-  read_if_present(j, "samples_ms", v.samples_ms);
-  read_if_present(j, "sm_clock_mhz", v.sm_clock_mhz);
-  read_if_present(j, "throttled_samples", v.throttled_samples);
-}
+LatencyStats read_latency_stats(const JsonReader& r) { return read_members<LatencyStats>(r); }
 
 void to_json(nlohmann::ordered_json& j, const CheckResult& v) {
   j = nlohmann::ordered_json{{"name", v.name}, {"outcome", std::string(to_string(v.outcome))}};
@@ -168,16 +199,20 @@ void to_json(nlohmann::ordered_json& j, const CheckResult& v) {
   if (!v.rule.empty()) j["rule"] = v.rule;
 }
 
-void from_json(const nlohmann::ordered_json& j, CheckResult& v) {
-  v.name = j.at("name").get<std::string>();
-  v.outcome = outcome_from_string(j.at("outcome").get<std::string>());
-  read_if_present(j, "message", v.message);
-  read_if_present(j, "rule", v.rule);
+CheckResult read_check_result(const JsonReader& r) {
+  r.expect_keys({"name", "outcome"}, {"message", "rule"});
+  CheckResult v;
+  v.name = r.at("name").as_string();
+  v.outcome = read_outcome(r.at("outcome"));
+  read_optional(r, "message", v.message);
+  read_optional(r, "rule", v.rule);
+  return v;
 }
 
-std::vector<std::pair<std::string, std::uint64_t>> detail::counters_from_json(const nlohmann::ordered_json& object) {
+std::vector<std::pair<std::string, std::uint64_t>> detail::counters_from_json(const JsonReader& object) {
+  object.expect_object();
   std::vector<std::pair<std::string, std::uint64_t>> counters;
-  for (const auto& [name, value] : object.items()) counters.emplace_back(name, value.get<std::uint64_t>());
+  for (const auto& [name, value] : object.json().items()) counters.emplace_back(name, object.at(name).as_unsigned());
   return counters;
 }
 
@@ -200,31 +235,32 @@ void to_json(nlohmann::ordered_json& j, const CandidateResult& v) {
   }
 }
 
-void from_json(const nlohmann::ordered_json& j, CandidateResult& v) {
-  v.id = j.at("id").get<std::string>();
-  read_if_present(j, "precision", v.precision);
-  read_if_present(j, "kind", v.kind);
-  v.outcome = outcome_from_string(j.at("outcome").get<std::string>());
-  read_if_present(j, "message", v.message);
-  v.checks.clear();
-  if (auto it = j.find("checks"); it != j.end())
-    for (const auto& check : *it) v.checks.push_back(check.get<CheckResult>());
-  v.error.reset();
-  if (auto it = j.find("error"); it != j.end() && !it->is_null()) v.error = it->get<ErrorStats>();
-  v.latency.reset();
-  if (auto it = j.find("latency"); it != j.end() && !it->is_null())
-    v.latency = it->get<LatencyStats>();
-  v.bitwise_deterministic.reset();
-  if (auto it = j.find("bitwise_deterministic"); it != j.end() && !it->is_null())
-    v.bitwise_deterministic = it->get<bool>();
-  v.thread_orders.clear();
-  read_if_present(j, "thread_orders", v.thread_orders);
-  v.counters.clear();
-  v.counters_unavailable.clear();
-  if (auto model = j.find("model"); model != j.end()) {
-    if (model->contains("counters")) v.counters = detail::counters_from_json(model->at("counters"));
-    read_if_present(*model, "unavailable", v.counters_unavailable);
+// A report's candidate carries the gate's verdict and the roofline of its
+// counters beside the runner's record ("gate", "record", model.hardware):
+// allowed, not read back.
+CandidateResult read_candidate_result(const JsonReader& r) {
+  r.expect_keys({"id", "outcome"}, {"precision", "kind", "message", "checks", "error", "latency",
+                                    "bitwise_deterministic", "thread_orders", "model", "gate", "record"});
+  CandidateResult v;
+  v.id = r.at("id").as_string();
+  read_optional(r, "precision", v.precision);
+  read_optional(r, "kind", v.kind);
+  v.outcome = read_outcome(r.at("outcome"));
+  read_optional(r, "message", v.message);
+  if (r.has("checks")) {
+    const JsonReader checks = r.at("checks").expect_array();
+    for (std::size_t i = 0; i < checks.size(); ++i) v.checks.push_back(read_check_result(checks.at(i)));
   }
+  if (r.has("error")) v.error = read_error_stats(r.at("error"));
+  if (r.has("latency")) v.latency = read_latency_stats(r.at("latency"));
+  if (r.has("bitwise_deterministic")) v.bitwise_deterministic = r.at("bitwise_deterministic").as_bool();
+  read_optional(r, "thread_orders", v.thread_orders);
+  if (r.has("model")) {
+    const JsonReader model = r.at("model").expect_keys({}, {"counters", "unavailable", "hardware"});
+    if (model.has("counters")) v.counters = detail::counters_from_json(model.at("counters"));
+    read_optional(model, "unavailable", v.counters_unavailable);
+  }
+  return v;
 }
 
 void to_json(nlohmann::ordered_json& j, const RunResult& v) {
@@ -242,22 +278,37 @@ void to_json(nlohmann::ordered_json& j, const RunResult& v) {
   for (const auto& candidate : v.candidates) j["candidates"].push_back(candidate);
 }
 
-void from_json(const nlohmann::ordered_json& j, RunResult& v) {
-  v.workload = j.at("workload").get<std::string>();
-  read_if_present(j, "identity", v.identity);
-  read_if_present(j, "preset", v.preset);
-  v.axes.clear();
-  if (auto it = j.find("axes"); it != j.end())
-    for (const auto& [name, value] : it->items()) v.axes[name] = value.get<std::int64_t>();
-  read_if_present(j, "device", v.device);
-  read_if_present(j, "hardware", v.hardware);
-  v.environment = nlohmann::ordered_json::object();
-  if (auto it = j.find("environment"); it != j.end()) v.environment = *it;
-  read_if_present(j, "seed", v.seed);
-  read_if_present(j, "started_at", v.started_at);
-  v.candidates.clear();
-  if (auto it = j.find("candidates"); it != j.end())
-    for (const auto& candidate : *it) v.candidates.push_back(candidate.get<CandidateResult>());
+RunResult read_run_result(const JsonReader& r) {
+  r.expect_keys({"workload"}, {"identity", "preset", "axes", "device", "hardware", "environment", "seed", "started_at",
+                               "candidates"});
+  RunResult v;
+  v.workload = r.at("workload").as_string();
+  read_optional(r, "identity", v.identity);
+  read_optional(r, "preset", v.preset);
+  if (r.has("axes")) {
+    const JsonReader axes = r.at("axes").expect_object();
+    for (const auto& [name, value] : axes.json().items()) v.axes[name] = axes.at(name).as_integer();
+  }
+  read_optional(r, "device", v.device);
+  read_optional(r, "hardware", v.hardware);
+  v.environment = r.has("environment") ? r.at("environment").expect_object().json() : nlohmann::ordered_json::object();
+  if (r.has("seed")) v.seed = r.at("seed").as_unsigned();
+  read_optional(r, "started_at", v.started_at);
+  if (r.has("candidates")) {
+    const JsonReader candidates = r.at("candidates").expect_array();
+    for (std::size_t i = 0; i < candidates.size(); ++i) v.candidates.push_back(read_candidate_result(candidates.at(i)));
+  }
+  return v;
 }
+
+// nlohmann's conversions, for code that holds a record in memory (the
+// round-trip tests): the strict readers, naming no file.
+void from_json(const nlohmann::ordered_json& j, ErrorStats& v) { v = read_error_stats(JsonReader(j, "JSON")); }
+void from_json(const nlohmann::ordered_json& j, LatencyStats& v) { v = read_latency_stats(JsonReader(j, "JSON")); }
+void from_json(const nlohmann::ordered_json& j, CheckResult& v) { v = read_check_result(JsonReader(j, "JSON")); }
+void from_json(const nlohmann::ordered_json& j, CandidateResult& v) {
+  v = read_candidate_result(JsonReader(j, "JSON"));
+}
+void from_json(const nlohmann::ordered_json& j, RunResult& v) { v = read_run_result(JsonReader(j, "JSON")); }
 
 }  // namespace kg

@@ -66,7 +66,7 @@ void prefix_failures(CandidateResult& result, const std::string& context);
 
 // Interpret mode's counters as a JSON object of name: count (the child's
 // reply, a report's model.counters), in the object's order.
-std::vector<std::pair<std::string, std::uint64_t>> counters_from_json(const nlohmann::ordered_json& object);
+std::vector<std::pair<std::string, std::uint64_t>> counters_from_json(const JsonReader& object);
 
 void sleep_seconds(double seconds);
 

@@ -5,9 +5,9 @@
 #include <regex>
 #include <set>
 
-#include "json_fields.hpp"
 #include "kernelgate/error.hpp"
 #include "kernelgate/expression.hpp"
+#include "kernelgate/json_reader.hpp"
 #include "kernelgate/suite.hpp"
 #include "sha256.hpp"
 #include "suite_checks.hpp"
@@ -16,10 +16,13 @@ namespace kg {
 
 namespace {
 
-using suite_json::Field;
-using suite_json::Json;
+using Json = nlohmann::ordered_json;
 
-constexpr const char* kFormat = "kernelgate-suite/1";
+// The header: "kind" and "schema_version", as in every file kernelgate
+// reads. Suites written before that convention say "format" instead.
+const FileKind kSuiteKind{.kind = "kernelgate-suite", .oldest_version = 1, .version = 1};
+constexpr const char* kLegacyFormat = "kernelgate-suite/1";  // schema version 1
+const std::set<std::string> kHeaderKeys{"kind", "schema_version", "format"};
 
 bool is_identifier(const std::string& text) {
   static const std::regex pattern("[a-z_][a-z0-9_]*");
@@ -39,7 +42,7 @@ const AxisSpec* find_axis(const Suite& suite, const std::string& name) {
 }
 
 // Parses an expression field and checks that it only names axes of the suite.
-std::string read_expression(const Field& field, const Suite& suite) {
+std::string read_expression(const JsonReader& field, const Suite& suite) {
   std::string text;
   if (field.json().is_number_integer()) {
     text = std::to_string(field.json().get<std::int64_t>());
@@ -47,7 +50,7 @@ std::string read_expression(const Field& field, const Suite& suite) {
     text = field.as_nonempty_string();
   } else {
     field.fail("expected an expression (a string or an integer), got " +
-               Field::describe(field.json()));
+               JsonReader::describe(field.json()));
   }
   Expression expression = [&] {
     try {
@@ -63,21 +66,21 @@ std::string read_expression(const Field& field, const Suite& suite) {
   return text;
 }
 
-void read_origin(const Field& field, Suite& suite) {
+void read_origin(const JsonReader& field, Suite& suite) {
   field.expect_keys({"benchmark"}, {"level", "problem", "file", "module", "url"});
-  field.child("benchmark").as_nonempty_string();
-  if (field.has("level")) field.child("level").as_integer();
-  if (field.has("problem")) field.child("problem").as_integer();
+  field.at("benchmark").as_nonempty_string();
+  if (field.has("level")) field.at("level").as_integer();
+  if (field.has("problem")) field.at("problem").as_integer();
   for (const char* key : {"file", "module", "url"})
-    if (field.has(key)) field.child(key).as_nonempty_string();
+    if (field.has(key)) field.at(key).as_nonempty_string();
   suite.origin = field.json();
 }
 
-void read_axes(const Field& field, Suite& suite) {
+void read_axes(const JsonReader& field, Suite& suite) {
   field.expect_object();
   if (field.json().empty()) field.fail("a workload needs at least one axis");
   for (const auto& [name, unused] : field.json().items()) {
-    Field axis_field = field.child(name);
+    JsonReader axis_field = field.at(name);
     if (!is_identifier(name))
       axis_field.fail("axis names are lowercase letters, digits and '_', starting with a letter");
     if (name == "min" || name == "max" || name == "convt_taps")
@@ -85,32 +88,32 @@ void read_axes(const Field& field, Suite& suite) {
     axis_field.expect_keys({"default", "min", "max"}, {"description"});
     AxisSpec axis;
     axis.name = name;
-    axis.min = axis_field.child("min").as_integer();
-    axis.max = axis_field.child("max").as_integer();
+    axis.min = axis_field.at("min").as_integer();
+    axis.max = axis_field.at("max").as_integer();
     if (axis.min > axis.max)
-      axis_field.child("max").fail("max " + std::to_string(axis.max) + " is below min " +
+      axis_field.at("max").fail("max " + std::to_string(axis.max) + " is below min " +
                                    std::to_string(axis.min));
-    axis.default_value = axis_field.child("default").as_integer();
+    axis.default_value = axis_field.at("default").as_integer();
     if (axis.default_value < axis.min || axis.default_value > axis.max)
-      axis_field.child("default").fail(std::to_string(axis.default_value) + " is out of range [" +
+      axis_field.at("default").fail(std::to_string(axis.default_value) + " is out of range [" +
                                        std::to_string(axis.min) + ", " + std::to_string(axis.max) +
                                        "]");
-    if (axis_field.has("description")) axis.description = axis_field.child("description").as_string();
+    if (axis_field.has("description")) axis.description = axis_field.at("description").as_string();
     suite.axes.push_back(axis);
   }
 }
 
-void read_presets(const Field& field, Suite& suite) {
+void read_presets(const JsonReader& field, Suite& suite) {
   field.expect_object();
   for (const auto& [preset_name, unused] : field.json().items()) {
-    Field preset_field = field.child(preset_name);
+    JsonReader preset_field = field.at(preset_name);
     if (!is_identifier(preset_name))
       preset_field.fail("preset names are lowercase letters, digits and '_'");
     if (preset_name == "default") preset_field.fail("'default' names the defaults themselves");
     preset_field.expect_object();
     Axes values;
     for (const auto& [axis_name, unused_value] : preset_field.json().items()) {
-      Field value_field = preset_field.child(axis_name);
+      JsonReader value_field = preset_field.at(axis_name);
       const AxisSpec* axis = find_axis(suite, axis_name);
       if (!axis) value_field.fail("unknown axis (axes: " + axis_list(suite) + ")");
       std::int64_t value = value_field.as_integer();
@@ -123,71 +126,71 @@ void read_presets(const Field& field, Suite& suite) {
   }
 }
 
-void read_rules(const Field& field, Suite& suite) {
+void read_rules(const JsonReader& field, Suite& suite) {
   field.expect_array();
   for (std::size_t i = 0; i < field.json().size(); ++i) {
-    Field rule_field = field.at(i);
+    JsonReader rule_field = field.at(i);
     rule_field.expect_keys({"check", "message"});
     AxisRule rule;
-    rule.check = read_expression(rule_field.child("check"), suite);
-    rule.message = rule_field.child("message").as_nonempty_string();
+    rule.check = read_expression(rule_field.at("check"), suite);
+    rule.message = rule_field.at("message").as_nonempty_string();
     suite.rules.push_back(rule);
   }
 }
 
-Json read_init(const Field& field, const Suite& suite) {
+Json read_init(const JsonReader& field, const Suite& suite) {
   field.expect_object();
-  if (!field.has("distribution")) field.child("distribution").fail("missing required field");
-  std::string distribution = field.child("distribution").as_string();
+  if (!field.has("distribution")) field.fail_at("distribution", "missing required field");
+  std::string distribution = field.at("distribution").as_string();
   if (distribution == "uniform") {
     field.expect_keys({"distribution", "low", "high"});
-    double low = field.child("low").as_number();
-    double high = field.child("high").as_number();
-    if (!(low < high)) field.child("high").fail("must be greater than low");
+    double low = field.at("low").as_number();
+    double high = field.at("high").as_number();
+    if (!(low < high)) field.at("high").fail("must be greater than low");
   } else if (distribution == "uniform_fan_in") {
     field.expect_keys({"distribution", "fan_in"});
-    read_expression(field.child("fan_in"), suite);
+    read_expression(field.at("fan_in"), suite);
   } else {
-    field.child("distribution")
+    field.at("distribution")
         .fail("unknown distribution '" + distribution + "' (known: uniform, uniform_fan_in)");
   }
   return field.json();
 }
 
-void read_tensors(const Field& field, Suite& suite) {
+void read_tensors(const JsonReader& field, Suite& suite) {
   field.expect_array();
   if (field.json().empty()) field.fail("a workload needs tensors");
   std::set<std::string> names;
   for (std::size_t i = 0; i < field.json().size(); ++i) {
-    Field tensor_field = field.at(i);
+    JsonReader tensor_field = field.at(i);
     tensor_field.expect_keys({"name", "role", "shape"}, {"init", "dtype", "description"});
     TensorSpec tensor;
-    tensor.name = tensor_field.child("name").as_nonempty_string();
+    tensor.name = tensor_field.at("name").as_nonempty_string();
     if (!is_identifier(tensor.name))
-      tensor_field.child("name").fail("tensor names are lowercase letters, digits and '_'");
+      tensor_field.at("name").fail("tensor names are lowercase letters, digits and '_'");
     if (!names.insert(tensor.name).second)
-      tensor_field.child("name").fail("tensor '" + tensor.name + "' is declared twice");
-    std::string role = tensor_field.child("role").as_string();
+      tensor_field.at("name").fail("tensor '" + tensor.name + "' is declared twice");
+    std::string role = tensor_field.at("role").as_string();
     if (role == "input") tensor.role = TensorRole::input;
     else if (role == "parameter") tensor.role = TensorRole::parameter;
     else if (role == "output") tensor.role = TensorRole::output;
-    else tensor_field.child("role").fail("unknown role '" + role + "' (known: input, parameter, output)");
-    Field shape_field = tensor_field.child("shape");
+    else tensor_field.at("role").fail("unknown role '" + role + "' (known: input, parameter, output)");
+    JsonReader shape_field = tensor_field.at("shape");
     shape_field.expect_array();
     if (shape_field.json().empty()) shape_field.fail("a shape needs at least one dimension");
     for (std::size_t d = 0; d < shape_field.json().size(); ++d)
       tensor.shape.push_back(read_expression(shape_field.at(d), suite));
     if (tensor_field.has("dtype")) {
-      tensor.dtype = tensor_field.child("dtype").as_string();
+      tensor.dtype = tensor_field.at("dtype").as_string();
       if (tensor.dtype != "float32")
-        tensor_field.child("dtype").fail("unsupported dtype '" + tensor.dtype + "' (supported: float32)");
+        tensor_field.at("dtype").fail("unsupported dtype '" + tensor.dtype + "' (supported: float32)");
     }
     if (tensor.role == TensorRole::output) {
       if (tensor_field.has("init"))
-        tensor_field.child("init").fail("an output is computed, it has no init");
+        tensor_field.fail_at("init", "an output is computed, it has no init");
     } else {
-      if (!tensor_field.has("init")) tensor_field.child("init").fail("missing required field");
-      tensor.init = read_init(tensor_field.child("init"), suite);
+      if (!tensor_field.has("init")) tensor_field.fail_at("init", "missing required field");
+      tensor.init = read_init(tensor_field.at("init"), suite);
     }
     suite.tensors.push_back(tensor);
   }
@@ -198,157 +201,154 @@ void read_tensors(const Field& field, Suite& suite) {
     field.fail("expected at least one tensor with role input");
 }
 
-void read_cost(const Field& field, Suite& suite) {
+void read_cost(const JsonReader& field, Suite& suite) {
   field.expect_keys({"flops"}, {"description"});
-  suite.flops_expression = read_expression(field.child("flops"), suite);
-  if (field.has("description")) suite.flops_description = field.child("description").as_string();
+  suite.flops_expression = read_expression(field.at("flops"), suite);
+  if (field.has("description")) suite.flops_description = field.at("description").as_string();
 }
 
-void read_tolerances(const Field& field, Suite& suite) {
+void read_tolerances(const JsonReader& field, Suite& suite) {
   field.expect_keys({"fp32"}, {"tf32", "bf16", "fp16"});
   for (const auto& [precision, unused] : field.json().items()) {
-    Field tolerance_field = field.child(precision);
+    JsonReader tolerance_field = field.at(precision);
     tolerance_field.expect_keys({"atol", "rtol", "rel_l2"}, {"description"});
     Tolerance tolerance;
-    auto non_negative = [](const Field& f) {
+    auto non_negative = [](const JsonReader& f) {
       double value = f.as_number();
       if (!(value >= 0)) f.fail("must be zero or positive");
       return value;
     };
-    tolerance.atol = non_negative(tolerance_field.child("atol"));
-    tolerance.rtol = non_negative(tolerance_field.child("rtol"));
-    tolerance.rel_l2 = non_negative(tolerance_field.child("rel_l2"));
+    tolerance.atol = non_negative(tolerance_field.at("atol"));
+    tolerance.rtol = non_negative(tolerance_field.at("rtol"));
+    tolerance.rel_l2 = non_negative(tolerance_field.at("rel_l2"));
     suite.tolerances[precision] = tolerance;
   }
 }
 
-void read_gate(const Field& field, Suite& suite) {
+void read_gate(const JsonReader& field, Suite& suite) {
   field.expect_keys({}, {"latency_tolerance", "noise_multiplier", "max_age_days", "win_is_stale", "min_samples",
                          "max_cv", "max_rounds", "inconclusive", "counter_tolerance"});
   if (field.has("latency_tolerance")) {
-    suite.gate.latency_tolerance = field.child("latency_tolerance").as_number();
+    suite.gate.latency_tolerance = field.at("latency_tolerance").as_number();
     if (!(suite.gate.latency_tolerance >= 0))
-      field.child("latency_tolerance").fail("must be zero or positive");
+      field.at("latency_tolerance").fail("must be zero or positive");
   }
   if (field.has("counter_tolerance")) {
-    suite.gate.counter_tolerance = field.child("counter_tolerance").as_number();
+    suite.gate.counter_tolerance = field.at("counter_tolerance").as_number();
     if (!(suite.gate.counter_tolerance >= 0 && suite.gate.counter_tolerance <= 1))
-      field.child("counter_tolerance").fail("must be between 0 and 1");
+      field.at("counter_tolerance").fail("must be between 0 and 1");
   }
   if (field.has("noise_multiplier")) {
-    suite.gate.noise_multiplier = field.child("noise_multiplier").as_number();
+    suite.gate.noise_multiplier = field.at("noise_multiplier").as_number();
     if (!(suite.gate.noise_multiplier >= 0))
-      field.child("noise_multiplier").fail("must be zero or positive");
+      field.at("noise_multiplier").fail("must be zero or positive");
   }
   if (field.has("max_age_days")) {
-    std::int64_t days = field.child("max_age_days").as_integer();
-    if (days < 1 || days > 100000) field.child("max_age_days").fail("must be between 1 and 100000");
+    std::int64_t days = field.at("max_age_days").as_integer();
+    if (days < 1 || days > 100000) field.at("max_age_days").fail("must be between 1 and 100000");
     suite.gate.max_age_days = static_cast<int>(days);
   }
-  if (field.has("win_is_stale")) suite.gate.win_is_stale = field.child("win_is_stale").as_bool();
+  if (field.has("win_is_stale")) suite.gate.win_is_stale = field.at("win_is_stale").as_bool();
   if (field.has("min_samples")) {
-    std::int64_t samples = field.child("min_samples").as_integer();
-    if (samples < 2 || samples > 100000) field.child("min_samples").fail("must be between 2 and 100000");
+    std::int64_t samples = field.at("min_samples").as_integer();
+    if (samples < 2 || samples > 100000) field.at("min_samples").fail("must be between 2 and 100000");
     suite.gate.min_samples = static_cast<int>(samples);
   }
   if (field.has("max_cv")) {
-    suite.gate.max_cv = field.child("max_cv").as_number();
-    if (!(suite.gate.max_cv > 0 && suite.gate.max_cv <= 10)) field.child("max_cv").fail("must be above 0, at most 10");
+    suite.gate.max_cv = field.at("max_cv").as_number();
+    if (!(suite.gate.max_cv > 0 && suite.gate.max_cv <= 10)) field.at("max_cv").fail("must be above 0, at most 10");
   }
   if (field.has("max_rounds")) {
-    std::int64_t rounds = field.child("max_rounds").as_integer();
-    if (rounds < 1 || rounds > 20) field.child("max_rounds").fail("must be between 1 and 20");
+    std::int64_t rounds = field.at("max_rounds").as_integer();
+    if (rounds < 1 || rounds > 20) field.at("max_rounds").fail("must be between 1 and 20");
     suite.gate.max_rounds = static_cast<int>(rounds);
   }
   if (field.has("inconclusive")) {
-    const std::string policy = field.child("inconclusive").as_string();
-    if (policy != "fail" && policy != "warn") field.child("inconclusive").fail("must be \"fail\" or \"warn\"");
+    const std::string policy = field.at("inconclusive").as_string();
+    if (policy != "fail" && policy != "warn") field.at("inconclusive").fail("must be \"fail\" or \"warn\"");
     suite.gate.inconclusive_fails = policy == "fail";
   }
 }
 
-void read_contract(const Field& field, Suite& suite) {
+void read_contract(const JsonReader& field, Suite& suite) {
   field.expect_keys({"no_mutation", "no_aliasing"});
-  suite.contract.no_mutation = field.child("no_mutation").as_bool();
-  suite.contract.no_aliasing = field.child("no_aliasing").as_bool();
+  suite.contract.no_mutation = field.at("no_mutation").as_bool();
+  suite.contract.no_aliasing = field.at("no_aliasing").as_bool();
 }
 
 // The defaults and every preset must be legal axes: a suite whose own axes
 // fail would only surface later, in the middle of a run.
-void check_declared_axes(const Field& root, const Suite& suite) {
-  auto check = [&](const Axes& axes, const Field& where, const std::string& which) {
+void check_declared_axes(const JsonReader& root, const Suite& suite) {
+  auto check = [&](const Axes& axes, const JsonReader& where, const std::string& which) {
     if (auto violation = find_rule_violation(suite, axes))
       where.fail(which + " are illegal: " + *violation);
     if (auto problem = find_shape_problem(suite, axes))
-      root.child("tensors")
+      root.at("tensors")
           .at(problem->tensor_index)
-          .child("shape")
+          .at("shape")
           .at(problem->dimension)
           .fail("evaluates to " + std::to_string(problem->extent) + " at " + which +
                 ", must be positive");
   };
-  check(suite.default_axes(), root.child("axes"), "the default axes");
+  check(suite.default_axes(), root.at("axes"), "the default axes");
   for (const auto& [name, values] : suite.presets) {
     Axes axes = suite.default_axes();
     for (const auto& [axis, value] : values) axes[axis] = value;
-    check(axes, root.child("presets").child(name), "the axes of preset '" + name + "'");
+    check(axes, root.at("presets").at(name), "the axes of preset '" + name + "'");
   }
+}
+
+void read_header(const JsonReader& root) {
+  if (root.has("format") && !root.has("kind") && !root.has("schema_version")) {
+    const std::string format = root.at("format").as_string();
+    if (format != kLegacyFormat)
+      root.at("format").fail("unsupported format '" + format + "' (this kernelgate reads " + kLegacyFormat + ")");
+    return;
+  }
+  if (root.has("format"))
+    root.fail_at("format", "the old spelling of \"kind\" and \"schema_version\": give one or the other");
+  read_file_kind(root, kSuiteKind);
 }
 
 }  // namespace
 
 Suite load_suite(const std::filesystem::path& file) {
   const std::string file_name = file.string();
-  std::ifstream stream(file, std::ios::binary);
-  if (!stream) throw Error(file_name + ": cannot read the suite file");
-  Json json;
-  try {
-    json = Json::parse(stream);
-  } catch (const nlohmann::json::exception& e) {
-    // A syntax error, or a number out of range (1e999), which the parser
-    // reports as another kind of exception.
-    std::string what = e.what();
-    auto bracket = what.find("] ");
-    if (what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos)
-      what = what.substr(bracket + 2);
-    throw Error(file_name + ": not valid JSON: " + what);
-  }
-
   Suite suite;
   // Absolute: the candidate's child process loads the suite again from its
   // own scratch folder, where a path relative to the run's folder means nothing.
   suite.file = std::filesystem::absolute(file);
-  suite.json = json;
-  Field root(file_name, "$", suite.json);
-  root.expect_keys({"format", "id", "title", "origin", "axes", "tensors", "cost", "tolerance",
-                    "contract"},
-                   {"reference", "presets", "requires", "gate", "description"});
-  std::string format = root.child("format").as_string();
-  if (format != kFormat)
-    root.child("format").fail("unsupported format '" + format + "' (this kernelgate reads " +
-                              kFormat + ")");
-  suite.id = root.child("id").as_nonempty_string();
+  suite.json = read_json_file(file);
+  JsonReader root(suite.json, file_name);
+  read_header(root);
+  std::set<std::string> optional{"reference", "presets", "requires", "gate", "description"};
+  optional.insert(kHeaderKeys.begin(), kHeaderKeys.end());
+  root.expect_keys({"id", "title", "origin", "axes", "tensors", "cost", "tolerance", "contract"}, optional);
+  suite.id = root.at("id").as_nonempty_string();
   if (!is_identifier(suite.id))
-    root.child("id").fail("workload ids are lowercase letters, digits and '_'");
-  suite.title = root.child("title").as_nonempty_string();
-  if (root.has("description")) root.child("description").as_string();
-  read_origin(root.child("origin"), suite);
+    root.at("id").fail("workload ids are lowercase letters, digits and '_'");
+  suite.title = root.at("title").as_nonempty_string();
+  if (root.has("description")) root.at("description").as_string();
+  read_origin(root.at("origin"), suite);
   suite.reference = suite.id;
-  if (root.has("reference")) suite.reference = root.child("reference").as_nonempty_string();
-  read_axes(root.child("axes"), suite);
-  if (root.has("presets")) read_presets(root.child("presets"), suite);
-  if (root.has("requires")) read_rules(root.child("requires"), suite);
-  read_tensors(root.child("tensors"), suite);
-  read_cost(root.child("cost"), suite);
-  read_tolerances(root.child("tolerance"), suite);
-  if (root.has("gate")) read_gate(root.child("gate"), suite);
-  read_contract(root.child("contract"), suite);
+  if (root.has("reference")) suite.reference = root.at("reference").as_nonempty_string();
+  read_axes(root.at("axes"), suite);
+  if (root.has("presets")) read_presets(root.at("presets"), suite);
+  if (root.has("requires")) read_rules(root.at("requires"), suite);
+  read_tensors(root.at("tensors"), suite);
+  read_cost(root.at("cost"), suite);
+  read_tolerances(root.at("tolerance"), suite);
+  if (root.has("gate")) read_gate(root.at("gate"), suite);
+  read_contract(root.at("contract"), suite);
   check_declared_axes(root, suite);
 
   // Identity: the canonical form is nlohmann's compact dump with sorted keys
   // (a plain nlohmann::json sorts its object keys), so whitespace and key
-  // order do not change it, but any change of content does.
-  suite.identity = sha256_hex(nlohmann::json::parse(json.dump()).dump());
+  // order do not change it, but any change of content does. The header is
+  // left out: it says how the file is spelled, not what the workload is.
+  nlohmann::json canonical = nlohmann::json::parse(suite.json.dump());
+  for (const auto& key : kHeaderKeys) canonical.erase(key);
+  suite.identity = sha256_hex(canonical.dump());
   return suite;
 }
 
