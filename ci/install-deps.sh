@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ pkg-config
-  nlohmann-json3-dev libtinyxml2-dev libcli11-dev libssl-dev
+  nlohmann-json3-dev libtinyxml2-dev libcli11-dev libssl-dev librandom123-dev
   libgtest-dev libgmock-dev libbenchmark-dev libboost-context-dev
   libxml2-utils python3 python3-venv python3-jsonschema shellcheck procps
   chromium fonts-dejavu-core
