@@ -77,8 +77,6 @@ KG_REGISTER_CANDIDATE({
     .id = "direct_fp32",
     .precision = "fp32",
     .summary = "ConvTranspose2d from the definition, one thread per output element, FP32",
-    .unsupported_reason = [](const kg::Axes&) { return std::string(); },
-    .workspace_bytes = [](const kg::Axes&) { return std::size_t{0}; },
     .launch = launch,
 });
 

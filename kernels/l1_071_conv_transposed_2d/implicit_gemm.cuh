@@ -595,7 +595,6 @@ inline Candidate implicit_gemm_candidate(const char* id, const char* precision,
       .summary = summary,
       .unsupported_reason =
           std::string_view(precision) == "fp32" ? fp32_unsupported_reason : unsupported_reason,
-      .workspace_bytes = [](const Axes&) -> std::size_t { return 0; },
       .launch = launch,
   };
 }

@@ -103,8 +103,6 @@ KG_REGISTER_CANDIDATE({
     .precision = "fp32",
     .summary = "ConvTranspose3d + two max pools + channel sum from the definition, one thread "
                "per output element, FP32",
-    .unsupported_reason = [](const kg::Axes&) { return std::string(); },
-    .workspace_bytes = [](const kg::Axes&) { return std::size_t{0}; },
     .launch = launch,
 });
 

@@ -43,8 +43,10 @@ struct Candidate {
   std::string precision;  // "fp32", "tf32", "bf16": selects the suite's tolerance
   std::string summary;    // one line: the method
   // Empty when the axes are supported; otherwise why not (-> not_supported).
-  std::function<std::string(const Axes&)> unsupported_reason;
-  std::function<std::size_t(const Axes&)> workspace_bytes;
+  // Left out of a registration: all axes are supported.
+  std::function<std::string(const Axes&)> unsupported_reason = [](const Axes&) { return std::string(); };
+  // The device scratch the launch needs; left out: none.
+  std::function<std::size_t(const Axes&)> workspace_bytes = [](const Axes&) { return std::size_t{0}; };
   // Enqueues the work on args.stream; must not synchronise on other streams.
   std::function<void(const LaunchArgs&)> launch;
 };

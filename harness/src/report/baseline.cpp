@@ -82,10 +82,10 @@ ordered_json latency_json(const LatencyStats& v) {
 // kStoredSamples, sorted (the order statistics the comparison uses).
 LatencyStats parse_latency(const JsonReader& r, int schema_version) {
   if (schema_version >= 2)
-    r.expect_keys({}, {"protocol", "clock", "warmups", "n", "mean_ms", "std_ms", "min_ms", "median_ms", "max_ms", "cv",
-                  "rounds", "samples_ms"});
+    r.expect_keys({"protocol", "clock", "n", "mean_ms", "std_ms"},
+                  {"warmups", "min_ms", "median_ms", "max_ms", "cv", "rounds", "samples_ms"});
   else
-    r.expect_keys({}, {"protocol", "clock", "warmups", "n", "mean_ms", "std_ms", "min_ms", "median_ms", "max_ms", "cv"});
+    r.expect_keys({"protocol", "clock", "n", "mean_ms", "std_ms"}, {"warmups", "min_ms", "median_ms", "max_ms", "cv"});
   LatencyStats v;
   v.protocol = r.at("protocol").as_string();
   v.clock = r.at("clock").as_string();
@@ -175,8 +175,9 @@ void to_json(ordered_json& j, const BaselineFile& v) {
 namespace {
 
 BaselineRecord parse_record(const JsonReader& r, int schema_version) {
-  r.expect_keys({}, {"implementation", "kind", "precision", "trust", "latency", "ratio_to_eager", "source", "observed",
-                "environment", "workload_identity", "preset", "axes", "git_revision", "notes", "counters"});
+  r.expect_keys({"implementation", "precision", "trust", "latency", "observed"},
+                {"kind", "ratio_to_eager", "source", "environment", "workload_identity", "preset", "axes",
+                 "git_revision", "notes", "counters"});
   BaselineRecord v;
   v.implementation = r.at("implementation").as_string();
   if (v.implementation.empty()) r.at("implementation").fail("must not be empty");
@@ -292,7 +293,7 @@ BaselineFile parse_baseline_file(const ordered_json& j, const std::string& where
     ranking.expect_array();
     for (std::size_t i = 0; i < ranking.size(); ++i) {
       auto entry = ranking.at(i);
-      entry.expect_keys({}, {"rank", "implementation", "trust", "mean_ms"});
+      entry.expect_keys({"rank", "implementation", "trust", "mean_ms"});
       RankEntry rank;
       rank.rank = int(entry.at("rank").as_integer_in(1, 1 << 30));
       rank.implementation = entry.at("implementation").as_string();
@@ -313,7 +314,7 @@ BaselineFile parse_baseline_file(const ordered_json& j, const std::string& where
     history.expect_array();
     for (std::size_t i = 0; i < history.size(); ++i) {
       auto entry = history.at(i);
-      entry.expect_keys({}, {"at", "by", "action", "implementation", "origin", "previous"});
+      entry.expect_keys({"at", "action", "implementation"}, {"by", "origin", "previous"});
       HistoryEntry h;
       h.at = entry.at("at").as_string();
       if (!iso_date_days(h.at)) entry.at("at").fail("expected an ISO 8601 date-time");

@@ -104,6 +104,18 @@ class CandidateChecker {
   }
 
  private:
+  // A member of a reply read with the strict reader: one that is missing or
+  // malformed was forged or garbled, the candidate's crash like any reply
+  // that cannot be read.
+  template <typename Read>
+  static auto read_reply(const Message& reply, const char* key, Read&& read) {
+    try {
+      return read(JsonReader(reply.header, "its reply to the runner").at(key));
+    } catch (const Error& e) {
+      throw Finding{Outcome::crashed, "isolation", "", e.what()};
+    }
+  }
+
   // One command; a reply saying the candidate threw is its crash.
   Message call(Message message) {
     Message reply = session_.call(message);
@@ -207,7 +219,7 @@ class CandidateChecker {
                     "the strict-FP32 GPU reference of " + suite_.id + " (" + strict_summary_ +
                         ") disagrees with the float64 reference on " + what + ": " +
                         describe(reference_stats, fp32, "fp32")};
-    const ErrorStats stats = read_error_stats(JsonReader(reply.header, "the candidate's reply").at("stats"));
+    const ErrorStats stats = read_reply(reply, "stats", read_error_stats);
     if (!within_tolerance(stats, tolerance_)) {
       result.error = stats;
       throw Finding{Outcome::incorrect, "equivalence", "",
@@ -227,7 +239,7 @@ class CandidateChecker {
       result.counters_unavailable = counters.get<std::string>();
       result.checks.push_back(make_check("model", Outcome::skipped, "not counted: " + result.counters_unavailable));
     } else {
-      result.counters = counters_from_json(JsonReader(reply.header, "the candidate's reply").at("counters"));
+      result.counters = read_reply(reply, "counters", counters_from_json);
       result.checks.push_back(make_check(
           "model", Outcome::skipped,
           "counted " + std::to_string(counters.value("blocks_run", std::uint64_t{0})) + " of " +
@@ -244,7 +256,7 @@ class CandidateChecker {
       if (counters->is_string())
         result.counters_unavailable = counters->get<std::string>();
       else
-        result.counters = counters_from_json(JsonReader(run_a.header, "the candidate's reply").at("counters"));
+        result.counters = read_reply(run_a, "counters", counters_from_json);
     }
     const auto got_a = compared_values();
     const ErrorStats stats_a = compare(got_a, reference_.want_a);
