@@ -55,28 +55,26 @@ struct CandidateHost::State {
       throw Error("the runner sent a command before the candidate's buffers were ready");
   }
 
-  Message open(const nlohmann::ordered_json& request) {
+  Message open(const nlohmann::ordered_json& command) {
     check_candidate_registry();
-    suite = load_suite(request.at("suite_file").get<std::string>());
-    const std::string workload = request.at("workload").get<std::string>();
-    const std::string id = request.at("candidate").get<std::string>();
-    for (const Candidate* registered : candidates_for(workload))
-      if (registered->id == id) candidate = registered;
-    if (!candidate) throw Error("workload " + workload + " has no candidate '" + id + "' in this binary");
-    Axes axes;
-    for (const auto& [name, value] : request.at("axes").items()) axes[name] = value.get<std::int64_t>();
-    const auto seed = request.at("seed").get<std::uint64_t>();
-    nonce = request.value("nonce", std::string());
+    const OpenRequest request = read_open_request(JsonReader(command, "the runner's open command"));
+    suite = load_suite(request.suite_file);
+    for (const Candidate* registered : candidates_for(request.workload))
+      if (registered->id == request.candidate) candidate = registered;
+    if (!candidate)
+      throw Error("workload " + request.workload + " has no candidate '" + request.candidate + "' in this binary");
+    const Axes& axes = request.axes;
+    const std::uint64_t seed = request.seed;
+    nonce = request.nonce;
     if (!device) {
-      owned_device = open_device(request.at("device").get<std::string>());
+      owned_device = open_device(request.device);
       device = owned_device.get();
     }
 #if defined(KG_INTERPRET)
     // Before any candidate code runs in this process, and never read again.
     if (pin_interpret_modes) {
-      interp::pin_thread_order(interp::parse_thread_order(request.value("thread_order", std::string())));
-      interp::pin_tensor_core_arithmetic(
-          interp::parse_tensor_core_arithmetic(request.value("tensor_cores", std::string())));
+      interp::pin_thread_order(interp::parse_thread_order(request.thread_order));
+      interp::pin_tensor_core_arithmetic(interp::parse_tensor_core_arithmetic(request.tensor_cores));
     }
 #endif
 
@@ -88,7 +86,7 @@ struct CandidateHost::State {
     }
     // `kernelgate model` runs set A once and checks nothing: no set B, no
     // hashes (at full size each costs seconds).
-    model_only = request.value("model", false);
+    model_only = request.model;
     const Tensors set_a = generate_inputs(suite, axes, seed);
     const Tensors set_b = model_only ? Tensors{} : generate_inputs(suite, axes, seed + 1);
     args.axes = axes;

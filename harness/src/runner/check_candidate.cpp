@@ -125,17 +125,16 @@ class CandidateChecker {
   }
 
   bool open(CandidateResult& result) {
-    nlohmann::ordered_json fields = {{"workload", suite_.id},
-                                     {"suite_file", suite_.file.string()},
-                                     {"candidate", candidate_.id},
-                                     {"device", request_.device},
-                                     {"axes", axes_},
-                                     {"seed", options_.seed},
-                                     {"thread_order", request_.thread_order},
-                                     {"tensor_cores", request_.tensor_cores},
-                                     {"nonce", request_.nonce},
-                                     {"model", options_.model_blocks_per_launch > 0}};
-    const Message reply = call(make_command("open", std::move(fields)));
+    const Message reply = call(open_command({.workload = suite_.id,
+                                             .suite_file = suite_.file.string(),
+                                             .candidate = candidate_.id,
+                                             .device = request_.device,
+                                             .axes = axes_,
+                                             .seed = options_.seed,
+                                             .thread_order = request_.thread_order,
+                                             .tensor_cores = request_.tensor_cores,
+                                             .nonce = request_.nonce,
+                                             .model = options_.model_blocks_per_launch > 0}));
     if (reply.header.contains("unsupported")) {
       result.thread_orders.clear();
       result.checks.push_back(

@@ -101,4 +101,37 @@ std::optional<Message> read_message(int fd) {
   return take_message(bytes);
 }
 
+Message open_command(const OpenRequest& request) {
+  nlohmann::ordered_json axes = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : request.axes) axes[name] = value;
+  return make_command("open", {{"workload", request.workload},
+                               {"suite_file", request.suite_file},
+                               {"candidate", request.candidate},
+                               {"device", request.device},
+                               {"axes", axes},
+                               {"seed", request.seed},
+                               {"thread_order", request.thread_order},
+                               {"tensor_cores", request.tensor_cores},
+                               {"nonce", request.nonce},
+                               {"model", request.model}});
+}
+
+OpenRequest read_open_request(const JsonReader& command) {
+  command.expect_keys({"command", "workload", "suite_file", "candidate", "device", "axes", "seed", "thread_order",
+                       "tensor_cores", "nonce", "model"});
+  OpenRequest request;
+  request.workload = command.at("workload").as_string();
+  request.suite_file = command.at("suite_file").as_string();
+  request.candidate = command.at("candidate").as_string();
+  request.device = command.at("device").as_string();
+  const JsonReader axes = command.at("axes").expect_object();
+  for (const auto& [name, unused] : axes.json().items()) request.axes[name] = axes.at(name).as_integer();
+  request.seed = command.at("seed").as_unsigned();
+  request.thread_order = command.at("thread_order").as_string();
+  request.tensor_cores = command.at("tensor_cores").as_string();
+  request.nonce = command.at("nonce").as_string();
+  request.model = command.at("model").as_bool();
+  return request;
+}
+
 }  // namespace kg::detail

@@ -10,6 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kernelgate/json_reader.hpp"
+#include "kernelgate/suite.hpp"
+
 namespace kg::detail {
 
 struct Message {
@@ -25,6 +28,24 @@ inline Message make_command(const std::string& name,
   message.header["command"] = name;
   return message;
 }
+
+// The "open" command: which candidate, at which axes, on which device. The
+// parent writes it with to_json and the child reads it back with
+// read_open_request, so the two cannot drift apart.
+struct OpenRequest {
+  std::string workload;
+  std::string suite_file;  // absolute: the child runs in a scratch folder of its own
+  std::string candidate;
+  std::string device;
+  Axes axes;
+  std::uint64_t seed = 0;
+  std::string thread_order;  // interpret mode: pinned before any candidate code runs
+  std::string tensor_cores;
+  std::string nonce;  // echoed by every reply
+  bool model = false;  // `kernelgate model`: set A only, nothing checked
+};
+Message open_command(const OpenRequest& request);
+OpenRequest read_open_request(const JsonReader& command);
 
 // The child's end: commands arrive on kCommandFd, replies leave on kReplyFd.
 inline constexpr int kCommandFd = 3;

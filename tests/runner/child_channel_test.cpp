@@ -1,0 +1,59 @@
+// The messages between parent and child: a frame survives encoding, and the
+// open command the parent writes is the one the child reads, strictly.
+#include <gtest/gtest.h>
+
+#include "child_channel.hpp"
+#include "kernelgate/error.hpp"
+
+namespace kg::detail {
+namespace {
+
+OpenRequest sample_request() {
+  return {.workload = "l1_086_conv_depthwise_separable_2d",
+          .suite_file = "/suites/l1_086.json",
+          .candidate = "direct_fp32",
+          .device = "cpu",
+          .axes = {{"batch", 2}, {"width", 19}},
+          .seed = 7,
+          .thread_order = "reverse",
+          .tensor_cores = "hopper",
+          .nonce = "abc",
+          .model = true};
+}
+
+TEST(ChildChannel, TheOpenCommandReadsBackAsWritten) {
+  std::vector<char> bytes = encode_message(open_command(sample_request()));
+  const std::optional<Message> message = take_message(bytes);
+  ASSERT_TRUE(message.has_value());
+  EXPECT_TRUE(bytes.empty());
+  EXPECT_EQ(message->header.at("command"), "open");
+  const OpenRequest back = read_open_request(JsonReader(message->header, "open"));
+  const OpenRequest want = sample_request();
+  EXPECT_EQ(back.workload, want.workload);
+  EXPECT_EQ(back.suite_file, want.suite_file);
+  EXPECT_EQ(back.candidate, want.candidate);
+  EXPECT_EQ(back.device, want.device);
+  EXPECT_EQ(back.axes, want.axes);
+  EXPECT_EQ(back.seed, want.seed);
+  EXPECT_EQ(back.thread_order, want.thread_order);
+  EXPECT_EQ(back.tensor_cores, want.tensor_cores);
+  EXPECT_EQ(back.nonce, want.nonce);
+  EXPECT_EQ(back.model, want.model);
+}
+
+TEST(ChildChannel, AnOpenCommandWithAMissingOrWrongFieldIsRefused) {
+  Message message = open_command(sample_request());
+  message.header.erase("nonce");
+  EXPECT_THROW(read_open_request(JsonReader(message.header, "open")), Error);
+  message = open_command(sample_request());
+  message.header["seed"] = -1;
+  try {
+    read_open_request(JsonReader(message.header, "open"));
+    FAIL() << "a negative seed was read";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "open: $.seed: expected an integer >= 0, got number -1");
+  }
+}
+
+}  // namespace
+}  // namespace kg::detail
