@@ -80,7 +80,7 @@ int compare_command(const CompareCommandOptions& options, const CommonOptions& c
       throw Error(options.base_files.front() + ": has no run of " + run.workload + " on " + run.hardware +
                   ", which " + options.head_files.front() + " has");
     const GatePolicy policy = apply_overrides(find_suite(suites_dir, run.workload).gate, options.gate);
-    comparisons.push_back(compare_runs(*before, run, policy, options.gate.gate_wall_clock));
+    comparisons.push_back(compare_runs(*before, run, policy));
   }
   if (options.json)
     std::printf("%s\n", to_json(comparisons).dump(2).c_str());

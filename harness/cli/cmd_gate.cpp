@@ -52,7 +52,6 @@ int gate_command(const GateCommandOptions& options, const CommonOptions& common)
     conclude.baseline = load_stored_baseline(baselines_dir, run.workload, run.hardware);
     conclude.report_dir = options.report_dir;
     conclude.policy = apply_overrides(suite.gate, options.gate);
-    conclude.gate_wall_clock = options.gate.gate_wall_clock;
     conclude.quiet = options.quiet;
     conclude.json_stdout = options.json;
     suites.push_back(std::move(suite));

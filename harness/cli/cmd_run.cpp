@@ -79,11 +79,10 @@ struct Prepared {
 // relative to eager, up to the policy's max_rounds rounds in all; the gate
 // then judges every sample of every round (docs/gate-statistics.md).
 void retime_inconclusive(const Suite& suite, Device& device, RunOptions options, const Prepared& prepared,
-                         bool gate_wall_clock, RunResult& run) {
+                         RunResult& run) {
   GateOptions gate_options;
   gate_options.policy = prepared.policy;
   gate_options.today_days = today_utc_days();
-  gate_options.gate_wall_clock = gate_wall_clock;
   // Every thread order was checked in the first round; one is enough to time.
   if (options.thread_orders.size() > 1) options.thread_orders.resize(1);
   for (int round = 2; round <= prepared.policy.max_rounds; ++round) {
@@ -197,7 +196,7 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
       if (!options.quiet) print_progress(progress, suite.id, result);
     };
     RunResult run = run_workload(suite, *device, run_options);
-    retime_inconclusive(suite, *device, run_options, prepared[i], options.gate.gate_wall_clock, run);
+    retime_inconclusive(suite, *device, run_options, prepared[i], run);
     if (!options.results_file.empty()) {
       raw_results.push_back(run);
       write_results(options.results_file, raw_results);  // after each workload: a crash keeps the rest
@@ -207,7 +206,6 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
     conclude.baseline = std::move(prepared[i].baseline);
     conclude.report_dir = options.report_dir;
     conclude.policy = prepared[i].policy;
-    conclude.gate_wall_clock = options.gate.gate_wall_clock;
     conclude.quiet = options.quiet;
     conclude.json_stdout = options.json;
     exit_code = std::max(exit_code, conclude_run(suite, run, conclude));

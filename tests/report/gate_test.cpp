@@ -250,7 +250,7 @@ TEST(Gate, InterpretModeWallClockIsInformational) {
   EXPECT_NE(check(candidate(run, "fused_tf32"), kLatencyCheck).message.find("informational"), std::string::npos);
 
   GateOptions gated = fixture_options();
-  gated.gate_wall_clock = true;
+  gated.policy.gate_wall_clock = true;
   RunResult again = fixture_run("run_cpu_interpret.json");
   apply_gate(again, evaluate_gate(again, &baseline, gated));
   EXPECT_EQ(candidate(again, "fused_tf32").outcome, Outcome::regressed);

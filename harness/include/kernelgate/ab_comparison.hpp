@@ -36,9 +36,8 @@ struct RunAB {
 // identity, preset and axes: otherwise kg::Error naming the difference).
 // The tolerance and the inconclusive policy are the gate's. Interpret-mode
 // (wall clock) samples say nothing about a GPU: they are compared and shown,
-// but their verdict counts only with gate_wall_clock.
-RunAB compare_runs(const RunResult& base, const RunResult& head, const GatePolicy& policy,
-                   bool gate_wall_clock = false);
+// but their verdict counts only with the policy's gate_wall_clock.
+RunAB compare_runs(const RunResult& base, const RunResult& head, const GatePolicy& policy);
 
 // A Markdown table per workload: candidate, verdict, ratio and interval.
 std::string ab_markdown(const std::vector<RunAB>& comparisons);

@@ -22,8 +22,6 @@ struct ConcludeOptions {
   std::optional<BaselineFile> baseline;
   std::filesystem::path report_dir;     // created if missing
   GatePolicy policy;                    // the suite's, with CLI overrides applied
-  // Interpret-mode (wall clock) latencies gate only when set (docs/baselines.md).
-  bool gate_wall_clock = false;
   bool quiet = false;                   // no table
   bool json_stdout = false;             // the JSON report on stdout instead of the table
 };

@@ -25,9 +25,7 @@ struct GatePolicyOverrides {
   std::optional<double> noise_multiplier;
   std::optional<int> max_age_days;
   std::optional<bool> win_is_stale;
-  // Interpret-mode (wall clock) latencies are informational unless this is set:
-  // a CPU emulating a GPU says nothing about the kernel's speed.
-  bool gate_wall_clock = false;
+  bool gate_wall_clock = false;  // GatePolicy::gate_wall_clock
 };
 // The sample comparison the gate makes under a policy: a slowdown up to the
 // tolerance passes, one confidently above half of it regresses.
@@ -44,8 +42,7 @@ GatePolicy apply_overrides(GatePolicy policy, const GatePolicyOverrides& overrid
 
 struct GateOptions {
   GatePolicy policy;
-  long today_days = 0;           // days since 1970-01-01 (UTC) the age is measured at
-  bool gate_wall_clock = false;  // see GatePolicyOverrides
+  long today_days = 0;  // days since 1970-01-01 (UTC) the age is measured at
 };
 
 // Two candidates whose measured order contradicts the stored ranking.

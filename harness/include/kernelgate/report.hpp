@@ -44,7 +44,6 @@ struct ReportInput {
   const BaselineFile* baseline = nullptr;  // null when there was no file
   std::string baseline_file;             // where it was looked for
   GatePolicy policy;
-  bool gate_wall_clock = false;
   long today_days = 0;                   // for the age of reported records
   std::string title;                     // the suite's title
   double flops = 0;                      // of the run's axes; 0 when unknown

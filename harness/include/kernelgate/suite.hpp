@@ -46,6 +46,10 @@ struct GatePolicy {
   // On the cpu key the gate compares interpret mode's counters, which are
   // exact: a counter above its modelled record by more than this regresses.
   double counter_tolerance = 0.01;
+  // Interpret-mode (wall clock) latencies are informational unless this is
+  // set: a CPU emulating a GPU says nothing about the kernel's speed. Never
+  // read from a suite file: only --gate-interpret-latency sets it.
+  bool gate_wall_clock = false;
 };
 
 enum class TensorRole { input, parameter, output };

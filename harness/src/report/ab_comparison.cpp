@@ -21,7 +21,7 @@ const LatencyStats* timed(const CandidateResult* candidate) {
 
 }  // namespace
 
-RunAB compare_runs(const RunResult& base, const RunResult& head, const GatePolicy& policy, bool gate_wall_clock) {
+RunAB compare_runs(const RunResult& base, const RunResult& head, const GatePolicy& policy) {
   auto differ = [&](const std::string& what, const std::string& b, const std::string& h) {
     throw Error("base and head of " + head.workload + " differ in " + what + " (base " + b + ", head " + h +
                 "): an A/B comparison needs both timed the same way");
@@ -69,7 +69,7 @@ RunAB compare_runs(const RunResult& base, const RunResult& head, const GatePolic
         ab.message += kInconclusiveWarning;
         ab.message += ")";
       }
-      if (now->clock == "wall" && !gate_wall_clock) {
+      if (now->clock == "wall" && !policy.gate_wall_clock) {
         ab.outcome = Outcome::passed;
         ab.message += ": interpret-mode wall-clock time is informational, not judged";
       }

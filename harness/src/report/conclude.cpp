@@ -90,7 +90,6 @@ int conclude_run(const Suite& suite, RunResult& run, const ConcludeOptions& opti
   GateOptions gate_options;
   gate_options.policy = options.policy;
   gate_options.today_days = today_utc_days();
-  gate_options.gate_wall_clock = options.gate_wall_clock;
   const GateVerdict verdict = evaluate_gate(run, baseline ? &*baseline : nullptr, gate_options);
   apply_gate(run, verdict);
 
@@ -100,7 +99,6 @@ int conclude_run(const Suite& suite, RunResult& run, const ConcludeOptions& opti
   input.baseline = baseline ? &*baseline : nullptr;
   input.baseline_file = baseline_file.string();
   input.policy = options.policy;
-  input.gate_wall_clock = options.gate_wall_clock;
   input.today_days = gate_options.today_days;
   input.title = suite.title;
   try {

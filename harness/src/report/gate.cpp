@@ -232,6 +232,7 @@ SampleComparisonPolicy sample_comparison_policy(const GatePolicy& policy) {
 }
 
 GatePolicy apply_overrides(GatePolicy policy, const GatePolicyOverrides& overrides) {
+  policy.gate_wall_clock = overrides.gate_wall_clock;
   if (overrides.latency_tolerance) {
     if (!(*overrides.latency_tolerance >= 0)) throw Error("--latency-tolerance must be >= 0");
     policy.latency_tolerance = *overrides.latency_tolerance;
@@ -387,7 +388,7 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
                                      std::to_string(policy.max_age_days) + "): re-measure and publish");
     }
 
-    const bool wall_clock = now.clock == "wall" && !options.gate_wall_clock;
+    const bool wall_clock = now.clock == "wall" && !options.policy.gate_wall_clock;
     // Records of version 1 have no samples: they are judged by their mean and std.
     const bool by_samples = !stored.latency.samples_ms.empty() && !now.samples_ms.empty();
     const std::string unreliable =

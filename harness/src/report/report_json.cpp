@@ -188,7 +188,7 @@ ordered_json report_json(const ReportInput& input) {
                  {"win_is_stale", input.policy.win_is_stale},
                  {"max_rounds", input.policy.max_rounds},
                  {"inconclusive", input.policy.inconclusive_fails ? "fail" : "warn"},
-                 {"gate_wall_clock", input.gate_wall_clock}};
+                 {"gate_wall_clock", input.policy.gate_wall_clock}};
   j["baseline"] = {{"file", input.baseline_file},
                    {"present", input.baseline != nullptr},
                    {"records", input.baseline ? input.baseline->records.size() : 0}};
