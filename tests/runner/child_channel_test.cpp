@@ -27,18 +27,12 @@ TEST(ChildChannel, TheOpenCommandReadsBackAsWritten) {
   ASSERT_TRUE(message.has_value());
   EXPECT_TRUE(bytes.empty());
   EXPECT_EQ(message->header.at("command"), "open");
+  // Every field survives: written again, the request read back gives the
+  // same command (a field the reader dropped would come back as its default).
   const OpenRequest back = read_open_request(JsonReader(message->header, "open"));
-  const OpenRequest want = sample_request();
-  EXPECT_EQ(back.workload, want.workload);
-  EXPECT_EQ(back.suite_file, want.suite_file);
-  EXPECT_EQ(back.candidate, want.candidate);
-  EXPECT_EQ(back.device, want.device);
-  EXPECT_EQ(back.axes, want.axes);
-  EXPECT_EQ(back.seed, want.seed);
-  EXPECT_EQ(back.thread_order, want.thread_order);
-  EXPECT_EQ(back.tensor_cores, want.tensor_cores);
-  EXPECT_EQ(back.nonce, want.nonce);
-  EXPECT_EQ(back.model, want.model);
+  EXPECT_EQ(open_command(back).header, open_command(sample_request()).header);
+  EXPECT_EQ(back.axes, (Axes{{"batch", 2}, {"width", 19}}));
+  EXPECT_TRUE(back.model);
 }
 
 TEST(ChildChannel, AnOpenCommandWithAMissingOrWrongFieldIsRefused) {
