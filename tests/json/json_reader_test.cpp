@@ -51,6 +51,14 @@ TEST(JsonReader, EachAccessorChecksItsType) {
   EXPECT_EQ(error_of([&] { JsonReader(Json(""), "f").as_nonempty_string(); }), "f: $: must not be empty");
 }
 
+TEST(JsonReader, AnIntegerMapIsReadMemberByMember) {
+  const Json axes = Json::parse(R"({"batch": 2, "width": 19})");
+  EXPECT_EQ(JsonReader(axes, "f").as_integer_map(), (std::map<std::string, std::int64_t>{{"batch", 2}, {"width", 19}}));
+  const Json bad = Json::parse(R"({"batch": 2, "width": "19"})");
+  EXPECT_EQ(error_of([&] { JsonReader(bad, "f").as_integer_map(); }),
+            "f: $.width: expected an integer, got string \"19\"");
+}
+
 TEST(JsonReader, AMissingMemberIsNamedAndNullCountsAsAbsent) {
   const JsonReader root(kDocument, "f");
   EXPECT_EQ(error_of([&] { root.at("hardware"); }), "f: $.hardware: missing required field");

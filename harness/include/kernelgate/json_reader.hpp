@@ -8,6 +8,7 @@
 // `[i]` an element.
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -66,6 +67,8 @@ class JsonReader {
   std::int64_t as_integer_in(std::int64_t min, std::int64_t max) const;
   std::uint64_t as_unsigned() const;
   bool as_bool() const;
+  // An object whose every member is an integer (the axes of a run), by key.
+  std::map<std::string, std::int64_t> as_integer_map() const;
 
   // Optional members: the fallback when absent or null.
   std::string string_or(const std::string& key, std::string fallback) const;

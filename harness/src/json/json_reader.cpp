@@ -125,6 +125,13 @@ bool JsonReader::as_bool() const {
   return value_.get<bool>();
 }
 
+std::map<std::string, std::int64_t> JsonReader::as_integer_map() const {
+  expect_object();
+  std::map<std::string, std::int64_t> values;
+  for (const auto& [key, unused] : value_.items()) values[key] = at(key).as_integer();
+  return values;
+}
+
 std::string JsonReader::string_or(const std::string& key, std::string fallback) const {
   return has(key) ? at(key).as_string() : fallback;
 }

@@ -207,11 +207,7 @@ BaselineRecord parse_record(const JsonReader& r, int schema_version) {
   }
   v.workload_identity = r.string_or("workload_identity", "");
   v.preset = r.string_or("preset", "");
-  if (r.has("axes")) {
-    auto axes = r.at("axes");
-    axes.expect_object();
-    for (const auto& [name, value] : axes.json().items()) v.axes[name] = axes.at(name).as_integer();
-  }
+  if (r.has("axes")) v.axes = r.at("axes").as_integer_map();
   v.git_revision = r.string_or("git_revision", "");
   v.notes = r.string_or("notes", "");
   // What a modelled record gates on; no other record has counters.

@@ -117,9 +117,7 @@ Section section_from_report(const JsonReader& report, const Suite& suite, const 
     }
     section.modelled.emplace_back(candidate.at("id").as_string(), std::move(times));
   }
-  Axes axes;
-  const JsonReader axes_field = report.at("workload").at("axes").expect_object();
-  for (const auto& [name, value] : axes_field.json().items()) axes[name] = axes_field.at(name).as_integer();
+  const Axes axes = report.at("workload").at("axes").as_integer_map();
   set_floor(section, suite, axes);
   if (section.hardware == "cpu")
     section.floor_label = "no floor: interpret mode on the CPU is a correctness run, not a speed run";

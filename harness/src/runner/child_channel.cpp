@@ -102,13 +102,11 @@ std::optional<Message> read_message(int fd) {
 }
 
 Message open_command(const OpenRequest& request) {
-  nlohmann::ordered_json axes = nlohmann::ordered_json::object();
-  for (const auto& [name, value] : request.axes) axes[name] = value;
   return make_command("open", {{"workload", request.workload},
                                {"suite_file", request.suite_file},
                                {"candidate", request.candidate},
                                {"device", request.device},
-                               {"axes", axes},
+                               {"axes", request.axes},
                                {"seed", request.seed},
                                {"thread_order", request.thread_order},
                                {"tensor_cores", request.tensor_cores},
@@ -124,8 +122,7 @@ OpenRequest read_open_request(const JsonReader& command) {
   request.suite_file = command.at("suite_file").as_string();
   request.candidate = command.at("candidate").as_string();
   request.device = command.at("device").as_string();
-  const JsonReader axes = command.at("axes").expect_object();
-  for (const auto& [name, unused] : axes.json().items()) request.axes[name] = axes.at(name).as_integer();
+  request.axes = command.at("axes").as_integer_map();
   request.seed = command.at("seed").as_unsigned();
   request.thread_order = command.at("thread_order").as_string();
   request.tensor_cores = command.at("tensor_cores").as_string();

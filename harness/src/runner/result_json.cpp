@@ -35,34 +35,33 @@ constexpr std::array<std::pair<Outcome, std::string_view>, 12> kOutcomeNames{{
     {Outcome::skipped, "skipped"},
 }};
 
-// Optional members of the records: absent (or null) keeps the default, so
-// older reports load; present, they must have the right type.
-void read_optional(const JsonReader& r, const char* key, std::int64_t& value) {
-  if (r.has(key)) value = r.at(key).as_integer();
+// One value of a record, read by the type of the member it fills.
+void read_value(const JsonReader& r, std::int64_t& value) { value = r.as_integer(); }
+void read_value(const JsonReader& r, int& value) {
+  value = int(r.as_integer_in(std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
 }
-void read_optional(const JsonReader& r, const char* key, int& value) {
-  if (r.has(key)) value = int(r.at(key).as_integer_in(std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
-}
-void read_optional(const JsonReader& r, const char* key, bool& value) {
-  if (r.has(key)) value = r.at(key).as_bool();
-}
-void read_optional(const JsonReader& r, const char* key, std::string& value) {
-  if (r.has(key)) value = r.at(key).as_string();
-}
-// Numbers may be NaN or infinite, written as strings (see number() below).
-void read_optional(const JsonReader& r, const char* key, double& value) {
-  if (r.has(key)) value = r.at(key).as_number_or_special();
+void read_value(const JsonReader& r, bool& value) { value = r.as_bool(); }
+void read_value(const JsonReader& r, std::string& value) { value = r.as_string(); }
+// A single number may be NaN or infinite, written as a string (number() below).
+void read_value(const JsonReader& r, double& value) { value = r.as_number_or_special(); }
+// Lists of numbers (the samples) are written as plain numbers: nothing else.
+void read_value(const JsonReader& r, std::vector<double>& values) {
+  r.expect_array();
+  values.clear();
+  for (std::size_t i = 0; i < r.size(); ++i) values.push_back(r.at(i).as_number());
 }
 template <typename T>
-void read_optional(const JsonReader& r, const char* key, std::vector<T>& values) {
-  if (!r.has(key)) return;
-  const JsonReader list = r.at(key).expect_array();
+void read_value(const JsonReader& r, std::vector<T>& values) {
+  r.expect_array();
   values.clear();
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    if constexpr (std::is_same_v<T, std::string>) values.push_back(list.at(i).as_string());
-    else if constexpr (std::is_same_v<T, double>) values.push_back(list.at(i).as_number());
-    else values.push_back(T(list.at(i).as_integer()));
-  }
+  for (std::size_t i = 0; i < r.size(); ++i) read_value(r.at(i), values.emplace_back());
+}
+
+// An optional member of a record: absent (or null) keeps the default, so
+// older reports load; present, it must have the right type.
+template <typename T>
+void read_optional(const JsonReader& r, const char* key, T& value) {
+  if (r.has(key)) read_value(r.at(key), value);
 }
 
 Outcome read_outcome(const JsonReader& r) {
@@ -285,10 +284,7 @@ RunResult read_run_result(const JsonReader& r) {
   v.workload = r.at("workload").as_string();
   read_optional(r, "identity", v.identity);
   read_optional(r, "preset", v.preset);
-  if (r.has("axes")) {
-    const JsonReader axes = r.at("axes").expect_object();
-    for (const auto& [name, value] : axes.json().items()) v.axes[name] = axes.at(name).as_integer();
-  }
+  if (r.has("axes")) v.axes = r.at("axes").as_integer_map();
   read_optional(r, "device", v.device);
   read_optional(r, "hardware", v.hardware);
   v.environment = r.has("environment") ? r.at("environment").expect_object().json() : nlohmann::ordered_json::object();
