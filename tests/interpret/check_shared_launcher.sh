@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check_shared_launcher.sh LAUNCHER CXX INCLUDE_DIR: kernels/fail_on_unpoisoned_shared.sh,
+# check_shared_launcher.sh LAUNCHER CXX INCLUDE_DIR: cmake/fail_on_unpoisoned_shared.sh,
 # the cpu build's compiler launcher for candidates, on three small kernels
 # compiled as interpret mode compiles them: a static __shared__ array in a
 # plain kernel builds; the same array in a kernel template fails the compile,

@@ -203,8 +203,11 @@ TEST(ReportJson, ACountedCandidateHasItsRooflineOnEveryGpuKeyLabelledModelled) {
   EXPECT_NEAR(h100.at("terms").at("dram").at("ms").get<double>(), 4096 / 3.35e12 * 1e3, 1e-15);
   EXPECT_FALSE(h100.at("terms").contains("fp32"));  // a tensor-core kernel
   // No other candidate was counted, so none has a model.
-  for (const auto& c : report.at("candidates"))
-    if (c.at("id") != "fused_tf32") EXPECT_FALSE(c.contains("model")) << c.at("id");
+  for (const auto& c : report.at("candidates")) {
+    if (c.at("id") != "fused_tf32") {
+      EXPECT_FALSE(c.contains("model")) << c.at("id");
+    }
+  }
 
   const std::string md = markdown_summary(report);
   char expected[64];

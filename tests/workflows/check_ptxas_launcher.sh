@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # check_ptxas_launcher.sh LAUNCHER [NVCC SOURCE_ROOT]
-# kernels/fail_on_ptxas_notices.sh, the gpu build's compiler launcher for
+# cmake/fail_on_ptxas_notices.sh, the gpu build's compiler launcher for
 # candidates, on stand-in compilers: a ptxas notice of wgmma misuse or
 # serialization fails the compile, other ptxas output does not, and the
 # compiler's own exit status passes through. With NVCC, also on the real
