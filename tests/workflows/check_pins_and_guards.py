@@ -7,8 +7,10 @@
 2. In a workflow that pull requests trigger, every job on a self-hosted runner
    carries the fork guard as its `if`, word for word (GUARD): code from a fork
    runs on those long-lived machines only in the run a maintainer's
-   `gpu-approved` label starts. A `pull_request_target` workflow checks out
-   nothing.
+   `gpu-approved` label starts. A reusable workflow (`workflow_call`) counts
+   as one, since its caller's pull request is its event. The guard may be
+   and-ed with one more condition, `(GUARD) && (...)`, which can only narrow
+   it. A `pull_request_target` workflow checks out nothing.
 
 usage: check_pins_and_guards.py WORKFLOW.yml...
 """
@@ -27,6 +29,27 @@ USES = re.compile(r"^\s*-?\s*uses:\s*(\S+)")
 
 def normalized(text):
     return " ".join(str(text).split())
+
+
+def guarded(condition):
+    text = normalized(condition)
+    if text == GUARD:
+        return True
+    prefix = f"({GUARD}) && "
+    return text.startswith(prefix) and one_group(text[len(prefix):])
+
+
+def one_group(text):
+    """Whether text is one parenthesized group, so `&&` binds all of it:
+    `(a) || (b)` is two groups and would widen the guard."""
+    if not (text.startswith("(") and text.endswith(")")):
+        return False
+    depth = 0
+    for index, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and index != len(text) - 1:
+            return False
+    return depth == 0
 
 
 def self_hosted(runs_on):
@@ -51,8 +74,9 @@ def check(path):
     if isinstance(triggers, (str, list)):
         triggers = {name: None for name in ([triggers] if isinstance(triggers, str) else triggers)}
     for name, job in (workflow.get("jobs") or {}).items():
-        if "pull_request" in triggers and self_hosted(job.get("runs-on", "")):
-            if normalized(job.get("if", "")) != GUARD:
+        reached_by_pull_requests = "pull_request" in triggers or "workflow_call" in triggers
+        if reached_by_pull_requests and self_hosted(job.get("runs-on", "")):
+            if not guarded(job.get("if", "")):
                 problems.append(f"{path}: job '{name}' runs on a self-hosted runner for pull requests without "
                                 "the fork guard as its if")
         if "pull_request_target" in triggers:

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# What kernelgate-gate.yml runs for a team's project (docs/consumer.md):
+#   ci/consumer-gate.sh cpu|h100|h200 PROJECT_DIR BASELINES
+# Installs the dependencies, builds this kernelgate (the cpu or the gpu
+# preset, no tests) and installs it into build/prefix-<preset>, builds the
+# project against it in PROJECT_DIR/build/kernelgate-<label> (find_package
+# finds the prefix; FetchContent takes this checkout), and runs the project's
+# tests of that label: on a GPU label one test per GPU at once, each on a GPU
+# of its own, failing rather than skipping when the runner has no such GPU.
+set -euo pipefail
+kernelgate=$(cd "$(dirname "$0")/.." && pwd)
+usage="usage: ci/consumer-gate.sh cpu|h100|h200 PROJECT_DIR BASELINES"
+label=${1:?$usage} project_arg=${2:?$usage} baselines=${3:?$usage}
+case "$label" in
+  cpu) preset=cpu ;;
+  h100|h200) preset=gpu ;;
+  *) echo "ci/consumer-gate.sh: unknown label '$label' (cpu, h100 or h200)" >&2; exit 2 ;;
+esac
+[ -f "$project_arg/CMakeLists.txt" ] || { echo "ci/consumer-gate.sh: no CMakeLists.txt in '$project_arg'" >&2; exit 2; }
+project=$(cd "$project_arg" && pwd)
+[ -d "$project/$baselines" ] || { echo "ci/consumer-gate.sh: no baselines folder '$baselines' in $project" >&2; exit 2; }
+
+"$kernelgate/ci/install-deps.sh"
+prefix=$kernelgate/build/prefix-$preset
+(cd "$kernelgate" && cmake --preset "$preset" -DKERNELGATE_BUILD_TESTS=OFF && cmake --build --preset "$preset" &&
+  cmake --install "build/$preset" --prefix "$prefix")
+
+build=$project/build/kernelgate-$label
+configure=(-G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=$prefix"
+           "-DFETCHCONTENT_SOURCE_DIR_KERNELGATE=$kernelgate")
+if [ "$preset" = gpu ]; then
+  configure+=(-DKERNELGATE_GPU=ON -DCMAKE_CUDA_ARCHITECTURES=90a)
+fi
+cmake -S "$project" -B "$build" "${configure[@]}"
+cmake --build "$build"
+
+reports=$build/kernelgate-reports
+mkdir -p "$reports"
+if [ "$preset" = cpu ]; then
+  ctest --test-dir "$build" -L '^cpu$' -j "$(nproc)" --output-on-failure --output-junit "$reports/ctest.junit.xml"
+else
+  "$kernelgate/ci/make-resource-spec.sh" "$build/resource-spec.json"
+  gpus=$(grep -o '"id"' "$build/resource-spec.json" | wc -l)
+  KERNELGATE_REQUIRE_GPU=1 ctest --test-dir "$build" -L "^$label\$" --resource-spec-file "$build/resource-spec.json" \
+    -j "$((gpus > 0 ? gpus : 1))" --output-on-failure --output-junit "$reports/ctest.junit.xml"
+fi
