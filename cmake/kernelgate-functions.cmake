@@ -64,7 +64,13 @@ function(kernelgate_candidate_library target)
       message(FATAL_ERROR "kernelgate: this is a gpu build of kernelgate; enable CUDA in the project "
                           "(project(... LANGUAGES CXX CUDA)) before adding candidates")
     endif()
-    set_target_properties(${target} PROPERTIES CUDA_STANDARD 20 CUDA_STANDARD_REQUIRED ON)
+    if(DEFINED CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+      set_target_properties(${target} PROPERTIES CUDA_STANDARD 20 CUDA_STANDARD_REQUIRED ON)
+    else()
+      # CMake 3.25 does not know nvcc's C++20 flag (kernelgate's own
+      # CMakeLists.txt teaches it; a team's project need not).
+      target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
+    endif()
     target_compile_options(${target} PRIVATE
       $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas=-v --expt-relaxed-constexpr -lineinfo>)
     if(KERNELGATE_CUDA_ARCHITECTURES)
