@@ -90,12 +90,6 @@ const StaticShared& poison_static_shared() {
   return shared;
 }
 
-std::uint64_t split_mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 }  // namespace
 
 bool same_site(const WaitSite& a, const WaitSite& b) {

@@ -22,6 +22,16 @@
 
 namespace kg::interp {
 
+// SplitMix64's finaliser: turns a random order's seed (and a block's index)
+// into well-spread bits, for the block order of a launch and the thread
+// order inside each block.
+inline std::uint64_t split_mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
 // A place in the kernel source where a thread waits.
 struct WaitSite {
   const char* operation = "";

@@ -177,13 +177,6 @@ std::mutex& launch_mutex() {
   return mutex;
 }
 
-std::uint64_t split_mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
 }  // namespace
 
 void set_max_dynamic_smem(const void* kernel, std::size_t bytes) {
