@@ -1,5 +1,6 @@
 // The messages between parent and child: a frame survives encoding, and the
-// open command the parent writes is the one the child reads, strictly.
+// open and run commands the parent writes are the ones the child reads,
+// strictly.
 #include <gtest/gtest.h>
 
 #include "child_channel.hpp"
@@ -47,6 +48,31 @@ TEST(ChildChannel, AnOpenCommandWithAMissingOrWrongFieldIsRefused) {
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()), "open: $.seed: expected an integer >= 0, got number -1");
   }
+}
+
+TEST(ChildChannel, TheRunCommandReadsBackAsWritten) {
+  const RunRequest sent{.set = "B", .timed = true, .audit = false, .count = true, .sample_blocks = 12,
+                        .hardware = "h200"};
+  std::vector<char> bytes = encode_message(run_command(sent));
+  const std::optional<Message> message = take_message(bytes);
+  ASSERT_TRUE(message.has_value());
+  EXPECT_EQ(message->header.at("command"), "run");
+  const RunRequest back = read_run_request(JsonReader(message->header, "run"));
+  EXPECT_EQ(run_command(back).header, run_command(sent).header);
+  EXPECT_TRUE(back.timed);
+  EXPECT_EQ(back.sample_blocks, 12u);
+}
+
+TEST(ChildChannel, ARunCommandWithAMissingOrMisnamedFieldIsRefused) {
+  // A parent that misspells "timed" must not get an untimed run read as its
+  // default: the missing field and the unknown one are both refused.
+  Message message = run_command({.set = "A", .timed = true});
+  message.header.erase("timed");
+  message.header["time"] = true;
+  EXPECT_THROW(read_run_request(JsonReader(message.header, "run")), Error);
+  message = run_command({.set = "A"});
+  message.header["timed"] = "yes";
+  EXPECT_THROW(read_run_request(JsonReader(message.header, "run")), Error);
 }
 
 }  // namespace

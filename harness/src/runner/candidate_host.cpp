@@ -140,20 +140,21 @@ struct CandidateHost::State {
     loaded_hashes = set == "A" ? &hashes_a : &hashes_b;
   }
 
-  Message run(const nlohmann::ordered_json& request) {
+  Message run(const nlohmann::ordered_json& command) {
     require_open();
+    const RunRequest request = read_run_request(JsonReader(command, "the run command"));
     // `kernelgate model`: a counted sample of the blocks, on set A as opened,
     // whose output is not the kernel's; only the counters come back.
-    if (const auto sample = request.value("sample_blocks", std::uint64_t{0}); sample > 0) {
+    if (request.sample_blocks > 0) {
       if (!model_only) throw Error("a sampled run was asked of a child not opened for `kernelgate model`");
       Message reply;
-      reply.header["counters"] = counted_launch(sample, request.value("hardware", std::string()));
+      reply.header["counters"] = counted_launch(request.sample_blocks, request.hardware);
       return reply;
     }
     if (model_only) throw Error("a checked run was asked of a child opened for `kernelgate model`");
-    load(request.at("set").get<std::string>());
-    const bool timed = request.value("timed", false);
-    const bool audit = request.value("audit", true);
+    load(request.set);
+    const bool timed = request.timed;
+    const bool audit = request.audit;
     device->fill_words(output, kPoisonWord);
     device->fill_words(workspace, kPoisonWord);
     Message reply;
@@ -164,7 +165,7 @@ struct CandidateHost::State {
       reply.header["time_ms"] = timing.ms;
       reply.header["sm_clock_mhz"] = timing.sm_clock_mhz;
       reply.header["sm_clock_max_mhz"] = timing.sm_clock_max_mhz;
-    } else if (request.value("count", false)) {
+    } else if (request.count) {
       reply.header["counters"] = counted_launch(0);
     } else {
       candidate->launch(args);

@@ -185,7 +185,7 @@ class CandidateChecker {
   }
 
   Message run_checked(const std::string& set, const std::string& what, bool count = false) {
-    Message reply = call(make_command("run", {{"set", set}, {"timed", false}, {"audit", true}, {"count", count}}));
+    Message reply = call(run_command({.set = set, .timed = false, .audit = true, .count = count}));
     check_contract(reply, what, false);
     return reply;
   }
@@ -229,10 +229,12 @@ class CandidateChecker {
 
   // `kernelgate model`: one sampled, counted run; nothing is checked.
   void model_run(CandidateResult& result) {
-    const Message reply = call(make_command(
-        "run", {{"set", "A"}, {"timed", false}, {"audit", false}, {"count", true},
-                {"sample_blocks", options_.model_blocks_per_launch},
-                {"hardware", options_.model_hardware}}));
+    const Message reply = call(run_command({.set = "A",
+                                            .timed = false,
+                                            .audit = false,
+                                            .count = true,
+                                            .sample_blocks = options_.model_blocks_per_launch,
+                                            .hardware = options_.model_hardware}));
     const auto& counters = reply.header.at("counters");
     if (counters.is_string()) {
       result.counters_unavailable = counters.get<std::string>();
@@ -322,7 +324,7 @@ class CandidateChecker {
     const std::string set = number % 2 == 0 ? "A" : "B";  // rotate: the content behind the pointers changes
     const std::string what = "timed sample " + std::to_string(number + 1) + " (input set " + set + ")";
     const auto started = std::chrono::steady_clock::now();
-    const Message reply = call(make_command("run", {{"set", set}, {"timed", true}, {"audit", interpreted_}}));
+    const Message reply = call(run_command({.set = set, .timed = true, .audit = interpreted_}));
     check_contract(reply, what, true);
     check_finite(reply, what, true);
     const std::vector<std::size_t> positions = spot_positions();

@@ -131,4 +131,25 @@ OpenRequest read_open_request(const JsonReader& command) {
   return request;
 }
 
+Message run_command(const RunRequest& request) {
+  return make_command("run", {{"set", request.set},
+                              {"timed", request.timed},
+                              {"audit", request.audit},
+                              {"count", request.count},
+                              {"sample_blocks", request.sample_blocks},
+                              {"hardware", request.hardware}});
+}
+
+RunRequest read_run_request(const JsonReader& command) {
+  command.expect_keys({"command", "set", "timed", "audit", "count", "sample_blocks", "hardware"});
+  RunRequest request;
+  request.set = command.at("set").as_string();
+  request.timed = command.at("timed").as_bool();
+  request.audit = command.at("audit").as_bool();
+  request.count = command.at("count").as_bool();
+  request.sample_blocks = command.at("sample_blocks").as_unsigned();
+  request.hardware = command.at("hardware").as_string();
+  return request;
+}
+
 }  // namespace kg::detail

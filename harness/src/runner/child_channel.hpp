@@ -47,6 +47,23 @@ struct OpenRequest {
 Message open_command(const OpenRequest& request);
 OpenRequest read_open_request(const JsonReader& command);
 
+// The "run" command: one launch of the opened candidate. Written and read
+// the same way as "open", every field present, so a field the parent misnames
+// is refused instead of being read as its default (an untimed run reported
+// as timed).
+struct RunRequest {
+  std::string set = "A";  // the input set loaded before the launch: A or B
+  bool timed = false;     // between events (or the wall clock), caches flushed first
+  bool audit = true;      // the stream audit around the launch
+  bool count = false;     // interpret mode's counters on (not with timed)
+  // `kernelgate model`: this many blocks of each launch, the grid sized for
+  // the GPU key `hardware`; 0 for a whole, checked run.
+  std::uint64_t sample_blocks = 0;
+  std::string hardware = {};
+};
+Message run_command(const RunRequest& request);
+RunRequest read_run_request(const JsonReader& command);
+
 // The child's end: commands arrive on kCommandFd, replies leave on kReplyFd.
 inline constexpr int kCommandFd = 3;
 inline constexpr int kReplyFd = 4;
