@@ -6,7 +6,9 @@
 # sources with FetchContent (no network: the source tree is the checkout).
 # Passes when the project's own CTest case (team_mobile_block.cpu, labelled
 # cpu) passes on its candidate as written, and fails naming the outcome
-# `incorrect` once the candidate is broken (one input channel left out).
+# `incorrect` once the candidate is broken (one input channel left out); in
+# the package form also when a missing baselines folder and a suite file
+# without an id each stop the configure with a message naming them.
 set -euo pipefail
 form=$1 build=$2 source=$3 work=$4 cmake=$5 ctest=$6 cxx=$7
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,15 +18,14 @@ mkdir -p "$work"
 cp -R "$here/project" "$work/project"
 project=$work/project
 
-configure=("$cmake" -S "$project" -B "$project/build" -G Ninja -DCMAKE_BUILD_TYPE=Release
-           "-DCMAKE_CXX_COMPILER=$cxx")
+options=(-G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_COMPILER=$cxx")
 case "$form" in
   package)
     "$cmake" --install "$build" --prefix "$work/prefix" > "$work/install.log" 2>&1
-    configure+=(-DKERNELGATE_FROM=package "-DCMAKE_PREFIX_PATH=$work/prefix")
+    options+=(-DKERNELGATE_FROM=package "-DCMAKE_PREFIX_PATH=$work/prefix")
     ;;
   fetch)
-    configure+=(-DKERNELGATE_FROM=fetch "-DFETCHCONTENT_SOURCE_DIR_KERNELGATE=$source"
+    options+=(-DKERNELGATE_FROM=fetch "-DFETCHCONTENT_SOURCE_DIR_KERNELGATE=$source"
                 -DFETCHCONTENT_FULLY_DISCONNECTED=ON)
     ;;
   *)
@@ -33,7 +34,27 @@ case "$form" in
     ;;
 esac
 
-"${configure[@]}" > "$work/configure.log" 2>&1 || { cat "$work/configure.log"; exit 1; }
+# Bad input stops the configure with a message naming it (package form only:
+# the checks are the functions', the same in both forms).
+expect_configure_error() {  # expect_configure_error TEXT: configures $work/bad
+  local log=$work/bad-configure.log
+  if "$cmake" -S "$work/bad" -B "$work/bad/build" "${options[@]}" > "$log" 2>&1; then
+    echo "FAILED: the configure passed on bad input (want: $1)"; exit 1
+  fi
+  tr -s ' \n' ' ' < "$log" | grep -qF -- "$1" || { echo "FAILED: the configure did not say '$1':"; cat "$log"; exit 1; }
+  rm -rf "$work/bad/build"
+}
+if [ "$form" = package ]; then
+  cp -R "$project" "$work/bad"
+  rm -rf "$work/bad/baselines"
+  expect_configure_error "baselines folder $work/bad/baselines does not exist"
+  cp -R "$project/baselines" "$work/bad/baselines"
+  echo '{"kind": "kernelgate-suite"}' > "$work/bad/suites/no_id.json"
+  expect_configure_error "$work/bad/suites/no_id.json: not a kernelgate suite"
+  rm -rf "$work/bad"
+fi
+
+"$cmake" -S "$project" -B "$project/build" "${options[@]}" > "$work/configure.log" 2>&1 || { cat "$work/configure.log"; exit 1; }
 "$cmake" --build "$project/build" > "$work/build.log" 2>&1 || { tail -50 "$work/build.log"; exit 1; }
 
 # The project's tests are kernelgate's: one per suite and label, same labels.
