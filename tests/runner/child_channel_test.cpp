@@ -32,7 +32,17 @@ TEST(ChildChannel, TheOpenCommandReadsBackAsWritten) {
   // same command (a field the reader dropped would come back as its default).
   const OpenRequest back = read_open_request(JsonReader(message->header, "open"));
   EXPECT_EQ(open_command(back).header, open_command(sample_request()).header);
+  // And every member of the request is in the list they share: one left out
+  // of it would be written by neither and come back as its default.
+  EXPECT_EQ(back.workload, "l1_086_conv_depthwise_separable_2d");
+  EXPECT_EQ(back.suite_file, "/suites/l1_086.json");
+  EXPECT_EQ(back.candidate, "direct_fp32");
+  EXPECT_EQ(back.device, "cpu");
   EXPECT_EQ(back.axes, (Axes{{"batch", 2}, {"width", 19}}));
+  EXPECT_EQ(back.seed, 7u);
+  EXPECT_EQ(back.thread_order, "reverse");
+  EXPECT_EQ(back.tensor_cores, "hopper");
+  EXPECT_EQ(back.nonce, "abc");
   EXPECT_TRUE(back.model);
 }
 
@@ -59,8 +69,13 @@ TEST(ChildChannel, TheRunCommandReadsBackAsWritten) {
   EXPECT_EQ(message->header.at("command"), "run");
   const RunRequest back = read_run_request(JsonReader(message->header, "run"));
   EXPECT_EQ(run_command(back).header, run_command(sent).header);
+  // Every member, none at its default (see the open command's test).
+  EXPECT_EQ(back.set, "B");
   EXPECT_TRUE(back.timed);
+  EXPECT_FALSE(back.audit);
+  EXPECT_TRUE(back.count);
   EXPECT_EQ(back.sample_blocks, 12u);
+  EXPECT_EQ(back.hardware, "h200");
 }
 
 TEST(ChildChannel, ARunCommandWithAMissingOrMisnamedFieldIsRefused) {

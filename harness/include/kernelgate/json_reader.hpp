@@ -8,6 +8,7 @@
 // `[i]` an element.
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -99,5 +100,19 @@ struct FileKind {
 // Checks a document's "kind" and "schema_version" against `expected` and
 // returns the version found.
 int read_file_kind(const JsonReader& document, const FileKind& expected);
+
+// One value into a variable, with the strict read its type calls for: a
+// record that lists its members once (a for_each_member of its own) reads
+// every member with these, so its writer and its reader share that list.
+inline void read_value(const JsonReader& r, std::int64_t& value) { value = r.as_integer(); }
+inline void read_value(const JsonReader& r, std::uint64_t& value) { value = r.as_unsigned(); }
+inline void read_value(const JsonReader& r, int& value) {
+  value = int(r.as_integer_in(std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+}
+inline void read_value(const JsonReader& r, bool& value) { value = r.as_bool(); }
+inline void read_value(const JsonReader& r, std::string& value) { value = r.as_string(); }
+inline void read_value(const JsonReader& r, std::map<std::string, std::int64_t>& value) {
+  value = r.as_integer_map();
+}
 
 }  // namespace kg

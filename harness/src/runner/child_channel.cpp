@@ -4,8 +4,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <concepts>
 #include <cstring>
+#include <set>
 #include <string>
+#include <type_traits>
 
 #include "kernelgate/error.hpp"
 
@@ -101,55 +104,59 @@ std::optional<Message> read_message(int fd) {
   return take_message(bytes);
 }
 
-Message open_command(const OpenRequest& request) {
-  return make_command("open", {{"workload", request.workload},
-                               {"suite_file", request.suite_file},
-                               {"candidate", request.candidate},
-                               {"device", request.device},
-                               {"axes", request.axes},
-                               {"seed", request.seed},
-                               {"thread_order", request.thread_order},
-                               {"tensor_cores", request.tensor_cores},
-                               {"nonce", request.nonce},
-                               {"model", request.model}});
+namespace {
+
+// The members of each command with their JSON names: one list serves the
+// parent's writer and the child's strict reader, so the two cannot drift
+// apart. `Request` is the request, const or not.
+template <typename Request, typename Visit>
+void for_each_member(Request& r, Visit&& visit) requires std::same_as<std::remove_const_t<Request>, OpenRequest> {
+  visit("workload", r.workload);
+  visit("suite_file", r.suite_file);
+  visit("candidate", r.candidate);
+  visit("device", r.device);
+  visit("axes", r.axes);
+  visit("seed", r.seed);
+  visit("thread_order", r.thread_order);
+  visit("tensor_cores", r.tensor_cores);
+  visit("nonce", r.nonce);
+  visit("model", r.model);
 }
 
-OpenRequest read_open_request(const JsonReader& command) {
-  command.expect_keys({"command", "workload", "suite_file", "candidate", "device", "axes", "seed", "thread_order",
-                       "tensor_cores", "nonce", "model"});
-  OpenRequest request;
-  request.workload = command.at("workload").as_string();
-  request.suite_file = command.at("suite_file").as_string();
-  request.candidate = command.at("candidate").as_string();
-  request.device = command.at("device").as_string();
-  request.axes = command.at("axes").as_integer_map();
-  request.seed = command.at("seed").as_unsigned();
-  request.thread_order = command.at("thread_order").as_string();
-  request.tensor_cores = command.at("tensor_cores").as_string();
-  request.nonce = command.at("nonce").as_string();
-  request.model = command.at("model").as_bool();
+template <typename Request, typename Visit>
+void for_each_member(Request& r, Visit&& visit) requires std::same_as<std::remove_const_t<Request>, RunRequest> {
+  visit("set", r.set);
+  visit("timed", r.timed);
+  visit("audit", r.audit);
+  visit("count", r.count);
+  visit("sample_blocks", r.sample_blocks);
+  visit("hardware", r.hardware);
+}
+
+template <typename Request>
+Message write_command(const char* name, const Request& request) {
+  nlohmann::ordered_json fields = nlohmann::ordered_json::object();
+  for_each_member(request, [&](const char* key, const auto& value) { fields[key] = value; });
+  return make_command(name, std::move(fields));
+}
+
+// Every member is required and no other key is allowed: a field the parent
+// misnames is refused, never read as its default.
+template <typename Request>
+Request read_command(const JsonReader& command) {
+  Request request;
+  std::set<std::string> keys{"command"};
+  for_each_member(request, [&](const char* key, auto&) { keys.insert(key); });
+  command.expect_keys(keys);
+  for_each_member(request, [&](const char* key, auto& value) { read_value(command.at(key), value); });
   return request;
 }
 
-Message run_command(const RunRequest& request) {
-  return make_command("run", {{"set", request.set},
-                              {"timed", request.timed},
-                              {"audit", request.audit},
-                              {"count", request.count},
-                              {"sample_blocks", request.sample_blocks},
-                              {"hardware", request.hardware}});
-}
+}  // namespace
 
-RunRequest read_run_request(const JsonReader& command) {
-  command.expect_keys({"command", "set", "timed", "audit", "count", "sample_blocks", "hardware"});
-  RunRequest request;
-  request.set = command.at("set").as_string();
-  request.timed = command.at("timed").as_bool();
-  request.audit = command.at("audit").as_bool();
-  request.count = command.at("count").as_bool();
-  request.sample_blocks = command.at("sample_blocks").as_unsigned();
-  request.hardware = command.at("hardware").as_string();
-  return request;
-}
+Message open_command(const OpenRequest& request) { return write_command("open", request); }
+OpenRequest read_open_request(const JsonReader& command) { return read_command<OpenRequest>(command); }
+Message run_command(const RunRequest& request) { return write_command("run", request); }
+RunRequest read_run_request(const JsonReader& command) { return read_command<RunRequest>(command); }
 
 }  // namespace kg::detail

@@ -30,8 +30,9 @@ inline Message make_command(const std::string& name,
 }
 
 // The "open" command: which candidate, at which axes, on which device. The
-// parent writes it with to_json and the child reads it back with
-// read_open_request, so the two cannot drift apart.
+// parent writes it with open_command and the child reads it back with
+// read_open_request, both from one list of its members, so the two cannot
+// drift apart.
 struct OpenRequest {
   std::string workload;
   std::string suite_file;  // absolute: the child runs in a scratch folder of its own
@@ -48,9 +49,9 @@ Message open_command(const OpenRequest& request);
 OpenRequest read_open_request(const JsonReader& command);
 
 // The "run" command: one launch of the opened candidate. Written and read
-// the same way as "open", every field present, so a field the parent misnames
-// is refused instead of being read as its default (an untimed run reported
-// as timed).
+// the same way as "open", every field required, so a field the parent
+// misnames is refused instead of being read as its default (an untimed run
+// reported as timed).
 struct RunRequest {
   std::string set = "A";  // the input set loaded before the launch: A or B
   bool timed = false;     // between events (or the wall clock), caches flushed first

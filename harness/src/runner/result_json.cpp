@@ -35,13 +35,8 @@ constexpr std::array<std::pair<Outcome, std::string_view>, 12> kOutcomeNames{{
     {Outcome::skipped, "skipped"},
 }};
 
-// One value of a record, read by the type of the member it fills.
-void read_value(const JsonReader& r, std::int64_t& value) { value = r.as_integer(); }
-void read_value(const JsonReader& r, int& value) {
-  value = int(r.as_integer_in(std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
-}
-void read_value(const JsonReader& r, bool& value) { value = r.as_bool(); }
-void read_value(const JsonReader& r, std::string& value) { value = r.as_string(); }
+// One value of a record, read by the type of the member it fills: the
+// integer, boolean and string reads are kernelgate/json_reader.hpp's.
 // A single number may be NaN or infinite, written as a string (number() below).
 void read_value(const JsonReader& r, double& value) { value = r.as_number_or_special(); }
 // Lists of numbers (the samples) are written as plain numbers: nothing else.
