@@ -153,14 +153,12 @@ struct CandidateHost::State {
     }
     if (model_only) throw Error("a checked run was asked of a child opened for `kernelgate model`");
     load(request.set);
-    const bool timed = request.timed;
-    const bool audit = request.audit;
     device->fill_words(output, kPoisonWord);
     device->fill_words(workspace, kPoisonWord);
     Message reply;
-    if (timed) device->flush_caches();
-    if (audit) device->begin_stream_audit();
-    if (timed) {
+    if (request.timed) device->flush_caches();
+    if (request.audit) device->begin_stream_audit();
+    if (request.timed) {
       const TimedLaunch timing = device->time([&] { candidate->launch(args); });
       reply.header["time_ms"] = timing.ms;
       reply.header["sm_clock_mhz"] = timing.sm_clock_mhz;
@@ -171,7 +169,7 @@ struct CandidateHost::State {
       candidate->launch(args);
     }
     device->synchronize();
-    reply.header["stream"] = audit ? device->end_stream_audit() : std::string();
+    reply.header["stream"] = request.audit ? device->end_stream_audit() : std::string();
 
     std::string guards;
     for (const auto* set : {&inputs, &staged_a, &staged_b})
