@@ -122,12 +122,13 @@ void describe(std::FILE* out, const Suite& suite, const Axes& axes, const std::s
                 hardware.fp32_tflop_s, hardware.tf32_tflop_s);
   }
 
-  std::fprintf(out, "\nroofline peaks (docs/roofline.md):\n  %-10s %10s %10s %12s %10s\n", "hardware", "L2 TB/s",
-               "SMs", "clock GHz", "BF16 TF/s");
+  std::fprintf(out, "\nroofline peaks (docs/roofline.md):\n  %-10s %10s %10s %12s %10s %14s\n", "hardware",
+               "L2 TB/s", "SMs", "clock GHz", "BF16 TF/s", "DRAM/L2 clk");
   for (const auto& hardware : known_hardware())
     if (hardware.has_roofline())
-      std::fprintf(out, "  %-10s %10.2f %10d %12.3f %10g\n", hardware.key.c_str(), hardware.l2_bandwidth_tb_s,
-                   hardware.sm_count, hardware.sm_clock_ghz, hardware.bf16_tflop_s);
+      std::fprintf(out, "  %-10s %10.2f %10d %12.3f %10g %10d/%-3d\n", hardware.key.c_str(),
+                   hardware.l2_bandwidth_tb_s, hardware.sm_count, hardware.sm_clock_ghz, hardware.bf16_tflop_s,
+                   hardware.dram_latency_cycles, hardware.l2_latency_cycles);
   std::fprintf(out, "  sources: %s\n", hardware_spec("h100-sxm").roofline_source.c_str());
 
   std::fprintf(out, "\ntolerance:\n");

@@ -44,9 +44,10 @@ std::atomic<bool> gave_up_counting{false};
 // The counts a block makes, which a sample of blocks scales to the grid.
 constexpr std::uint64_t Counters::*kPerBlockCounts[] = {
     &Counters::global_load_requests, &Counters::global_store_requests, &Counters::global_load_sectors,
-    &Counters::global_store_sectors, &Counters::global_bytes_requested, &Counters::shared_requests,
-    &Counters::shared_wavefronts,    &Counters::shared_wavefronts_ideal, &Counters::mma_m16n8k8_flops,
-    &Counters::wgmma_flops,          &Counters::cp_async_bytes,        &Counters::barriers};
+    &Counters::global_store_sectors, &Counters::global_bytes_requested, &Counters::global_load_waits,
+    &Counters::shared_requests,      &Counters::shared_wavefronts,     &Counters::shared_wavefronts_ideal,
+    &Counters::mma_m16n8k8_flops,    &Counters::wgmma_flops,           &Counters::cp_async_bytes,
+    &Counters::barriers};
 // The counts count_launch makes per launch; with those above, every count
 // that sums (the maxima and `incomplete` are the rest).
 constexpr std::uint64_t Counters::*kPerLaunchCounts[] = {
@@ -109,6 +110,7 @@ std::vector<std::pair<std::string, std::uint64_t>> named(const Counters& c) {
           {"global_load_sectors", c.global_load_sectors},
           {"global_store_sectors", c.global_store_sectors},
           {"global_bytes_requested", c.global_bytes_requested},
+          {"global_load_waits", c.global_load_waits},
           {"dram_bytes", c.dram_bytes()},
           {"dram_read_bytes", c.dram_read_bytes},
           {"dram_write_bytes", c.dram_write_bytes},
@@ -320,7 +322,8 @@ void AccessCounter::at_barrier() {
   ++counts_.barriers;
 }
 
-void AccessCounter::access(const void* address, std::size_t bytes, bool write, std::uint64_t site) {
+void AccessCounter::access(const void* address, std::size_t bytes, bool write, std::uint64_t site,
+                           bool asynchronous) {
   if (counts_.incomplete) return;  // nothing more of this block is counted
   const auto at = reinterpret_cast<std::uintptr_t>(address);
   Kind kind;
@@ -336,11 +339,11 @@ void AccessCounter::access(const void* address, std::size_t bytes, bool write, s
     shared_base = static_begin_;
   } else if (GlobalRange* range = range_of(at)) {
     if (bytes > 0) mark(*range, at, bytes, write);
-    kind = write ? Kind::global_store : Kind::global_load;
-  } else if (bytes == 0 && !write) {
+    kind = write ? Kind::global_store : asynchronous ? Kind::global_async_load : Kind::global_load;
+  } else if (bytes == 0 && asynchronous) {
     // A zero-filling cp.async (src_bytes 0) from anywhere: on a GPU the lane
     // still issues the copy, as part of its warp's request, and reads nothing.
-    kind = Kind::global_load;
+    kind = Kind::global_async_load;
   } else {
     return;  // the stack, a host variable: not memory a kernel's counters see
   }
@@ -354,7 +357,7 @@ void AccessCounter::access(const void* address, std::size_t bytes, bool write, s
   Request& request = request_for(warp, warp.lanes[thread % 32], site ^ std::uint64_t(kind) << 48, kind);
   request.bytes += bytes;
   // Global memory moves in 32-byte sectors, shared memory in 4-byte words.
-  const unsigned shift = kind == Kind::global_load || kind == Kind::global_store ? 5 : 2;
+  const unsigned shift = kind == Kind::shared_load || kind == Kind::shared_store ? 2 : 5;
   const std::uintptr_t from = at - shared_base;
   if (bytes == 0) return;
   for (std::uint64_t unit = from >> shift; unit <= (from + bytes - 1) >> shift; ++unit)
@@ -397,12 +400,16 @@ AccessCounter::Request& AccessCounter::request_for(Warp& warp, Lane& lane, std::
 void AccessCounter::make_requests() {
   for (std::size_t w = 0; w < warps_used_; ++w) {
     Warp& warp = warps_[w];
+    bool waits = false;  // for a synchronous load of this interval
     for (Request& request : warp.requests) {
       std::vector<std::uint64_t>& units = request.units;
       std::sort(units.begin(), units.end());
       units.erase(std::unique(units.begin(), units.end()), units.end());
       switch (request.kind) {
         case Kind::global_load:
+          waits = true;
+          [[fallthrough]];
+        case Kind::global_async_load:
           ++counts_.global_load_requests;
           counts_.global_load_sectors += units.size();
           counts_.global_bytes_requested += request.bytes;
@@ -423,6 +430,7 @@ void AccessCounter::make_requests() {
         }
       }
     }
+    if (waits) ++counts_.global_load_waits;
     warp = Warp{};
   }
   live_requests_ = 0;

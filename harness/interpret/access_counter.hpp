@@ -39,13 +39,14 @@ class AccessCounter {
   void at_barrier();
 
   // One load or store of the running CUDA thread. `site`: the code address of
-  // the access, or site_of() for a PTX wrapper.
-  void access(const void* address, std::size_t bytes, bool write, std::uint64_t site);
+  // the access, or site_of() for a PTX wrapper; `asynchronous`: a cp.async
+  // read, which the thread does not wait for where it issues it.
+  void access(const void* address, std::size_t bytes, bool write, std::uint64_t site, bool asynchronous = false);
   static std::uint64_t site_of(const std::source_location& where);
   Counters& counts() { return counts_; }
 
  private:
-  enum class Kind : std::uint8_t { global_load, global_store, shared_load, shared_store };
+  enum class Kind : std::uint8_t { global_load, global_async_load, global_store, shared_load, shared_store };
   // One warp-level request: the n-th access of its lanes at one site, and the
   // 32-byte sectors (global) or 4-byte words (shared) they touched.
   struct Request {

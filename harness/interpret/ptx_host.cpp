@@ -98,7 +98,7 @@ void cp_async(void* smem_dst, const void* gmem_src, int bytes, int src_bytes,
     counter->counts().cp_async_bytes += static_cast<std::uint64_t>(bytes);
     // Every lane takes part in its warp's request, a zero-filling one too
     // (src_bytes 0: it reads nothing), so the lanes' n-th copies stay matched.
-    counter->access(gmem_src, static_cast<std::size_t>(src_bytes), false, AccessCounter::site_of(where));
+    counter->access(gmem_src, static_cast<std::size_t>(src_bytes), false, AccessCounter::site_of(where), true);
   }
   fiber.copies.push_back(PendingCopy{smem_dst, gmem_src, bytes, src_bytes, fiber.committed_groups});
 }

@@ -54,6 +54,40 @@ TEST(Roofline, HalfPrecisionUsesTheBf16PeakAndTheRestTf32) {
   EXPECT_EQ(modelled_time(counters, "fp32", 0, h100()).bound, "tensor");
 }
 
+double term_ms(const ModelledTime& model, const std::string& name) {
+  for (const auto& t : model.terms)
+    if (t.name == name) return t.ms;
+  ADD_FAILURE() << "no term " << name;
+  return 0.0;
+}
+
+TEST(Roofline, LatencyIsTheWaitsOverTheResidentWarpsTimesTheMeanLatency) {
+  // Blocks of 256 threads without shared memory or known registers: 8 per
+  // SM by threads, 64 warps, 8448 over 132 SMs. 1000 waits of each of them,
+  // for bytes that all come from DRAM (400 clocks): 1000 x 400 / 1.98 GHz.
+  NamedCounters counters = {{"global_load_waits", 8448 * 1000},
+                            {"global_load_sectors", 1'000'000},
+                            {"dram_read_bytes", 32'000'000},
+                            {"launches", 1},
+                            {"blocks", 1'000'000},
+                            {"max_threads_per_block", 256}};
+  EXPECT_NEAR(term_ms(modelled_time(counters, "fp32", 0, h100()), "latency"), 1000 * 400 / 1.98e9 * 1e3, 1e-12);
+  // Half the bytes hit L2 (200 clocks): a mean of 300.
+  counters[2].second = 16'000'000;
+  EXPECT_NEAR(term_ms(modelled_time(counters, "fp32", 0, h100()), "latency"), 1000 * 300 / 1.98e9 * 1e3, 1e-12);
+  // A grid of 4 blocks has 32 warps to wait together, not 8448: it is
+  // latency-bound.
+  counters[4].second = 4;
+  const ModelledTime small = modelled_time(counters, "fp32", 0, h100());
+  EXPECT_NEAR(term_ms(small, "latency"), 8448.0 * 1000 / 32 * 300 / 1.98e9 * 1e3, 1e-9);
+  EXPECT_EQ(small.bound, "latency");
+  // Registers that leave one block per SM: 8 warps each, 1056 in all.
+  counters[4].second = 1'000'000;
+  counters.push_back({"max_registers_per_thread", 255});
+  EXPECT_NEAR(term_ms(modelled_time(counters, "fp32", 0, h100()), "latency"), 8448.0 * 1000 / 1056 * 300 / 1.98e9 * 1e3,
+              1e-9);
+}
+
 TEST(Roofline, EveryGpuKeyAndNotTheCpu) {
   std::vector<std::string> keys;
   for (const HardwareSpec* hardware : roofline_hardware()) keys.push_back(hardware->key);

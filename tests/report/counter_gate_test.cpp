@@ -21,7 +21,7 @@ RunResult counted_run() {
     c.counters = {{"global_requests", 100},      {"global_load_requests", 80}, {"global_load_sectors", 320},
                   {"global_store_requests", 20}, {"global_store_sectors", 80}, {"dram_bytes", 10000},
                   {"shared_wavefronts", 50},     {"shared_wavefronts_ideal", 50}, {"tensor_flops", 4096},
-                  {"barriers", 4}};
+                  {"barriers", 4},               {"global_load_waits", 8}};
   return run;
 }
 
@@ -129,6 +129,22 @@ TEST(CounterGate, FewerCountsPassAndAskForAPublish) {
   set(candidate(again, "fused_tf32"), "dram_bytes", 5000);
   again = gated(std::move(again), modelled_file(counted_run()), quiet);
   EXPECT_EQ(candidate(again, "fused_tf32").outcome, Outcome::passed);
+}
+
+TEST(CounterGate, ARecordWithoutACounterCountedSinceGatesTheRestAndSaysSo) {
+  // Records published before global_load_waits was counted.
+  RunResult older = counted_run();
+  for (auto& c : older.candidates) std::erase_if(c.counters, [](const auto& kv) { return kv.first == "global_load_waits"; });
+  const BaselineFile file = modelled_file(older);
+  RunResult run = counted_run();
+  set(candidate(run, "fused_tf32"), "shared_wavefronts", 200);
+  run = gated(std::move(run), file);
+  EXPECT_EQ(check(candidate(run, "fused_tf32"), kLatencyCheck).outcome, Outcome::regressed);
+  const auto& same = candidate(run, "implicit_gemm_tf32");
+  EXPECT_EQ(same.outcome, Outcome::passed) << same.message;
+  EXPECT_NE(check(same, kLatencyCheck).message.find("predates them (publish to gate them): global_load_waits"),
+            std::string::npos)
+      << check(same, kLatencyCheck).message;
 }
 
 TEST(CounterGate, ARunThatCouldNotCountCannotGateOneThatDidNotTryIsNotCompared) {

@@ -27,6 +27,10 @@ struct HardwareSpec {
   double l2_bandwidth_tb_s = 0;  // SM <-> L2, all SMs together
   int sm_count = 0;
   double sm_clock_ghz = 0;       // the boost clock the peaks above assume
+  // The latency of a load served by DRAM and by L2, in SM clocks: the
+  // roofline's `latency` term (roofline.hpp).
+  int dram_latency_cycles = 0;
+  int l2_latency_cycles = 0;
   std::string roofline_source;   // where those come from
   // What one SM holds at once (compute capability 9.0, CUDA C++ Programming
   // Guide, "Compute Capabilities"): the occupancy of a launch, hence the grid

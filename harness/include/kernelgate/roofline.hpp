@@ -47,9 +47,12 @@ struct ModelledTime {
 //   fp32    workload_flops / FP32 peak, for a kernel that issues no
 //           tensor-core FLOPs: interpret mode does not count FP32
 //           instructions, so the workload's own FLOPs stand for them.
-// No latency term yet: the occupancy (below) is reported beside the terms,
-// but how many bytes each warp keeps in flight is not counted, so nothing
-// says yet when too few warps leave a memory term unreached.
+//   latency global_load_waits / the warps resident at once (the occupancy
+//           below, over the key's SMs, or the launch's warps where fewer) x
+//           the mean latency of a loaded byte (DRAM for the footprint's
+//           reads, L2 for the other sectors): where too few warps are
+//           resident to cover the latency of the loads they wait for. Only
+//           for counters that have global_load_waits.
 // Throws kg::Error for a key without roofline figures (cpu).
 ModelledTime modelled_time(const NamedCounters& counters, const std::string& precision, double workload_flops,
                            const HardwareSpec& hardware);

@@ -19,12 +19,18 @@ namespace {
 // Memory"). L2: no datasheet gives it; 35.6 bytes per SM and clock is the
 // 8986 GB/s of a full GH100 (144 SMs at 1755 MHz) in a published table of
 // Hopper's figures (PubMed Central PMC10448217, table 3), scaled to each
-// product's SMs and clock: a figure to calibrate once a GPU run exists.
+// product's SMs and clock: a figure to calibrate once a GPU run exists. The
+// same table gives the latencies, 400 clocks for global memory and 200 for
+// L2: round figures, below what pointer-chasing microbenchmarks report, so
+// the latency term errs on the fast side.
 constexpr double kL2BytesPerSmClock = 8986e9 / (144 * 1.755e9);
+constexpr int kDramLatencyCycles = 400;
+constexpr int kL2LatencyCycles = 200;
 constexpr const char* kHopperRooflineSource =
     "SMs, clock and dense BF16 peak: NVIDIA datasheet; shared memory: 32 banks x 4 bytes, one wavefront per SM "
     "and clock (CUDA C++ Programming Guide); L2: 35.6 bytes per SM and clock, from a published table of Hopper's "
-    "figures (PMC10448217, table 3: 8986 GB/s at 144 SMs, 1755 MHz); per SM 2048 threads, 32 blocks, 64 Ki "
+    "figures (PMC10448217, table 3: 8986 GB/s at 144 SMs, 1755 MHz; latencies 400 clocks for global memory, 200 "
+    "for L2); per SM 2048 threads, 32 blocks, 64 Ki "
     "registers, 228 KiB shared (1 KiB per block reserved): Programming Guide, compute capability 9.0";
 
 HardwareSpec hopper(std::string key, std::string name, double dram_tb_s, double fp32, double tf32,
@@ -40,6 +46,8 @@ HardwareSpec hopper(std::string key, std::string name, double dram_tb_s, double 
   spec.sm_count = sms;
   spec.sm_clock_ghz = clock_ghz;
   spec.l2_bandwidth_tb_s = kL2BytesPerSmClock * sms * clock_ghz * 1e9 / 1e12;
+  spec.dram_latency_cycles = kDramLatencyCycles;
+  spec.l2_latency_cycles = kL2LatencyCycles;
   spec.roofline_source = kHopperRooflineSource;
   spec.max_threads_per_sm = 2048;
   spec.max_blocks_per_sm = 32;
@@ -60,7 +68,7 @@ const std::vector<HardwareSpec>& known_hardware() {
       hopper("h200", "NVIDIA H200 SXM 141GB (HBM3e)", 4.8, 67.0, 495.0,
              "NVIDIA H200 datasheet (about 4.3 TB/s measured on a copy)", 989.0, 132, 1.98),
       {"cpu", "interpret mode on a nominal 2-core x86 CI runner", 0.02, 0.1, 0.1,
-       "nominal: no tensor cores, so TF32 = FP32", 0, 0, 0, 0, "none: interpret mode is not modelled as a GPU"},
+       "nominal: no tensor cores, so TF32 = FP32", 0, 0, 0, 0, 0, 0, "none: interpret mode is not modelled as a GPU"},
   };
   return hardware;
 }

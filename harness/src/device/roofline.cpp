@@ -80,6 +80,27 @@ ModelledTime modelled_time(const NamedCounters& counters, const std::string& pre
         amount(workload_flops, "FLOP (the workload's)") + " / " + amount(hardware.fp32_tflop_s, "TFLOP/s"));
   }
 
+  // Latency (Little's law): each wait for global loads lasts a load's mean
+  // latency, and only the warps resident at once wait together.
+  const double waits = double(counter(counters, "global_load_waits"));
+  const double loaded = 32.0 * double(counter(counters, "global_load_sectors"));
+  const Occupancy resident = occupancy(counters, hardware);
+  const double launches = double(std::max<std::uint64_t>(counter(counters, "launches"), 1));
+  const double warps_per_block = double((counter(counters, "max_threads_per_block") + 31) / 32);
+  const double concurrent = std::min(double(resident.warps_per_sm) * hardware.sm_count,
+                                     double(counter(counters, "blocks")) / launches * warps_per_block);
+  if (waits > 0 && loaded > 0 && concurrent > 0 && hardware.dram_latency_cycles > 0) {
+    // Bytes the footprint says came from DRAM wait its latency; the rest are
+    // taken as L2 hits.
+    const double from_dram = std::min(double(counter(counters, "dram_read_bytes")), loaded);
+    const double cycles =
+        (from_dram * hardware.dram_latency_cycles + (loaded - from_dram) * hardware.l2_latency_cycles) / loaded;
+    add("latency", waits / concurrent * cycles / (hardware.sm_clock_ghz * 1e9),
+        amount(waits, "waits for global loads") + " / " + amount(concurrent, "warps at once") + " x " +
+            amount(cycles, "clocks") + " (DRAM " + std::to_string(hardware.dram_latency_cycles) + ", L2 " +
+            std::to_string(hardware.l2_latency_cycles) + ")");
+  }
+
   std::stable_sort(model.terms.begin(), model.terms.end(),
                    [](const ModelTerm& a, const ModelTerm& b) { return a.ms > b.ms; });
   model.time_ms = model.terms.front().ms;

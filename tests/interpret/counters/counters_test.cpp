@@ -147,6 +147,9 @@ TEST(Counters, ReadingAColumnOfASharedTileConflictsUnlessTheRowIsPadded) {
   EXPECT_EQ(plain.shared_wavefronts, 32u * 1 + 32u * 32);
   EXPECT_EQ(plain.shared_wavefronts_ideal, 64u);
   EXPECT_EQ(plain.barriers, 1u);
+  // Its one warp waits for its global loads once, before the barrier; after
+  // it, it reads only shared memory.
+  EXPECT_EQ(plain.global_load_waits, 1u);
   const Counters padded = count([&] { transpose_through_shared(in.data(), out.data(), true, nullptr); });
   EXPECT_EQ(padded.shared_requests, 64u);
   EXPECT_EQ(padded.shared_wavefronts, 64u);  // rows of 33 floats: a bank per lane
@@ -349,6 +352,25 @@ TEST(Counters, ASampledLaunchCountsTheTensorCoreWorkItLeavesUncomputed) {
   wgmma_64xnx16(64, a.data(), b.data(), c.data(), sampled.data(), true, nullptr);
   interp::set_block_sample(0);
   EXPECT_EQ(sampled, computed);
+}
+
+TEST(Counters, EachWarpWaitsOnceForTheLoadsOfABarrierInterval) {
+  skip_without_instrumentation();
+  // 1000 threads over blocks of 256: 32 warps, the last block's last warp
+  // partial (1000 = 3 x 256 + 232), each loading once with no barrier.
+  const Counters copy = copy_counters(1000, 1);
+  EXPECT_EQ(copy.global_load_waits, 32u);
+  // read_twice loads twice per thread in one interval: still one wait a warp.
+  GlobalBuffer<float> in(1024, 1.0f), out(1024);
+  EXPECT_EQ(count([&] { read_twice(in.data(), out.data(), 1024, nullptr); }).global_load_waits, 32u);
+}
+
+TEST(Counters, CpAsyncIsNotAWait) {
+  GlobalBuffer<float> src(256, 1.0f);
+  std::vector<float> out(256);
+  const Counters c = count([&] { cp_async_zero_fill(src.data(), out.data(), nullptr); });
+  EXPECT_EQ(c.global_load_requests, 2u);
+  EXPECT_EQ(c.global_load_waits, 0u);
 }
 
 TEST(Counters, CpAsyncCountsItsBytesAndItsGlobalReads) {

@@ -65,6 +65,13 @@ struct Counters {
   std::uint64_t global_load_sectors = 0;
   std::uint64_t global_store_sectors = 0;
   std::uint64_t global_bytes_requested = 0;
+  // Per warp, the barrier intervals (from one block barrier to the next, or
+  // to the block's end) in which it made a synchronous global load: the
+  // times it waits for global memory, counted once an interval since the
+  // loads of one interval may all be in flight together. cp.async copies are
+  // not waits: a pipeline issues them an interval or more before it waits
+  // for them (docs/roofline.md, "Latency").
+  std::uint64_t global_load_waits = 0;
   // The footprint, per launch and summed over launches: distinct bytes read
   // and distinct bytes written, a lower bound of the DRAM traffic.
   std::uint64_t dram_read_bytes = 0;
