@@ -5,9 +5,10 @@
 # docs/kernels/resources.md), from the gpu build's own compile commands
 # (configures the gpu preset when needed; needs nvcc, not a GPU). A folder
 # kept elsewhere must be in the gpu build (KERNELGATE_EXTRA_KERNEL_DIRS).
-# Run it after changing a candidate's kernels: the cpu build's test
-# cli.kernel_resources_of_every_candidate fails while a launched kernel has no
-# entry (registers that changed but kept their kernel's name it cannot see).
+# Run it after changing a candidate's kernels: the gpu build's target
+# kg_candidates_resources fails while the table disagrees with that build's
+# ptxas reports, and the cpu build's test cli.kernel_resources_of_every_candidate
+# while a launched kernel has no entry.
 set -euo pipefail
 folder=$(realpath "${1:-$(dirname "$0")/../kernels}")
 cd "$(dirname "$0")/.."

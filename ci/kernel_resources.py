@@ -9,7 +9,13 @@ FOLDER is compiled again with the gpu build's own command
 the table is written as FOLDER/resources.json (the cpu build compiles it in)
 and, when given, as the Markdown table DOC.
 
+With --check, nothing is compiled: the reports the gpu build's compiler
+launcher kept beside each candidate OBJECT (OBJECT.ptxas) give the
+table of this build, which must equal FOLDER/resources.json where the build's
+compiler is the table's; that is how a build shows the committed table stale.
+
 usage: kernel_resources.py GPU_BUILD_DIR REVISION FOLDER [DOC]
+       kernel_resources.py --check FOLDER OBJECT...
 """
 import concurrent.futures
 import json
@@ -67,7 +73,78 @@ def demangle(names):
     return dict(zip(names, done.stdout.splitlines()))
 
 
+def merge(table, kernels, source):
+    """Adds one source's kernels; a template in a shared header is compiled by
+    several sources: one entry, the first source, and they must agree."""
+    for kernel, figures in kernels.items():
+        known = table.setdefault(kernel, figures)
+        if {k: v for k, v in known.items() if k != "source"} != {
+                k: v for k, v in figures.items() if k != "source"}:
+            sys.exit(f"error: {kernel} compiles differently in {known['source']} and {source}")
+
+
+def canonical(name):
+    """The kernel's name with each anonymous namespace as one, as interpret
+    mode compares them: nvcc writes <length>_GLOBAL__N__<hash>_<file>_<id>,
+    whose hash changes from one compile to the next."""
+    out, at = [], 0
+    while (found := name.find("_GLOBAL__N_", at)) >= 0:
+        digits = found
+        while digits > at and name[digits - 1].isdigit():
+            digits -= 1
+        if digits == found:  # not a length-prefixed name
+            out.append(name[at:found + 1])
+            at = found + 1
+            continue
+        out.append(name[at:digits] + "12_GLOBAL__N_1")
+        at = digits + len(name[digits:found]) + int(name[digits:found])
+    return "".join(out) + name[at:]
+
+
+def check(kernels_dir, objects):
+    stored_path = os.path.join(kernels_dir, "resources.json")
+    with open(stored_path) as f:
+        stored = json.load(f)
+    table, compilers = {}, set()
+    for obj in objects:
+        if not obj.endswith(".cu.o"):
+            continue
+        try:
+            with open(obj + ".ptxas") as f:
+                header, _, report = f.read().partition("\n")
+        except FileNotFoundError:
+            sys.exit(f"error: no ptxas report {obj}.ptxas: the object was not compiled through "
+                     "cmake/fail_on_ptxas_notices.sh")
+        source = os.path.realpath(header.removeprefix("source: "))
+        if source.startswith(kernels_dir + os.sep):
+            source = os.path.relpath(source, kernels_dir)
+            merge(table, parse(report, source), source)
+    if not table:
+        sys.exit(f"error: no candidate object under {kernels_dir} among the {len(objects)} given")
+    # Registers follow the compiler and the architecture: a table of another
+    # nvcc or arch cannot be judged by this build.
+    compiler = os.environ.get("KERNELGATE_CUDA_COMPILER_VERSION", "")
+    archs = ",".join(sorted({figures.pop("arch") for figures in table.values()}))
+    if compiler and not stored["compiler"].endswith(", V" + compiler) or archs != stored["arch"]:
+        print(f"note: {stored_path} is of {stored['compiler']} for {stored['arch']}, this build is nvcc "
+              f"{compiler or '(unknown)'} for {archs}: not compared")
+        return
+    table = {canonical(k): v for k, v in table.items()}
+    stored["kernels"] = {canonical(k): v for k, v in stored["kernels"].items()}
+    stale = sorted(set(table) ^ set(stored["kernels"]) |
+                   {k for k in set(table) & set(stored["kernels"]) if table[k] != stored["kernels"][k]})
+    if stale:
+        first = stale[0]
+        now, then = table.get(first, "absent"), stored["kernels"].get(first, "absent")
+        sys.exit(f"error: {stored_path} is stale for {len(stale)} kernel(s), first {first}: this build {now}, "
+                 f"the table {then}; run ci/kernel-resources.sh")
+    print(f"{stored_path}: the {len(table)} kernels of this build agree")
+
+
 def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == "--check":
+        check(os.path.realpath(sys.argv[2]), sys.argv[3:])
+        return
     if len(sys.argv) not in (4, 5):
         sys.exit(__doc__.strip().splitlines()[-1])
     build_dir, revision, kernels_dir = sys.argv[1], sys.argv[2], os.path.realpath(sys.argv[3])
@@ -82,13 +159,7 @@ def main():
         reports = pool.map(lambda e: (e, ptxas_report(e, scratch)), commands)
         for entry, report in reports:
             source = os.path.relpath(entry["file"], kernels_dir)
-            for kernel, figures in parse(report, source).items():
-                # A template in a shared header is compiled by several sources:
-                # one entry, the first source, and they must agree.
-                known = table.setdefault(kernel, figures)
-                if {k: v for k, v in known.items() if k != "source"} != {
-                        k: v for k, v in figures.items() if k != "source"}:
-                    sys.exit(f"error: {kernel} compiles differently in {known['source']} and {source}")
+            merge(table, parse(report, source), source)
     archs = sorted({f.pop("arch") for f in table.values()})
     out = {"kind": "kernelgate-kernel-resources", "schema_version": 1, "arch": ",".join(archs),
            "compiler": compiler, "revision": revision, "kernels": dict(sorted(table.items()))}
