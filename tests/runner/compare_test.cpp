@@ -101,5 +101,67 @@ TEST(CompareToReference, NearZeroOutputIsCaughtByRelativeL2) {
   EXPECT_FALSE(within_tolerance(stats, kFp32));
 }
 
+// Mismatch messages give coordinates and the shape the mismatches share.
+struct Located {
+  std::vector<std::int64_t> shape{2, 4, 5, 6};  // n, c, h, w: 240 elements
+  std::vector<double> want = std::vector<double>(240, 1.0);
+  std::vector<float> got = std::vector<float>(240, 1.0f);
+  std::vector<std::int64_t> index;
+  Located() {
+    for (std::int64_t i = 0; i < 240; ++i) index.push_back(i);
+  }
+  std::int64_t flat(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w) const {
+    return ((n * 4 + c) * 5 + h) * 6 + w;
+  }
+  void wrong(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w) { got[flat(n, c, h, w)] = 5.0f; }
+  std::string where() const {
+    return locate_mismatches(compare_to_reference(got, want, index, Tolerance{1e-3, 1e-3, 0}, false), shape);
+  }
+};
+
+TEST(MismatchLocation, TheFirstMismatchHasItsCoordinates) {
+  Located output;
+  output.wrong(1, 2, 3, 4);
+  EXPECT_EQ(output.where(), "first at (n=1, c=2, h=3, w=4), flat index " + std::to_string(output.flat(1, 2, 3, 4)));
+}
+
+TEST(MismatchLocation, MismatchesOfOneChannelSayIt) {
+  Located output;
+  for (int n = 0; n < 2; ++n)
+    for (int h = 0; h < 5; ++h) output.wrong(n, 3, h, 2);
+  EXPECT_EQ(output.where(), "first at (n=0, c=3, h=0, w=2), flat index " + std::to_string(output.flat(0, 3, 0, 2)) +
+                                "; all 10 mismatches share c=3, w=2");
+}
+
+TEST(MismatchLocation, MismatchesOnTheBorderSayIt) {
+  Located output;
+  output.wrong(0, 0, 0, 3);  // first row
+  output.wrong(1, 2, 4, 1);  // last row
+  output.wrong(0, 1, 2, 5);  // last column
+  output.wrong(1, 3, 1, 0);  // first column
+  EXPECT_NE(output.where().find("; all 4 mismatches lie on the border (first or last h or w)"), std::string::npos)
+      << output.where();
+  output.wrong(1, 1, 2, 2);  // and one inside: no pattern
+  EXPECT_EQ(output.where().find(';'), std::string::npos) << output.where();
+}
+
+TEST(MismatchLocation, TwoMismatchesOrScatteredOnesMakeNoPattern) {
+  Located output;
+  output.wrong(0, 1, 1, 1);
+  output.wrong(0, 1, 1, 2);
+  EXPECT_EQ(output.where().find(';'), std::string::npos) << output.where();
+  output.wrong(1, 2, 2, 3);
+  EXPECT_EQ(output.where().find(';'), std::string::npos) << output.where();
+}
+
+TEST(MismatchLocation, AnIndexOutsideTheShapeIsOnlyFlat) {
+  Located output;
+  output.wrong(1, 3, 4, 5);
+  EXPECT_EQ(locate_mismatches(compare_to_reference(output.got, output.want, output.index, Tolerance{1e-3, 1e-3, 0},
+                                                   false),
+                              {2, 3}),
+            "first at flat index 239");
+}
+
 }  // namespace
 }  // namespace kg

@@ -177,7 +177,17 @@ TEST(RunnerOutcomes, WrongElementIsIncorrectWithItsIndex) {
   EXPECT_EQ(result.error->first_mismatch_index, 210 / 2);
   EXPECT_NEAR(result.error->first_mismatch_got - result.error->first_mismatch_want, 1.0, 1e-4);
   EXPECT_FALSE(result.error->kernelbench_1e2);
-  EXPECT_NE(result.message.find("first at flat index 105"), std::string::npos) << result.message;
+  // Output (1, 5, 6, 7): 105 = 2 x 42 + 3 x 7.
+  EXPECT_NE(result.message.find("first at (n=0, c=2, h=3, w=0), flat index 105"), std::string::npos) << result.message;
+}
+
+TEST(RunnerOutcomes, MismatchesOfOneChannelAreNamedAsSuch) {
+  const auto result = run_one("wrong_last_channel");
+  EXPECT_EQ(result.outcome, Outcome::incorrect) << result.message;
+  // The 42 elements of channel 4 (1 x 6 x 7), all compared at this size.
+  EXPECT_NE(result.message.find("first at (n=0, c=4, h=0, w=0), flat index 168; all 42 mismatches share c=4"),
+            std::string::npos)
+      << result.message;
 }
 
 TEST(RunnerOutcomes, NanNeverPasses) {

@@ -96,6 +96,16 @@ const CandidateRegistrar registrars[] = {
                               oracle(args);
                               args.output[output_count(args) / 2] += 1.0f;
                             })),
+    // Channel 4 of every batch item wrong: a weight read from the wrong place.
+    CandidateRegistrar(make("wrong_last_channel",
+                            [](const LaunchArgs& args) {
+                              oracle(args);
+                              const std::int64_t n = output_count(args), plane = args.axes.at("height") *
+                                                                                  args.axes.at("width");
+                              const std::int64_t channels = args.axes.at("out_channels");
+                              for (std::int64_t i = 0; i < n; ++i)
+                                if (i / plane % channels == channels - 1) args.output[i] += 1.0f;
+                            })),
     CandidateRegistrar(make("writes_nan",
                             [](const LaunchArgs& args) {
                               oracle(args);

@@ -55,6 +55,10 @@ struct ErrorStats {
   std::int64_t first_mismatch_index = -1;  // flat index, -1 when none
   double first_mismatch_got = 0;
   double first_mismatch_want = 0;
+  // The flat indices of the mismatches, the first kMaxLocatedMismatches of
+  // them, where locate_mismatches looks for a pattern; not reported, and not
+  // read back from a reply.
+  std::vector<std::int64_t> mismatch_indices;
   bool non_finite = false;  // NaN or Inf where the reference is finite
   bool kernelbench_1e2 = false;  // would pass atol = rtol = 1e-2
   bool kernelbench_1e4 = false;  // would pass atol = rtol = 1e-4 (fp32 since late 2025)

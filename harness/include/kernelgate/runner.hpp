@@ -137,6 +137,18 @@ ErrorStats compare_to_reference(const std::vector<float>& got, const std::vector
 // (the strict-FP32 GPU reference at full size): flat index i is point i.
 ErrorStats compare_whole_output(const std::vector<float>& got, const std::vector<float>& want,
                                 const Tolerance& tolerance);
+// The mismatches a comparison keeps the indices of (ErrorStats::mismatch_indices).
+constexpr std::size_t kMaxLocatedMismatches = std::size_t{1} << 16;
+// Where the mismatches lie in an output of `shape` (row-major, NCHW and its
+// relatives as PyTorch lays them out): "first at (n=0, c=3, h=0, w=17), flat
+// index 1234", then what at least three mismatches all share, if anything:
+// "; all 40 mismatches share c=3" (one channel, one row), or "; all 40
+// mismatches lie on the border (first or last h or w)". "" without mismatches.
+std::string locate_mismatches(const ErrorStats& stats, const std::vector<std::int64_t>& shape);
+// One element of such an output: "(n=0, c=3, h=0, w=17), flat index 1234";
+// only the flat index where it is outside the shape.
+std::string describe_index(std::int64_t flat, const std::vector<std::int64_t>& shape);
+
 // True when the comparison is within tolerance: no mismatch, nothing
 // non-finite, relative L2 within bound.
 bool within_tolerance(const ErrorStats& stats, const Tolerance& tolerance);

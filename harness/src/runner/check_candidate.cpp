@@ -41,15 +41,16 @@ std::string format_number(double value) {
   return out.str();
 }
 
-std::string describe(const ErrorStats& stats, const Tolerance& tolerance, const std::string& precision) {
+std::string describe(const ErrorStats& stats, const Tolerance& tolerance, const std::string& precision,
+                     const std::vector<std::int64_t>& shape) {
   std::ostringstream message;
   if (stats.non_finite) message << "non-finite values where the reference is finite; ";
   message << stats.mismatches << " of " << stats.checked << (stats.sampled ? " sampled" : "")
           << " points outside atol " << tolerance.atol << " + rtol " << tolerance.rtol << " (" << precision
           << ")";
   if (stats.first_mismatch_index >= 0)
-    message << ", first at flat index " << stats.first_mismatch_index << ": got "
-            << format_number(stats.first_mismatch_got) << ", want " << format_number(stats.first_mismatch_want);
+    message << ", " << locate_mismatches(stats, shape) << "; first got " << format_number(stats.first_mismatch_got)
+            << ", want " << format_number(stats.first_mismatch_want);
   message << "; max abs error" << (stats.non_finite ? " over the finite points " : " ")
           << format_number(stats.max_abs) << ", relative L2 " << format_number(stats.rel_l2);
   if (tolerance.rel_l2 > 0) message << " (bound " << tolerance.rel_l2 << ")";
@@ -64,7 +65,8 @@ class CandidateChecker {
                    std::string clock, CandidateSession& session)
       : suite_(suite), candidate_(candidate), axes_(axes), options_(options), reference_(reference),
         request_(request), interpreted_(interpreted), clock_(std::move(clock)), session_(session),
-        tolerance_(suite.tolerance(candidate.precision)), spot_picker_(std::random_device{}()) {}
+        tolerance_(suite.tolerance(candidate.precision)), output_shape_(suite.shape(suite.output().name, axes)),
+        spot_picker_(std::random_device{}()) {}
 
   CandidateResult run() {
     CandidateResult result;
@@ -166,8 +168,8 @@ class CandidateChecker {
     if (const auto poisoned = scan.at("poisoned").get<std::int64_t>(); poisoned > 0)
       violation(timed ? "timed_outputs" : "output_fully_written",
                 what + ": " + std::to_string(poisoned) + " of " + std::to_string(reference_.numel) +
-                    " output elements were never written (first at flat index " +
-                    scan.at("first_poisoned").dump() + ")");
+                    " output elements were never written (first at " +
+                    describe_index(scan.at("first_poisoned").get<std::int64_t>(), output_shape_) + ")");
   }
 
   // Every element is scanned for NaN and infinity; where only sampled points
@@ -178,8 +180,8 @@ class CandidateChecker {
     if (non_finite == 0) return;
     const std::string message = what + ": " + std::to_string(non_finite) + " of " +
                                 std::to_string(reference_.numel) +
-                                " output elements are NaN or infinite (first at flat index " +
-                                scan.at("first_non_finite").dump() + ")";
+                                " output elements are NaN or infinite (first at " +
+                                describe_index(scan.at("first_non_finite").get<std::int64_t>(), output_shape_) + ")";
     if (timed) violation("timed_outputs", message);
     throw Finding{Outcome::incorrect, "equivalence", "", message};
   }
@@ -217,13 +219,13 @@ class CandidateChecker {
       throw Finding{Outcome::crashed, "isolation", "",
                     "the strict-FP32 GPU reference of " + suite_.id + " (" + strict_summary_ +
                         ") disagrees with the float64 reference on " + what + ": " +
-                        describe(reference_stats, fp32, "fp32")};
+                        describe(reference_stats, fp32, "fp32", output_shape_)};
     const ErrorStats stats = read_reply(reply, "stats", read_error_stats);
     if (!within_tolerance(stats, tolerance_)) {
       result.error = stats;
       throw Finding{Outcome::incorrect, "equivalence", "",
                     what + ", every element against the strict-FP32 GPU reference: " +
-                        describe(stats, tolerance_, candidate_.precision)};
+                        describe(stats, tolerance_, candidate_.precision, output_shape_)};
     }
   }
 
@@ -264,7 +266,7 @@ class CandidateChecker {
     result.error = stats_a;
     if (!within_tolerance(stats_a, tolerance_))
       throw Finding{Outcome::incorrect, "equivalence", "",
-                    "input set A: " + describe(stats_a, tolerance_, candidate_.precision)};
+                    "input set A: " + describe(stats_a, tolerance_, candidate_.precision, output_shape_)};
     check_finite(run_a, "input set A", false);
     check_whole_output(reference_.want_a, "input set A", result);
 
@@ -278,7 +280,7 @@ class CandidateChecker {
         violation("fresh_inputs",
                   "on fresh inputs (set B) the candidate returned the answer for the previous inputs (set A)");
       throw Finding{Outcome::incorrect, "equivalence", "",
-                    "input set B: " + describe(stats_b, tolerance_, candidate_.precision)};
+                    "input set B: " + describe(stats_b, tolerance_, candidate_.precision, output_shape_)};
     }
     check_finite(run_b, "input set B", false);
     check_whole_output(reference_.want_b, "input set B", result);
@@ -294,7 +296,7 @@ class CandidateChecker {
       const ErrorStats drift = compare(got_again, first);
       if (!within_tolerance(drift, tolerance_))
         violation("repeat_agreement", "a repeated run on the same inputs disagrees with the first: " +
-                                          describe(drift, tolerance_, candidate_.precision));
+                                          describe(drift, tolerance_, candidate_.precision, output_shape_));
     }
   }
 
@@ -339,7 +341,7 @@ class CandidateChecker {
     const ErrorStats stats = compare_to_reference(got, want, indices, tolerance_, true);
     if (!within_tolerance(stats, tolerance_))
       violation("timed_outputs", what + " is not the answer its checked runs gave: " +
-                                     describe(stats, tolerance_, candidate_.precision));
+                                     describe(stats, tolerance_, candidate_.precision, output_shape_));
     TimedLaunch timing{.ms = reply.header.at("time_ms").get<double>(),
                        .sm_clock_mhz = clock_reading(reply, "sm_clock_mhz"),
                        .sm_clock_max_mhz = clock_reading(reply, "sm_clock_max_mhz")};
@@ -393,6 +395,7 @@ class CandidateChecker {
   const std::string clock_;
   CandidateSession& session_;
   const Tolerance& tolerance_;
+  const std::vector<std::int64_t> output_shape_;  // where mismatches are located
   std::mt19937_64 spot_picker_;
   std::string strict_summary_;
   std::int64_t samples_taken_ = 0;

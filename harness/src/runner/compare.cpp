@@ -60,6 +60,7 @@ ErrorStats accumulate(std::size_t count, Got got, Want want, Index index, const 
         stats.first_mismatch_got = g;
         stats.first_mismatch_want = w;
       }
+      if (stats.mismatch_indices.size() < kMaxLocatedMismatches) stats.mismatch_indices.push_back(index(i));
       ++stats.mismatches;
     }
   }
