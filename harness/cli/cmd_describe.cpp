@@ -47,7 +47,9 @@ std::string init_text(const Suite& suite, const TensorSpec& tensor, const Axes& 
   if (tensor.role == TensorRole::output) return "computed";
   Distribution range = distribution(suite, tensor, axes);
   char buffer[160];
-  if (tensor.init.value("distribution", "") == "uniform_fan_in")
+  if (range.normal)
+    std::snprintf(buffer, sizeof buffer, "N(%g, %g^2)", range.mean, range.std);
+  else if (tensor.init.value("distribution", "") == "uniform_fan_in")
     std::snprintf(buffer, sizeof buffer, "U(-%.6g, %.6g) = 1/sqrt(fan_in), fan_in = %s",
                   range.high, range.high, tensor.init.value("fan_in", "").c_str());
   else

@@ -56,8 +56,11 @@ void write_dump(const std::filesystem::path& dir, const Suite& suite, const Axes
       write_npy(dir / file, tensor.shape, tensor.data.data());
       entry["dtype"] = "float32";
       entry["shape"] = tensor.shape;
-      Distribution range = distribution(suite, spec, axes);
-      entry["uniform"] = {{"low", range.low}, {"high", range.high}};
+      const Distribution values = distribution(suite, spec, axes);
+      if (values.normal)
+        entry["normal"] = {{"mean", values.mean}, {"std", values.std}};
+      else
+        entry["uniform"] = {{"low", values.low}, {"high", values.high}};
     }
     manifest["tensors"].push_back(entry);
   }

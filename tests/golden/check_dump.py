@@ -37,8 +37,7 @@ def main():
         if entry["role"] == "output":
             ours = array
             continue
-        expected = generate(workload, axes, seed, entry["name"], entry["shape"],
-                            entry["uniform"]["low"], entry["uniform"]["high"])
+        expected = generate(workload, axes, seed, entry["name"], entry["shape"], entry)
         same = np.array_equal(array, expected)
         print(f"{'ok  ' if same else 'FAIL'} {entry['name']}: generator reproduced "
               f"{'bit for bit' if same else 'WRONGLY'}")

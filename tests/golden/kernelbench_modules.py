@@ -118,8 +118,8 @@ def input_key(workload, axes, seed, tensor):
     return int.from_bytes(hashlib.sha256(material.encode()).digest()[:8], "little")
 
 
-def philox_word0(key, count):
-    """Word 0 of Philox4x32-10 for counters (i, i >> 32, 0, 0), i < count."""
+def philox_words(key, count):
+    """Words 0 and 1 of Philox4x32-10 for counters (i, i >> 32, 0, 0), i < count."""
     index = np.arange(count, dtype=np.uint64)
     c0, c1 = index & _MASK, index >> np.uint64(32)
     c2 = np.zeros(count, dtype=np.uint64)
@@ -133,11 +133,21 @@ def philox_word0(key, count):
         hi0, lo0 = p0 >> np.uint64(32), p0 & _MASK
         hi1, lo1 = p1 >> np.uint64(32), p1 & _MASK
         c0, c1, c2, c3 = hi1 ^ c1 ^ np.uint64(k0), lo1, hi0 ^ c3 ^ np.uint64(k1), lo0
-    return c0.astype(np.uint32)
+    return c0.astype(np.uint32), c1.astype(np.uint32)
 
 
-def generate(workload, axes, seed, tensor, shape, low, high):
+def generate(workload, axes, seed, tensor, shape, entry):
+    """The tensor of a dump's manifest entry: its "uniform" {low, high} or
+    "normal" {mean, std} (docs/inputs.md)."""
     count = int(np.prod(shape))
-    u = (philox_word0(input_key(workload, axes, seed, tensor), count) >> np.uint32(8)).astype(
-        np.float64) * (1.0 / 16777216.0)
-    return (low + (high - low) * u).astype(np.float32).reshape(shape)
+    w0, w1 = philox_words(input_key(workload, axes, seed, tensor), count)
+    top0 = (w0 >> np.uint32(8)).astype(np.float64)
+    if "normal" in entry:
+        u1 = (top0 + 1.0) / 16777216.0
+        u2 = (w1 >> np.uint32(8)).astype(np.float64) / 16777216.0
+        z = np.sqrt(-2.0 * np.log(u1)) * np.cos(2.0 * np.pi * u2)
+        values = entry["normal"]["mean"] + entry["normal"]["std"] * z
+    else:
+        low, high = entry["uniform"]["low"], entry["uniform"]["high"]
+        values = low + (high - low) * (top0 * (1.0 / 16777216.0))
+    return values.astype(np.float32).reshape(shape)

@@ -85,8 +85,7 @@ def main():
                 else:
                     # The dump must be what docs/inputs.md says.
                     expected = generate(workload, dumped["axes"], seed, entry["name"],
-                                        entry["shape"], entry["uniform"]["low"],
-                                        entry["uniform"]["high"])
+                                        entry["shape"], entry)
                     if not np.array_equal(array, expected):
                         sys.exit(f"{name}: {entry['name']} differs from the documented generator")
                     tensors[entry["name"]] = array

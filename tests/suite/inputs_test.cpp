@@ -72,5 +72,34 @@ TEST(Inputs, DistributionsArePyTorchsDefaults) {
   EXPECT_EQ(tensors.at("x").shape, (std::vector<std::int64_t>{2, 16, 7, 8, 9}));
 }
 
+TEST(Inputs, ANormalTensorHasItsMeanAndSpread) {
+  Suite suite = stock("l2_078_conv_transpose3d_max_max_sum");
+  for (auto& tensor : suite.tensors)
+    if (tensor.name == "x") tensor.init = {{"distribution", "normal"}, {"mean", 1.5}, {"std", 2.0}};
+  const Axes ci = suite.resolve_axes("ci");
+  const Tensors tensors = generate_inputs(suite, ci, 5);
+  const auto& x = tensors.at("x").data;  // 16128 values
+  double sum = 0, squares = 0;
+  std::size_t within_one = 0, negative = 0;
+  for (float v : x) {
+    sum += v;
+    squares += double(v) * v;
+    within_one += std::fabs(v - 1.5) < 2.0;
+    negative += v < 0;
+  }
+  const double n = double(x.size()), mean = sum / n, spread = std::sqrt(squares / n - mean * mean);
+  // Bounds of about four standard errors.
+  EXPECT_NEAR(mean, 1.5, 0.07);
+  EXPECT_NEAR(spread, 2.0, 0.05);
+  EXPECT_NEAR(double(within_one) / n, 0.6827, 0.015);  // one standard deviation
+  EXPECT_NEAR(double(negative) / n, 0.2266, 0.015);    // P(z < -0.75)
+  // The fill is the definition, element by element, and the other tensors
+  // keep their uniform draws.
+  const std::uint64_t key = input_key(suite.id, ci, 5, "x");
+  for (std::size_t i = 0; i < x.size(); i += 97)
+    ASSERT_EQ(x[i], static_cast<float>(1.5 + 2.0 * normal_at(key, i))) << i;
+  EXPECT_EQ(tensors.at("weight").data, generate_inputs(stock(suite.id), ci, 5).at("weight").data);
+}
+
 }  // namespace
 }  // namespace kg

@@ -120,9 +120,13 @@ TEST_F(SuiteValidation, OtherMalformedFields) {
                "$.tensors: expected exactly one tensor with role output, found 0");
   expect_error([](Json& j) { j["tensors"][1]["name"] = "x"; },
                "$.tensors[1].name: tensor 'x' is declared twice");
-  expect_error([](Json& j) { j["tensors"][1]["init"]["distribution"] = "normal"; },
-               "$.tensors[1].init.distribution: unknown distribution 'normal' (known: uniform, "
-               "uniform_fan_in)");
+  expect_error([](Json& j) { j["tensors"][1]["init"]["distribution"] = "gaussian"; },
+               "$.tensors[1].init.distribution: unknown distribution 'gaussian' (known: uniform, "
+               "normal, uniform_fan_in)");
+  expect_error([](Json& j) { j["tensors"][0]["init"] = {{"distribution", "normal"}, {"mean", 0}, {"std", 0}}; },
+               "$.tensors[0].init.std: must be positive");
+  expect_error([](Json& j) { j["tensors"][0]["init"] = {{"distribution", "normal"}, {"mean", 0}}; },
+               "$.tensors[0].init.std: missing required field");
   expect_error([](Json& j) { j["tolerance"]["fp64"] = j["tolerance"]["fp32"]; },
                "$.tolerance.fp64: unknown key (allowed here: bf16, fp16, fp32, tf32)");
   expect_error([](Json& j) { j["axes"]["batch"]["min"] = 2000; },

@@ -32,13 +32,23 @@ std::uint64_t input_key(const std::string& workload, const Axes& axes, std::uint
                         const std::string& tensor);
 // U[0,1) with 24 random bits: Philox4x32-10 of counter (index lo, index hi, 0, 0).
 float uniform_at(std::uint64_t key, std::uint64_t index);
-// The distribution of one tensor (its "init"), resolved at the given axes.
+// A standard normal draw, Box-Muller on words 0 and 1 of the same Philox
+// output (docs/inputs.md): sqrt(-2 ln u1) cos(2 pi u2) in float64, with u1 in
+// (0, 1] and u2 in [0, 1), each of 24 bits.
+double normal_at(std::uint64_t key, std::uint64_t index);
+// The distribution of one tensor (its "init"), resolved at the given axes:
+// U[low, high) (uniform, uniform_fan_in) or N(mean, std^2) (normal).
 struct Distribution {
+  bool normal = false;
   double low = 0;
   double high = 1;
+  double mean = 0;
+  double std = 1;
+  // The tensor's value at flat index i, rounded once to float.
+  float at(std::uint64_t key, std::uint64_t index) const;
 };
 Distribution distribution(const Suite& suite, const TensorSpec& tensor, const Axes& axes);
-// Fills one tensor: value[i] = float(low + (high - low) * uniform_at(key, i)).
+// Fills one tensor: value[i] = distribution.at(key, i).
 HostTensor<float> generate_tensor(const Suite& suite, const TensorSpec& tensor, const Axes& axes,
                                   std::uint64_t seed);
 

@@ -1,5 +1,6 @@
 // Deterministic inputs and parameters (docs/inputs.md).
 #include <cmath>
+#include <numbers>
 
 #include <nlohmann/json.hpp>
 
@@ -25,13 +26,33 @@ std::uint64_t input_key(const std::string& workload, const Axes& axes, std::uint
   return key;
 }
 
-float uniform_at(std::uint64_t key, std::uint64_t index) {
+namespace {
+
+auto philox_words(std::uint64_t key, std::uint64_t index) {
   PhiloxCounter counter = {static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32),
                            0u, 0u};
   PhiloxKey philox_key = {static_cast<std::uint32_t>(key), static_cast<std::uint32_t>(key >> 32)};
-  std::uint32_t bits = philox4x32_10(counter, philox_key)[0];
+  return philox4x32_10(counter, philox_key);
+}
+
+}  // namespace
+
+float uniform_at(std::uint64_t key, std::uint64_t index) {
   // The top 24 bits: every value is an exact float in [0, 1).
-  return static_cast<float>(bits >> 8) * (1.0f / 16777216.0f);
+  return static_cast<float>(philox_words(key, index)[0] >> 8) * (1.0f / 16777216.0f);
+}
+
+double normal_at(std::uint64_t key, std::uint64_t index) {
+  const auto words = philox_words(key, index);
+  // u1 excludes 0 (its logarithm) and may be 1; u2 is as uniform_at's.
+  const double u1 = (static_cast<double>(words[0] >> 8) + 1.0) / 16777216.0;
+  const double u2 = static_cast<double>(words[1] >> 8) / 16777216.0;
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+}
+
+float Distribution::at(std::uint64_t key, std::uint64_t index) const {
+  if (normal) return static_cast<float>(mean + std * normal_at(key, index));
+  return static_cast<float>(low + (high - low) * double(uniform_at(key, index)));
 }
 
 Distribution distribution(const Suite& suite, const TensorSpec& tensor, const Axes& axes) {
@@ -39,7 +60,8 @@ Distribution distribution(const Suite& suite, const TensorSpec& tensor, const Ax
   if (!init.is_object() || !init.contains("distribution"))
     throw Error("workload " + suite.id + ": tensor '" + tensor.name + "' has no init distribution");
   std::string kind = init.at("distribution").get<std::string>();
-  if (kind == "uniform") return {init.at("low").get<double>(), init.at("high").get<double>()};
+  if (kind == "uniform") return {.low = init.at("low").get<double>(), .high = init.at("high").get<double>()};
+  if (kind == "normal") return {.normal = true, .mean = init.at("mean").get<double>(), .std = init.at("std").get<double>()};
   if (kind == "uniform_fan_in") {
     // PyTorch's default for convolution weights (kaiming_uniform with a = sqrt(5))
     // and biases: U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
@@ -48,7 +70,7 @@ Distribution distribution(const Suite& suite, const TensorSpec& tensor, const Ax
       throw Error("workload " + suite.id + ": tensor '" + tensor.name + "' has fan_in " +
                   std::to_string(fan_in) + ", must be positive");
     double bound = 1.0 / std::sqrt(static_cast<double>(fan_in));
-    return {-bound, bound};
+    return {.low = -bound, .high = bound};
   }
   throw Error("workload " + suite.id + ": tensor '" + tensor.name + "' has unknown distribution '" +
               kind + "'");
@@ -61,14 +83,11 @@ HostTensor<float> generate_tensor(const Suite& suite, const TensorSpec& tensor, 
   HostTensor<float> result;
   result.shape = suite.shape(tensor.name, axes);
   result.data.resize(static_cast<std::size_t>(result.numel()));
-  Distribution range = distribution(suite, tensor, axes);
-  std::uint64_t key = input_key(suite.id, axes, seed, tensor.name);
+  const Distribution values = distribution(suite, tensor, axes);
+  const std::uint64_t key = input_key(suite.id, axes, seed, tensor.name);
   float* out = result.data.data();
   parallel_for(result.numel(), 1 << 16, [&](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t i = begin; i < end; ++i) {
-      double u = uniform_at(key, static_cast<std::uint64_t>(i));
-      out[i] = static_cast<float>(range.low + (range.high - range.low) * u);
-    }
+    for (std::int64_t i = begin; i < end; ++i) out[i] = values.at(key, static_cast<std::uint64_t>(i));
   });
   return result;
 }

@@ -147,12 +147,16 @@ Json read_init(const JsonReader& field, const Suite& suite) {
     double low = field.at("low").as_number();
     double high = field.at("high").as_number();
     if (!(low < high)) field.at("high").fail("must be greater than low");
+  } else if (distribution == "normal") {
+    field.expect_keys({"distribution", "mean", "std"});
+    (void)field.at("mean").as_number();
+    if (!(field.at("std").as_number() > 0)) field.at("std").fail("must be positive");
   } else if (distribution == "uniform_fan_in") {
     field.expect_keys({"distribution", "fan_in"});
     read_expression(field.at("fan_in"), suite);
   } else {
     field.at("distribution")
-        .fail("unknown distribution '" + distribution + "' (known: uniform, uniform_fan_in)");
+        .fail("unknown distribution '" + distribution + "' (known: uniform, normal, uniform_fan_in)");
   }
   return field.json();
 }
