@@ -1,7 +1,8 @@
 #pragma once
 // Shared by the adversarial candidates: a correct depthwise-separable kernel
-// (as kernels/l1_086_conv_depthwise_separable_2d/direct_fp32.cu) with one
-// hook per way of misbehaving, so each candidate file is one registration.
+// (the element of kernels/l1_086_conv_depthwise_separable_2d/direct.cuh, as
+// direct_fp32 computes it) with one hook per way of misbehaving, so each
+// candidate file is one registration.
 // Every misbehaviour happens in device code or through the CUDA API, so the
 // same files test the cpu device (interpret mode) and a GPU.
 #include <algorithm>
@@ -14,6 +15,7 @@
 
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
+#include "l1_086_conv_depthwise_separable_2d/direct.cuh"
 
 namespace kg::adversarial {
 
@@ -36,36 +38,7 @@ enum class Misbehaviour {
 // wrong when interpret mode runs them in reverse.
 inline constexpr unsigned kShiftThreads = 32;
 
-struct Shape {
-  std::int64_t batch, in_channels, out_channels, kernel, stride, padding, dilation;
-  std::int64_t height, width, height_out, width_out;
-  __host__ __device__ std::int64_t total() const { return batch * out_channels * height_out * width_out; }
-};
-
-// One output element of the depthwise-separable convolution.
-static __device__ float element_value(const Shape& s, const float* __restrict__ x, const float* __restrict__ depthwise,
-                                      const float* __restrict__ pointwise, std::int64_t index) {
-  const std::int64_t ow = index % s.width_out;
-  const std::int64_t oh = (index / s.width_out) % s.height_out;
-  const std::int64_t co = (index / (s.width_out * s.height_out)) % s.out_channels;
-  const std::int64_t n = index / (s.width_out * s.height_out * s.out_channels);
-  float sum = 0.0f;
-  for (std::int64_t c = 0; c < s.in_channels; ++c) {
-    float mid = 0.0f;
-    for (std::int64_t kh = 0; kh < s.kernel; ++kh) {
-      const std::int64_t ih = oh * s.stride - s.padding + kh * s.dilation;
-      if (ih < 0 || ih >= s.height) continue;
-      for (std::int64_t kw = 0; kw < s.kernel; ++kw) {
-        const std::int64_t iw = ow * s.stride - s.padding + kw * s.dilation;
-        if (iw < 0 || iw >= s.width) continue;
-        mid += x[((n * s.in_channels + c) * s.height + ih) * s.width + iw] *
-               depthwise[(c * s.kernel + kh) * s.kernel + kw];
-      }
-    }
-    sum += pointwise[co * s.in_channels + c] * mid;
-  }
-  return sum;
-}
+using Shape = l1_086::DirectShape;
 
 // static: each candidate file compiles its own copy (a header, in every translation unit).
 static __global__ void misbehaving_kernel(Shape s, Misbehaviour misbehaviour, const float* __restrict__ x,
@@ -84,7 +57,7 @@ static __global__ void misbehaving_kernel(Shape s, Misbehaviour misbehaviour, co
   if (index >= total) return;
   if (misbehaviour == Misbehaviour::write_first_half && index >= total / 2) return;
 
-  float sum = element_value(s, x, depthwise, pointwise, index);
+  float sum = l1_086::direct_element(s, x, depthwise, pointwise, index);
   if (misbehaviour == Misbehaviour::write_nan && index == total / 3) sum = __uint_as_float(0x7fc00000u);
   if (misbehaviour == Misbehaviour::wrong_by_one && index == total / 3) sum += 1.0f;
   y[index] = sum;
@@ -99,27 +72,13 @@ static __global__ void shifted_through_shared_kernel(Shape s, const float* __res
   const unsigned t = threadIdx.x;
   const std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + t;
   const std::int64_t total = s.total();
-  if (index < total) staged[t] = element_value(s, x, depthwise, pointwise, index);
+  if (index < total) staged[t] = l1_086::direct_element(s, x, depthwise, pointwise, index);
   // No barrier here: the missing __syncthreads this candidate relies on.
   if (t > 0 && index - 1 < total) y[index - 1] = staged[t - 1];
   if ((t == blockDim.x - 1 && index < total) || index == total - 1) y[index] = staged[t];
 }
 
-inline Shape shape_of(const LaunchArgs& args) {
-  Shape s{};
-  s.batch = args.axis("batch");
-  s.in_channels = args.axis("in_channels");
-  s.out_channels = args.axis("out_channels");
-  s.kernel = args.axis("kernel_size");
-  s.stride = args.axis("stride");
-  s.padding = args.axis("padding");
-  s.dilation = args.axis("dilation");
-  s.height = args.axis("height");
-  s.width = args.axis("width");
-  s.height_out = args.output_shape.at(2);
-  s.width_out = args.output_shape.at(3);
-  return s;
-}
+inline Shape shape_of(const LaunchArgs& args) { return l1_086::direct_shape(args); }
 
 // Launches the kernel on `stream` (normally args.stream) with one thread per
 // output element, plus one when the candidate writes past the end.

@@ -1,0 +1,66 @@
+#pragma once
+// One output element of the depthwise-separable convolution straight from its
+// definition (direct_fp32.cu); the adversarial candidates of the tests compute
+// their honest answers with the same code, so they differ from an honest
+// kernel only in their misbehaviour.
+//
+// mid[n, c, h, w] = sum over kh, kw of
+//   x[n, c, h * stride - padding + kh * dilation, w * stride - padding + kw * dilation]
+//   * depthwise_weight[c, 0, kh, kw]     (zero outside the input)
+// y[n, co, h, w] = sum over c of pointwise_weight[co, c, 0, 0] * mid[n, c, h, w]
+#include <cstdint>
+
+#include "kernelgate/candidate.hpp"
+#include "kernelgate/cuda.hpp"
+
+namespace kg::l1_086 {
+
+struct DirectShape {
+  std::int64_t batch, in_channels, out_channels, kernel, stride, padding, dilation;
+  std::int64_t height, width, height_out, width_out;
+  __host__ __device__ std::int64_t total() const { return batch * out_channels * height_out * width_out; }
+};
+
+inline DirectShape direct_shape(const LaunchArgs& args) {
+  DirectShape s{};
+  s.batch = args.axis("batch");
+  s.in_channels = args.axis("in_channels");
+  s.out_channels = args.axis("out_channels");
+  s.kernel = args.axis("kernel_size");
+  s.stride = args.axis("stride");
+  s.padding = args.axis("padding");
+  s.dilation = args.axis("dilation");
+  s.height = args.axis("height");
+  s.width = args.axis("width");
+  s.height_out = args.output_shape.at(2);  // the suite's shape formula, not a copy of it
+  s.width_out = args.output_shape.at(3);
+  return s;
+}
+
+// y at flat (NCHW) index `index`, in FP32.
+inline __device__ float direct_element(const DirectShape& s, const float* __restrict__ x,
+                                       const float* __restrict__ depthwise, const float* __restrict__ pointwise,
+                                       std::int64_t index) {
+  const std::int64_t ow = index % s.width_out;
+  const std::int64_t oh = (index / s.width_out) % s.height_out;
+  const std::int64_t co = (index / (s.width_out * s.height_out)) % s.out_channels;
+  const std::int64_t n = index / (s.width_out * s.height_out * s.out_channels);
+  float sum = 0.0f;
+  for (std::int64_t c = 0; c < s.in_channels; ++c) {
+    float mid = 0.0f;
+    for (std::int64_t kh = 0; kh < s.kernel; ++kh) {
+      const std::int64_t ih = oh * s.stride - s.padding + kh * s.dilation;
+      if (ih < 0 || ih >= s.height) continue;
+      for (std::int64_t kw = 0; kw < s.kernel; ++kw) {
+        const std::int64_t iw = ow * s.stride - s.padding + kw * s.dilation;
+        if (iw < 0 || iw >= s.width) continue;
+        mid += x[((n * s.in_channels + c) * s.height + ih) * s.width + iw] *
+               depthwise[(c * s.kernel + kh) * s.kernel + kw];
+      }
+    }
+    sum += pointwise[co * s.in_channels + c] * mid;
+  }
+  return sum;
+}
+
+}  // namespace kg::l1_086
