@@ -40,7 +40,6 @@ if [ "$preset" = cpu ]; then
   ctest --test-dir "$build" -L '^cpu$' -j "$(nproc)" --output-on-failure --output-junit "$reports/ctest.junit.xml"
 else
   "$kernelgate/ci/make-resource-spec.sh" "$build/resource-spec.json"
-  gpus=$(grep -o '"id"' "$build/resource-spec.json" | wc -l)
-  KERNELGATE_REQUIRE_GPU=1 ctest --test-dir "$build" -L "^$label\$" --resource-spec-file "$build/resource-spec.json" \
-    -j "$((gpus > 0 ? gpus : 1))" --output-on-failure --output-junit "$reports/ctest.junit.xml"
+  "$kernelgate/ci/ctest-gpus.sh" "$build/resource-spec.json" "$reports/ctest.junit.xml" \
+    --test-dir "$build" -L "^$label\$" --output-on-failure
 fi

@@ -9,8 +9,4 @@ cd "$(dirname "$0")/.."
 label=${1:?usage: ci/gate-gpu.sh h100|h200}
 
 ci/prepare-gpu.sh "$label"
-export KERNELGATE_REQUIRE_GPU=1
-# As many tests at once as the spec has GPUs: each holds one of its own.
-gpus=$(grep -o '"id"' build/gpu/resource-spec.json | wc -l)
-ctest --preset "$label" --resource-spec-file build/gpu/resource-spec.json -j "$((gpus > 0 ? gpus : 1))" \
-  --output-junit "$PWD/build/gpu/reports/ctest.junit.xml"
+ci/ctest-gpus.sh build/gpu/resource-spec.json "$PWD/build/gpu/reports/ctest.junit.xml" --preset "$label"
