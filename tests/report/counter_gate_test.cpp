@@ -21,7 +21,9 @@ RunResult counted_run() {
     c.counters = {{"global_requests", 100},      {"global_load_requests", 80}, {"global_load_sectors", 320},
                   {"global_store_requests", 20}, {"global_store_sectors", 80}, {"dram_bytes", 10000},
                   {"shared_wavefronts", 50},     {"shared_wavefronts_ideal", 50}, {"tensor_flops", 4096},
-                  {"barriers", 4},               {"global_load_waits", 8}};
+                  {"barriers", 4},               {"global_load_waits", 8},
+                  {"launches", 1},               {"blocks", 100000},         {"max_threads_per_block", 256},
+                  {"max_registers_per_thread", 64}};
   return run;
 }
 
@@ -129,6 +131,21 @@ TEST(CounterGate, FewerCountsPassAndAskForAPublish) {
   set(candidate(again, "fused_tf32"), "dram_bytes", 5000);
   again = gated(std::move(again), modelled_file(counted_run()), quiet);
   EXPECT_EQ(candidate(again, "fused_tf32").outcome, Outcome::passed);
+}
+
+TEST(CounterGate, FewerResidentWarpsRegressOnTheLatencyTerm) {
+  // 64 registers a thread: 4 blocks of 8 warps per SM; 255: one. The
+  // counters stay, the occupancy falls to a quarter, the latency term
+  // quadruples.
+  const BaselineFile file = modelled_file(counted_run());
+  RunResult run = counted_run();
+  set(candidate(run, "fused_tf32"), "max_registers_per_thread", 255);
+  run = gated(std::move(run), file);
+  const auto& latency = check(candidate(run, "fused_tf32"), kLatencyCheck);
+  EXPECT_EQ(latency.outcome, Outcome::regressed);
+  EXPECT_NE(latency.message.find("latency term on h100-sxm"), std::string::npos) << latency.message;
+  EXPECT_NE(latency.message.find("(+300.0%)"), std::string::npos) << latency.message;
+  EXPECT_EQ(candidate(run, "implicit_gemm_tf32").outcome, Outcome::passed);
 }
 
 TEST(CounterGate, ARecordWithoutACounterCountedSinceGatesTheRestAndSaysSo) {

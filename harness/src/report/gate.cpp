@@ -153,9 +153,10 @@ bool is_comparable(const BaselineRecord& stored, const RunResult& run, const Can
 }
 
 // The counters the cpu key gates, each "lower is better": what the roofline
-// reads (roofline.hpp: footprint, sectors, wavefronts, tensor FLOPs) and the
-// ratios that show an access pattern getting worse while the totals stay.
-// The modelled time is a function of these, so it cannot rise unless one does.
+// reads (roofline.hpp: footprint, sectors, wavefronts, tensor FLOPs, waits)
+// and the ratios that show an access pattern getting worse while the totals
+// stay. With the latency term (below), which also reads the occupancy, the
+// modelled time cannot rise unless one of them does.
 struct GatedCounter {
   const char* name;
   const char* numerator;
@@ -190,6 +191,18 @@ double gated_value(const GatedCounter& gated, const NamedCounters& counters) {
 
 std::string count_text(double value) { return format(value == std::floor(value) ? "%.0f" : "%.3f", value); }
 
+// The roofline's latency term on the first GPU key, in ms: the one term that
+// reads the launch configuration and the registers (the occupancy), which no
+// counter above gates. 0 without waits. The Hopper keys hold the same blocks
+// per SM, so one key stands for them.
+double latency_term_ms(const NamedCounters& counters, const std::string& precision) {
+  const std::vector<const HardwareSpec*> keys = roofline_hardware();
+  if (keys.empty()) return 0;
+  for (const ModelTerm& term : modelled_time(counters, precision, 0, *keys.front()).terms)
+    if (term.name == "latency") return term.ms;
+  return 0;
+}
+
 // The cpu key: this run's counters against the modelled record's. Exact
 // counts need no statistics: a rise beyond the tolerance regresses, naming
 // every counter that rose; a fall beyond it asks for a publish.
@@ -204,6 +217,15 @@ void judge_counters(CandidateGate& gate, const CandidateResult& candidate, const
     }
     const double before = gated_value(gated, stored), now = gated_value(gated, candidate.counters);
     const std::string change = std::string(gated.name) + " " + count_text(now) + " vs " + count_text(before) +
+                               (before > 0 ? " (" + percent(now / before - 1) + ")" : "");
+    if (now > before * (1 + policy.counter_tolerance)) rose.push_back(change);
+    else if (now < before * (1 - policy.counter_tolerance)) fell.push_back(change);
+  }
+  if (has_counter(stored, "global_load_waits")) {
+    const double before = latency_term_ms(stored, candidate.precision);
+    const double now = latency_term_ms(candidate.counters, candidate.precision);
+    const std::string change = "latency term on " + roofline_hardware().front()->key + " " +
+                               format("%.4g", now) + " ms vs " + format("%.4g", before) + " ms" +
                                (before > 0 ? " (" + percent(now / before - 1) + ")" : "");
     if (now > before * (1 + policy.counter_tolerance)) rose.push_back(change);
     else if (now < before * (1 - policy.counter_tolerance)) fell.push_back(change);
