@@ -38,17 +38,12 @@ bool is_gateable(const CandidateResult& candidate) {
                       [](const CheckResult& check) { return is_failure(check.outcome); });
 }
 
+// The revision the run was made at: the `git_revision` the runner writes into
+// the environment (run_workload.cpp), or one given there with the same name.
 std::string git_revision_of(const nlohmann::ordered_json& environment) {
   if (!environment.is_object()) return "";
-  for (const char* key : {"git_revision", "git_commit", "git"}) {
-    if (!environment.contains(key)) continue;
-    const auto& value = environment.at(key);
-    if (value.is_string()) return value.get<std::string>();
-    if (value.is_object())
-      for (const char* inner : {"revision", "commit", "sha"})
-        if (value.contains(inner) && value.at(inner).is_string()) return value.at(inner).get<std::string>();
-  }
-  return "";
+  const auto found = environment.find("git_revision");
+  return found != environment.end() && found->is_string() ? found->get<std::string>() : "";
 }
 
 std::string short_hash(const std::string& hash) { return hash.substr(0, 12); }
