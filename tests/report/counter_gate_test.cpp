@@ -145,7 +145,25 @@ TEST(CounterGate, FewerResidentWarpsRegressOnTheLatencyTerm) {
   EXPECT_EQ(latency.outcome, Outcome::regressed);
   EXPECT_NE(latency.message.find("latency term on h100-sxm"), std::string::npos) << latency.message;
   EXPECT_NE(latency.message.find("(+300.0%)"), std::string::npos) << latency.message;
+  EXPECT_EQ(latency.message.find("on h200"), std::string::npos) << latency.message;  // same figures as h100-sxm
   EXPECT_EQ(candidate(run, "implicit_gemm_tf32").outcome, Outcome::passed);
+}
+
+TEST(CounterGate, TheLatencyTermIsJudgedOnEveryKey) {
+  // 375 blocks of 8 warps: 3000 warps, fewer than h100-sxm's 132 SMs hold at
+  // 24 or 32 warps each, more than h100-pcie's 114 hold at 24. Registers
+  // 64 -> 72 (32 -> 24 warps per SM) leave h100-sxm's term as it was and
+  // raise h100-pcie's: 3000 / 2736 warps at once.
+  RunResult base = counted_run();
+  for (auto& c : base.candidates) set(c, "blocks", 375);
+  const BaselineFile file = modelled_file(base);
+  RunResult run = base;
+  set(candidate(run, "fused_tf32"), "max_registers_per_thread", 72);
+  run = gated(std::move(run), file);
+  const auto& latency = check(candidate(run, "fused_tf32"), kLatencyCheck);
+  EXPECT_EQ(latency.outcome, Outcome::regressed);
+  EXPECT_NE(latency.message.find("latency term on h100-pcie"), std::string::npos) << latency.message;
+  EXPECT_EQ(latency.message.find("on h100-sxm"), std::string::npos) << latency.message;
 }
 
 TEST(CounterGate, ARecordWithoutACounterCountedSinceGatesTheRestAndSaysSo) {

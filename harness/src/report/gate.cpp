@@ -186,14 +186,11 @@ double gated_value(const GatedCounter& gated, const NamedCounters& counters) {
 
 std::string count_text(double value) { return format(value == std::floor(value) ? "%.0f" : "%.3f", value); }
 
-// The roofline's latency term on the first GPU key, in ms: the one term that
-// reads the launch configuration and the registers (the occupancy), which no
-// counter above gates. 0 without waits. The Hopper keys hold the same blocks
-// per SM, so one key stands for them.
-double latency_term_ms(const NamedCounters& counters, const std::string& precision) {
-  const std::vector<const HardwareSpec*> keys = roofline_hardware();
-  if (keys.empty()) return 0;
-  for (const ModelTerm& term : modelled_time(counters, precision, 0, *keys.front()).terms)
+// The roofline's latency term on one GPU key, in ms: the one term that reads
+// the launch configuration and the registers (the occupancy), which no
+// counter above gates. 0 without waits.
+double latency_term_ms(const NamedCounters& counters, const std::string& precision, const HardwareSpec& key) {
+  for (const ModelTerm& term : modelled_time(counters, precision, 0, key).terms)
     if (term.name == "latency") return term.ms;
   return 0;
 }
@@ -216,11 +213,18 @@ void judge_counters(CandidateGate& gate, const CandidateResult& candidate, const
     if (now > before * (1 + policy.counter_tolerance)) rose.push_back(change);
     else if (now < before * (1 - policy.counter_tolerance)) fell.push_back(change);
   }
-  if (has_counter(stored, "global_load_waits")) {
-    const double before = latency_term_ms(stored, candidate.precision);
-    const double now = latency_term_ms(candidate.counters, candidate.precision);
-    const std::string change = "latency term on " + roofline_hardware().front()->key + " " +
-                               format("%.4g", now) + " ms vs " + format("%.4g", before) + " ms" +
+  // On every GPU key: their SM counts differ, so a grid that fills one key's
+  // resident warps may not fill another's. A key with the same figures as one
+  // before it (h200 and h100-sxm) is not named twice.
+  std::vector<std::pair<double, double>> judged;
+  for (const HardwareSpec* key : has_counter(stored, "global_load_waits") ? roofline_hardware()
+                                                                          : std::vector<const HardwareSpec*>{}) {
+    const double before = latency_term_ms(stored, candidate.precision, *key);
+    const double now = latency_term_ms(candidate.counters, candidate.precision, *key);
+    if (std::find(judged.begin(), judged.end(), std::pair{before, now}) != judged.end()) continue;
+    judged.emplace_back(before, now);
+    const std::string change = "latency term on " + key->key + " " + format("%.4g", now) + " ms vs " +
+                               format("%.4g", before) + " ms" +
                                (before > 0 ? " (" + percent(now / before - 1) + ")" : "");
     if (now > before * (1 + policy.counter_tolerance)) rose.push_back(change);
     else if (now < before * (1 - policy.counter_tolerance)) fell.push_back(change);
