@@ -201,33 +201,34 @@ double latency_term_ms(const NamedCounters& counters, const std::string& precisi
 void judge_counters(CandidateGate& gate, const CandidateResult& candidate, const GatePolicy& policy) {
   const NamedCounters& stored = gate.stored->counters;
   std::vector<std::string> rose, fell, missing;
+  // One gated figure against its record: beyond the tolerance up it rose,
+  // down it fell. `text` writes a value as the message shows it.
+  auto judge = [&](const std::string& name, double before, double now, auto text) {
+    const std::string change = name + " " + text(now) + " vs " + text(before) +
+                               (before > 0 ? " (" + percent(now / before - 1) + ")" : "");
+    if (now > before * (1 + policy.counter_tolerance)) rose.push_back(change);
+    else if (now < before * (1 - policy.counter_tolerance)) fell.push_back(change);
+  };
   for (const GatedCounter& gated : kGatedCounters) {
     // A record published before kernelgate counted this cannot judge it.
     if (!has_counter(stored, gated.numerator)) {
       missing.push_back(gated.numerator);
       continue;
     }
-    const double before = gated_value(gated, stored), now = gated_value(gated, candidate.counters);
-    const std::string change = std::string(gated.name) + " " + count_text(now) + " vs " + count_text(before) +
-                               (before > 0 ? " (" + percent(now / before - 1) + ")" : "");
-    if (now > before * (1 + policy.counter_tolerance)) rose.push_back(change);
-    else if (now < before * (1 - policy.counter_tolerance)) fell.push_back(change);
+    judge(gated.name, gated_value(gated, stored), gated_value(gated, candidate.counters), count_text);
   }
   // On every GPU key: their SM counts differ, so a grid that fills one key's
   // resident warps may not fill another's. A key with the same figures as one
   // before it (h200 and h100-sxm) is not named twice.
-  std::vector<std::pair<double, double>> judged;
-  for (const HardwareSpec* key : has_counter(stored, "global_load_waits") ? roofline_hardware()
-                                                                          : std::vector<const HardwareSpec*>{}) {
-    const double before = latency_term_ms(stored, candidate.precision, *key);
-    const double now = latency_term_ms(candidate.counters, candidate.precision, *key);
-    if (std::find(judged.begin(), judged.end(), std::pair{before, now}) != judged.end()) continue;
-    judged.emplace_back(before, now);
-    const std::string change = "latency term on " + key->key + " " + format("%.4g", now) + " ms vs " +
-                               format("%.4g", before) + " ms" +
-                               (before > 0 ? " (" + percent(now / before - 1) + ")" : "");
-    if (now > before * (1 + policy.counter_tolerance)) rose.push_back(change);
-    else if (now < before * (1 - policy.counter_tolerance)) fell.push_back(change);
+  if (has_counter(stored, "global_load_waits")) {
+    std::vector<std::pair<double, double>> judged;
+    for (const HardwareSpec* key : roofline_hardware()) {
+      const double before = latency_term_ms(stored, candidate.precision, *key);
+      const double now = latency_term_ms(candidate.counters, candidate.precision, *key);
+      if (std::find(judged.begin(), judged.end(), std::pair{before, now}) != judged.end()) continue;
+      judged.emplace_back(before, now);
+      judge("latency term on " + key->key, before, now, [](double ms) { return format("%.4g", ms) + " ms"; });
+    }
   }
   gate.rule = "counters";
   const std::string tolerance = format("%.3g", policy.counter_tolerance * 100) + "% tolerance";
