@@ -14,6 +14,7 @@
 #include "fixtures.hpp"
 #include "kernelgate/baseline.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/hardware.hpp"
 #include "kernelgate/report.hpp"
 
 namespace kg {
@@ -398,6 +399,60 @@ TEST(Publish, KeepsTheFileModeAndRefusesReadOnlyFilesAndLinks) {
   std::filesystem::rename(target, file);
   publish_ok(options_for(reports, baselines));
   EXPECT_EQ(std::filesystem::status(file).permissions(), group_writable);
+}
+
+// An interpret-mode record of direct_fp32 on the cpu key, counted or not.
+BaselineRecord cpu_record(Trust trust, double mean_ms, const std::string& observed) {
+  BaselineRecord record;
+  record.implementation = "direct_fp32";
+  record.precision = "fp32";
+  record.trust = trust;
+  record.latency.mean_ms = mean_ms;
+  record.observed = observed;
+  if (trust == Trust::modelled) record.counters = {{"global_load_requests", 3456129}};
+  return record;
+}
+
+TEST(Publish, OnTheCpuKeyACountedRecordReplacesAnUncountedOne) {
+  BaselineFile file;
+  file.workload = kOtherWorkload;
+  file.hardware = std::string(kCpuHardwareKey);
+  file.records = {cpu_record(Trust::measured, 527.0, "2026-12-04T02:06:06Z")};
+  std::vector<std::string> diff, refused;
+  MergeOptions options{"report", "tester", "2026-12-04T05:00:00Z"};
+  EXPECT_TRUE(merge_records(file, {cpu_record(Trust::modelled, 265.0, "2026-12-04T05:00:00Z")}, options, diff, refused));
+  EXPECT_TRUE(refused.empty()) << joined(refused);
+  ASSERT_EQ(file.records.size(), 1u) << joined(diff);  // one record stands for the implementation
+  EXPECT_EQ(file.records[0].trust, Trust::modelled);
+  ASSERT_EQ(file.history.size(), 1u);
+  EXPECT_EQ(file.history[0].action, "replaced");
+  ASSERT_TRUE(file.history[0].previous.has_value());
+  EXPECT_EQ(file.history[0].previous->trust, Trust::measured);
+  ASSERT_EQ(file.ranking.size(), 1u);
+
+  // An uncounted record would drop the counters the cpu gate judges: refused,
+  // however new, unless forced.
+  EXPECT_FALSE(merge_records(file, {cpu_record(Trust::measured, 260.0, "2026-12-04T06:00:00Z")}, options, diff, refused));
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_NE(refused[0].find("direct_fp32 has a record with counters"), std::string::npos) << refused[0];
+  EXPECT_EQ(file.records[0].trust, Trust::modelled);
+  options.force = true;
+  EXPECT_TRUE(merge_records(file, {cpu_record(Trust::measured, 260.0, "2026-12-04T06:00:00Z")}, options, diff, refused));
+  ASSERT_EQ(file.records.size(), 1u);
+  EXPECT_EQ(file.records[0].trust, Trust::measured);
+}
+
+TEST(Publish, OnAGpuKeyMeasuredAndModelledRecordsAreNotMerged) {
+  // A GPU key never holds a modelled record (publish refuses one); merged
+  // directly, the two stay apart there, as measured and reported do.
+  BaselineFile file;
+  file.workload = kOtherWorkload;
+  file.hardware = "h100-sxm";
+  file.records = {cpu_record(Trust::measured, 1.0, "2026-12-04T02:06:06Z")};
+  std::vector<std::string> diff, refused;
+  const MergeOptions options{"report", "tester", "2026-12-04T05:00:00Z"};
+  EXPECT_TRUE(merge_records(file, {cpu_record(Trust::modelled, 2.0, "2026-12-04T05:00:00Z")}, options, diff, refused));
+  EXPECT_EQ(file.records.size(), 2u);
 }
 
 TEST(Publish, TemporaryFilesAreIgnoredByGit) {

@@ -145,7 +145,9 @@ struct MergeOptions {
 // Merges records into a file (a measured record replaces the measured record of
 // the same implementation, which goes into the history; an identical one is
 // left alone; an older one is refused unless options.force, with a line in
-// `refused`) and recomputes the ranking. Appends one human-readable line per
+// `refused`; on the cpu key a modelled record also replaces a measured one,
+// and a measured one is refused beside a modelled one unless options.force)
+// and recomputes the ranking. Appends one human-readable line per
 // change to `diff`. Returns whether the file changed.
 bool merge_records(BaselineFile& file, const std::vector<BaselineRecord>& records, const MergeOptions& options,
                    std::vector<std::string>& diff, std::vector<std::string>& refused);

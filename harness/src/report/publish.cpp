@@ -239,10 +239,23 @@ bool merge_records(BaselineFile& file, const std::vector<BaselineRecord>& record
                    std::vector<std::string>& diff, std::vector<std::string>& refused) {
   bool changed = false;
   for (const auto& record : records) {
+    // On the cpu key a measured and a modelled record are the same interpret-
+    // mode wall clock, the modelled one with its counters: one stands for the
+    // implementation. A counted record replaces an uncounted one; the reverse
+    // would drop the counters the cpu gate judges, so it needs --force.
+    const bool one_per_implementation = file.hardware == kCpuHardwareKey && record.trust != Trust::reported;
     auto existing = std::find_if(file.records.begin(), file.records.end(), [&](const BaselineRecord& r) {
-      return r.implementation == record.implementation && r.trust == record.trust;
+      return r.implementation == record.implementation &&
+             (r.trust == record.trust || (one_per_implementation && r.trust != Trust::reported));
     });
     HistoryEntry entry{options.at, options.by, "added", record.implementation, options.origin, std::nullopt};
+    if (existing != file.records.end() && existing->trust == Trust::modelled && record.trust == Trust::measured &&
+        !options.force) {
+      refused.push_back(file.workload + " on " + file.hardware + ": " + record.implementation +
+                        " has a record with counters; one without them does not replace it (publish a run with "
+                        "--counters, or --force replaces it)");
+      continue;
+    }
     if (existing == file.records.end()) {
       file.records.push_back(record);
       diff.push_back("+ " + describe(record));
