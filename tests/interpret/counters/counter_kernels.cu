@@ -25,6 +25,15 @@ __global__ void read_twice_kernel(const float* in, float* out, int n) {
   if (i < n) out[i] = in[i] + in[(i + 1) % n];
 }
 
+__global__ void long_loop_kernel(const float* in, float* out, int loads, int per_barrier) {
+  float sum = 0.0f;
+  for (int i = 0; i < loads; ++i) {
+    sum += in[i % 1024];
+    if (per_barrier > 0 && (i + 1) % per_barrier == 0) __syncthreads();
+  }
+  out[0] = sum;
+}
+
 __global__ void transpose_static_kernel(const float* in, float* out) {
   __shared__ float tile[32][32];
   const unsigned lane = threadIdx.x;
@@ -98,6 +107,10 @@ void copy_float4(const float4* in, float4* out, int n4, cudaStream_t stream) {
 
 void read_twice(const float* in, float* out, int n, cudaStream_t stream) {
   kg::launch(read_twice_kernel, blocks_for(n), dim3(256), 0, stream, in, out, n);
+}
+
+void long_loop(const float* in, float* out, int loads, int per_barrier, cudaStream_t stream) {
+  kg::launch(long_loop_kernel, dim3(1), dim3(1), 0, stream, in, out, loads, per_barrier);
 }
 
 void transpose_through_shared(const float* in, float* out, bool padded, cudaStream_t stream) {

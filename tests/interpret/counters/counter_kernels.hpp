@@ -17,6 +17,9 @@ void strided_copy(const float* in, float* out, int n, int stride, cudaStream_t s
 void copy_float4(const float4* in, float4* out, int n4, cudaStream_t stream);
 // out[i] = in[i] + in[(i + 1) % n]: every input float is read twice.
 void read_twice(const float* in, float* out, int n, cudaStream_t stream);
+// One thread reads in[i % 1024] for i < loads (in holds 1024 floats), with a
+// barrier after every per_barrier loads (0: none), and writes the sum to out[0].
+void long_loop(const float* in, float* out, int loads, int per_barrier, cudaStream_t stream);
 // One warp writes a 32 x 32 float tile in shared memory by rows, then reads
 // it by columns: out[c * 32 + lane] = in[lane * 32 + c]. padded: rows of 33
 // floats in dynamic shared memory; otherwise 32 in a static __shared__ array.

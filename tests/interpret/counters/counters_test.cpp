@@ -166,6 +166,23 @@ TEST(Counters, TheFootprintCountsAByteReadTwiceOnce) {
   EXPECT_EQ(c.dram_write_bytes, 1024u * 4);
 }
 
+TEST(Counters, ABlockKeepingTooManyRequestsBetweenBarriersIsIncomplete) {
+  skip_without_instrumentation();
+  // One thread, one request per load: kMaxLiveRequests + 1 loads with no
+  // barrier cannot be matched, so the counts are incomplete (and a model run
+  // says "not counted"); split by barriers into halves they are exact.
+  const int loads = static_cast<int>(interp::kMaxLiveRequests) + 1;
+  GlobalBuffer<float> in(1024, 1.0f), out(1);
+  const Counters unbroken = count([&] { long_loop(in.data(), out.data(), loads, 0, nullptr); });
+  EXPECT_TRUE(unbroken.incomplete);
+  EXPECT_EQ(out.values[0], static_cast<float>(loads));  // what is not counted still runs (exact below 2^24)
+  const Counters split =
+      count([&] { long_loop(in.data(), out.data(), loads, static_cast<int>(interp::kMaxLiveRequests / 2), nullptr); });
+  EXPECT_FALSE(split.incomplete);
+  EXPECT_EQ(split.global_load_requests, static_cast<std::uint64_t>(loads));
+  EXPECT_EQ(split.barriers, 2u);
+}
+
 // `kernelgate model`: a sample of the blocks of a launch, scaled to its grid.
 struct BlockSample {
   explicit BlockSample(std::uint64_t n) { interp::set_block_sample(n); }

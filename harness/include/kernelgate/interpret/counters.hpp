@@ -31,7 +31,7 @@ namespace kg::interp {
 
 // A block keeps the requests of its warps until its next barrier (a lane's
 // n-th access can only be matched once every lane has run that far): at most
-// this many at once, about 100 bytes each. A kernel that needs more (a direct
+// this many at once, about 140 bytes each. A kernel that needs more (a direct
 // convolution with long loops and no barrier) stops being counted there, and
 // its counters are incomplete.
 constexpr std::size_t kMaxLiveRequests = std::size_t{1} << 22;
