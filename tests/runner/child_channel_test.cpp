@@ -1,6 +1,6 @@
-// The messages between parent and child: a frame survives encoding, and the
-// open and run commands the parent writes are the ones the child reads,
-// strictly.
+// The messages between parent and child: a frame survives encoding, the
+// commands the parent writes are the ones the child reads, and the replies
+// the child writes the ones the parent reads, strictly.
 #include <gtest/gtest.h>
 
 #include "child_channel.hpp"
@@ -88,6 +88,104 @@ TEST(ChildChannel, ARunCommandWithAMissingOrMisnamedFieldIsRefused) {
   message = run_command({.set = "A"});
   message.header["timed"] = "yes";
   EXPECT_THROW(read_run_request(JsonReader(message.header, "run")), Error);
+}
+
+// Through the frame and back, as the parent receives it.
+Message sent(const Message& message) {
+  std::vector<char> bytes = encode_message(message);
+  return take_message(bytes).value();
+}
+
+RunReply sample_run_reply() {
+  return {.stream = "stream 7",
+          .guards = "the guard band after output y was written",
+          .inputs = "input x",
+          .output_hash = 0x9f2c00000000beefull,
+          .scan = {.poisoned = 3, .first_poisoned = 10, .non_finite = 2, .first_non_finite = 11},
+          .time_ms = 0.25,
+          .sm_clock_mhz = 1755,
+          .sm_clock_max_mhz = 1980,
+          .counted = true,
+          .counters = {{"global_load_requests", 12}, {"barriers", 3}},
+          .counters_unavailable = "not counted"};
+}
+
+TEST(ChildChannel, TheRepliesReadBackAsWritten) {
+  const RunReply run = read_run_reply(sent(run_reply(sample_run_reply())));
+  EXPECT_EQ(run_reply(run).header, run_reply(sample_run_reply()).header);
+  // Every member, none at its default, the nested scan and counters included.
+  EXPECT_EQ(run.stream, "stream 7");
+  EXPECT_EQ(run.guards, "the guard band after output y was written");
+  EXPECT_EQ(run.inputs, "input x");
+  EXPECT_EQ(run.output_hash, 0x9f2c00000000beefull);
+  EXPECT_EQ(run.scan.poisoned, 3);
+  EXPECT_EQ(run.scan.first_poisoned, 10);
+  EXPECT_EQ(run.scan.non_finite, 2);
+  EXPECT_EQ(run.scan.first_non_finite, 11);
+  EXPECT_EQ(run.time_ms, 0.25);
+  EXPECT_EQ(run.sm_clock_mhz, 1755);
+  EXPECT_EQ(run.sm_clock_max_mhz, 1980);
+  EXPECT_TRUE(run.counted);
+  EXPECT_EQ(run.counters, (std::vector<std::pair<std::string, std::uint64_t>>{{"global_load_requests", 12},
+                                                                               {"barriers", 3}}));
+  EXPECT_EQ(run.counters_unavailable, "not counted");
+
+  const OpenReply open = read_open_reply(
+      sent(open_reply({.unsupported = "too wide", .numel = 96, .workspace_bytes = 4096, .overlap = "the workspace overlaps input x"})));
+  EXPECT_EQ(open.unsupported, "too wide");
+  EXPECT_EQ(open.numel, 96);
+  EXPECT_EQ(open.workspace_bytes, 4096u);
+  EXPECT_EQ(open.overlap, "the workspace overlaps input x");
+
+  ErrorStats stats;
+  stats.checked = 5;
+  stats.max_abs = 0.5;
+  const Message strict_message = sent(strict_reply({.stats = stats, .summary = "cuDNN, strict FP32"}, {1.0f, 2.0f}));
+  const StrictReply strict = read_strict_reply(strict_message);
+  EXPECT_EQ(strict.stats.checked, 5);
+  EXPECT_EQ(strict.stats.max_abs, 0.5);
+  EXPECT_EQ(strict.summary, "cuDNN, strict FP32");
+  EXPECT_EQ(strict_message.values, (std::vector<float>{1.0f, 2.0f}));
+  EXPECT_EQ(read_overhead_reply(sent(overhead_reply({.times_ms = {0.01, 0.02}}))).times_ms,
+            (std::vector<double>{0.01, 0.02}));
+}
+
+TEST(ChildChannel, AForgedOrGarbledReplyIsRefused) {
+  // A candidate writing its own verdict into the channel, a reply with a
+  // member missing, and one of the wrong type: none is read as a run.
+  Message forged;
+  forged.header = {{"outcome", "passed"}};
+  EXPECT_THROW(read_run_reply(forged), Error);
+  Message missing = run_reply(sample_run_reply());
+  missing.header["scan"].erase("non_finite");
+  try {
+    read_run_reply(missing);
+    FAIL() << "a scan without its NaN count was read";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "its reply to the runner: $.scan.non_finite: missing required field");
+  }
+  Message wrong = run_reply(sample_run_reply());
+  wrong.header["counters"] = "12 requests";
+  EXPECT_THROW(read_run_reply(wrong), Error);
+}
+
+TEST(ChildChannel, TheSmallCommandsReadBackAsWritten) {
+  const ValuesRequest values =
+      read_values_request(JsonReader(sent(values_command({.all = true, .indices = {4, 9}})).header, "values"));
+  EXPECT_TRUE(values.all);
+  EXPECT_EQ(values.indices, (std::vector<std::int64_t>{4, 9}));
+  const StrictRequest strict = read_strict_request(
+      JsonReader(sent(strict_command({.indices = {3}, .atol = 1e-5, .rtol = 1e-4, .rel_l2 = 1e-3})).header, "strict"));
+  EXPECT_EQ(strict.indices, (std::vector<std::int64_t>{3}));
+  EXPECT_EQ(strict.atol, 1e-5);
+  EXPECT_EQ(strict.rtol, 1e-4);
+  EXPECT_EQ(strict.rel_l2, 1e-3);
+  const Message warmup = sent(count_command("warmup", {.count = 7}));
+  EXPECT_EQ(warmup.header.at("command"), "warmup");
+  EXPECT_EQ(read_count_request(JsonReader(warmup.header, "warmup")).count, 7);
+  Message misnamed = count_command("overhead", {.count = 7});
+  misnamed.header["counts"] = 7;
+  EXPECT_THROW(read_count_request(JsonReader(misnamed.header, "overhead")), Error);
 }
 
 }  // namespace

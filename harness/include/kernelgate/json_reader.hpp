@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -113,6 +114,20 @@ inline void read_value(const JsonReader& r, bool& value) { value = r.as_bool(); 
 inline void read_value(const JsonReader& r, std::string& value) { value = r.as_string(); }
 inline void read_value(const JsonReader& r, std::map<std::string, std::int64_t>& value) {
   value = r.as_integer_map();
+}
+// A single number may be NaN or infinite, written as a string; lists of
+// numbers (samples) are plain numbers, nothing else.
+inline void read_value(const JsonReader& r, double& value) { value = r.as_number_or_special(); }
+inline void read_value(const JsonReader& r, std::vector<double>& values) {
+  r.expect_array();
+  values.clear();
+  for (std::size_t i = 0; i < r.size(); ++i) values.push_back(r.at(i).as_number());
+}
+template <typename T>
+void read_value(const JsonReader& r, std::vector<T>& values) {
+  r.expect_array();
+  values.clear();
+  for (std::size_t i = 0; i < r.size(); ++i) read_value(r.at(i), values.emplace_back());
 }
 
 }  // namespace kg

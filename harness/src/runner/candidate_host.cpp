@@ -78,12 +78,8 @@ struct CandidateHost::State {
     }
 #endif
 
-    Message reply;
     const std::string reason = candidate->unsupported_reason ? candidate->unsupported_reason(axes) : std::string();
-    if (!reason.empty()) {
-      reply.header["unsupported"] = reason;
-      return reply;
-    }
+    if (!reason.empty()) return open_reply({.unsupported = reason, .numel = 0, .workspace_bytes = 0, .overlap = {}});
     // `kernelgate model` runs set A once and checks nothing: no set B, no
     // hashes (at full size each costs seconds).
     model_only = request.model;
@@ -127,9 +123,8 @@ struct CandidateHost::State {
       if (overlap.empty() && buffers_overlap(output, input)) overlap = "the output buffer overlaps " + input.label;
       if (overlap.empty() && buffers_overlap(workspace, input)) overlap = "the workspace overlaps " + input.label;
     }
-    reply.header = {{"numel", numel}, {"workspace_bytes", args.workspace_bytes}, {"overlap", overlap}};
     opened = true;
-    return reply;
+    return open_reply({.unsupported = {}, .numel = numel, .workspace_bytes = args.workspace_bytes, .overlap = overlap});
   }
 
   void load(const std::string& set) {
@@ -145,59 +140,50 @@ struct CandidateHost::State {
     const RunRequest request = read_run_request(JsonReader(command, "the run command"));
     // `kernelgate model`: a counted sample of the blocks, on set A as opened,
     // whose output is not the kernel's; only the counters come back.
+    RunReply reply;
     if (request.sample_blocks > 0) {
       if (!model_only) throw Error("a sampled run was asked of a child not opened for `kernelgate model`");
-      Message reply;
-      reply.header["counters"] = counted_launch(request.sample_blocks, request.hardware);
-      return reply;
+      counted_launch(reply, request.sample_blocks, request.hardware);
+      return run_reply(reply);
     }
     if (model_only) throw Error("a checked run was asked of a child opened for `kernelgate model`");
     load(request.set);
     device->fill_words(output, kPoisonWord);
     device->fill_words(workspace, kPoisonWord);
-    Message reply;
     if (request.timed) device->flush_caches();
     if (request.audit) device->begin_stream_audit();
     if (request.timed) {
       const TimedLaunch timing = device->time([&] { candidate->launch(args); });
-      reply.header["time_ms"] = timing.ms;
-      reply.header["sm_clock_mhz"] = timing.sm_clock_mhz;
-      reply.header["sm_clock_max_mhz"] = timing.sm_clock_max_mhz;
+      reply.time_ms = timing.ms;
+      reply.sm_clock_mhz = timing.sm_clock_mhz;
+      reply.sm_clock_max_mhz = timing.sm_clock_max_mhz;
     } else if (request.count) {
-      reply.header["counters"] = counted_launch(0);
+      counted_launch(reply, 0);
     } else {
       candidate->launch(args);
     }
     device->synchronize();
-    reply.header["stream"] = request.audit ? device->end_stream_audit() : std::string();
+    if (request.audit) reply.stream = device->end_stream_audit();
 
-    std::string guards;
     for (const auto* set : {&inputs, &staged_a, &staged_b})
       for (const auto& buffer : *set)
-        if (guards.empty()) guards = device->check_guards(buffer);
-    if (guards.empty()) guards = device->check_guards(output);
-    if (guards.empty()) guards = device->check_guards(workspace);
-    reply.header["guards"] = guards;
-    std::string changed;
-    for (std::size_t i = 0; i < inputs.size() && changed.empty(); ++i)
-      if (device->hash(inputs[i]) != (*loaded_hashes)[i]) changed = inputs[i].label;
-    reply.header["inputs"] = changed;
-    reply.header["output_hash"] = device->hash(output);
-    const FloatScan scan = device->scan_floats(output);
-    reply.header["scan"] = {{"poisoned", scan.poisoned},
-                            {"first_poisoned", scan.first_poisoned},
-                            {"non_finite", scan.non_finite},
-                            {"first_non_finite", scan.first_non_finite}};
-    return reply;
+        if (reply.guards.empty()) reply.guards = device->check_guards(buffer);
+    if (reply.guards.empty()) reply.guards = device->check_guards(output);
+    if (reply.guards.empty()) reply.guards = device->check_guards(workspace);
+    for (std::size_t i = 0; i < inputs.size() && reply.inputs.empty(); ++i)
+      if (device->hash(inputs[i]) != (*loaded_hashes)[i]) reply.inputs = inputs[i].label;
+    reply.output_hash = device->hash(output);
+    reply.scan = device->scan_floats(output);
+    return run_reply(reply);
   }
 
   // One launch of the candidate with interpret mode's counters on: the
-  // counters by name (an empty object where the device has none), or why
+  // counters by name into `reply` (none where the device has none), or why
   // they are not there (more requests than interpret mode keeps at once).
   // sample_blocks > 0 runs that many blocks of each launch, with the grids
   // sized for the GPU key `hardware` (`kernelgate model`).
-  nlohmann::ordered_json counted_launch(std::uint64_t sample_blocks, const std::string& hardware = {}) {
-    nlohmann::ordered_json counters = nlohmann::ordered_json::object();
+  void counted_launch(RunReply& reply, std::uint64_t sample_blocks, const std::string& hardware = {}) {
+    reply.counted = true;
 #if defined(KG_INTERPRET)
     if (device->interpreted()) {
       interp::set_block_sample(sample_blocks);
@@ -223,67 +209,64 @@ struct CandidateHost::State {
       stop.armed = false;
       const interp::Counters counted = interp::stop_counting();
       if (counted.incomplete)
-        return "more than " + std::to_string(interp::kMaxLiveRequests) +
-               " warp-level requests between two barriers of a block: not counted";
-      for (const auto& [name, value] : interp::named(counted)) counters[name] = value;
-      return counters;
+        reply.counters_unavailable = "more than " + std::to_string(interp::kMaxLiveRequests) +
+                                     " warp-level requests between two barriers of a block: not counted";
+      else
+        reply.counters = interp::named(counted);
+      return;
     }
 #endif
     candidate->launch(args);
-    return counters;
   }
 
-  Message values(const nlohmann::ordered_json& request) {
+  Message values(const nlohmann::ordered_json& command) {
     require_open();
+    const ValuesRequest request = read_values_request(JsonReader(command, "the values command"));
     Message reply;
-    if (request.value("all", false)) {
+    if (request.all) {
       reply.values.resize(static_cast<std::size_t>(numel));
       device->copy_to_host(reply.values.data(), output, reply.values.size() * sizeof(float));
     } else {
-      reply.values = device->gather_floats(output, request.at("indices").get<std::vector<std::int64_t>>());
+      reply.values = device->gather_floats(output, request.indices);
     }
     return reply;
   }
 
-  Message strict_comparison(const nlohmann::ordered_json& request) {
+  Message strict_comparison(const nlohmann::ordered_json& command) {
     require_open();
+    const StrictRequest request = read_strict_request(JsonReader(command, "the strict command"));
     const StrictReference* reference = find_strict_reference(suite.id);
     if (!reference) throw Error("workload " + suite.id + " has no strict-FP32 reference in this build");
     if (!strict) strict = std::make_unique<StrictReferenceRun>(*reference, *device, args);
     const std::vector<float> want = strict->output();
     std::vector<float> got(static_cast<std::size_t>(numel));
     device->copy_to_host(got.data(), output, got.size() * sizeof(float));
-    const Tolerance tolerance{.atol = request.at("atol").get<double>(), .rtol = request.at("rtol").get<double>(),
-                              .rel_l2 = request.at("rel_l2").get<double>()};
-    Message reply;
-    reply.header["stats"] = compare_whole_output(got, want, tolerance);
-    reply.header["summary"] = strict->summary();
-    for (std::int64_t index : request.at("indices").get<std::vector<std::int64_t>>())
-      reply.values.push_back(want.at(static_cast<std::size_t>(index)));
-    return reply;
+    const Tolerance tolerance{.atol = request.atol, .rtol = request.rtol, .rel_l2 = request.rel_l2};
+    std::vector<float> values;
+    for (std::int64_t index : request.indices) values.push_back(want.at(static_cast<std::size_t>(index)));
+    return strict_reply({.stats = compare_whole_output(got, want, tolerance), .summary = strict->summary()},
+                        std::move(values));
   }
 
   // `count` samples of an empty kernel, each timed as a candidate's timed run
   // is (the flush before it, the device's timer around the launch).
-  Message overhead(const nlohmann::ordered_json& request) {
+  Message overhead(const nlohmann::ordered_json& command) {
     require_open();
-    const int count = request.at("count").get<int>();
-    std::vector<double> times;
-    for (int i = 0; i < count; ++i) {
+    const CountRequest request = read_count_request(JsonReader(command, "the overhead command"));
+    OverheadReply reply;
+    for (int i = 0; i < request.count; ++i) {
       device->flush_caches();
-      times.push_back(device->time([&] { device->launch_empty_kernel(); }).ms);
+      reply.times_ms.push_back(device->time([&] { device->launch_empty_kernel(); }).ms);
     }
     device->synchronize();
-    Message reply;
-    reply.header["times_ms"] = times;
-    return reply;
+    return overhead_reply(reply);
   }
 
-  Message warmup(const nlohmann::ordered_json& request) {
+  Message warmup(const nlohmann::ordered_json& command) {
     require_open();
     load("A");
-    const int count = request.at("count").get<int>();
-    for (int i = 0; i < count; ++i) candidate->launch(args);
+    const CountRequest request = read_count_request(JsonReader(command, "the warmup command"));
+    for (int i = 0; i < request.count; ++i) candidate->launch(args);
     device->synchronize();
     return {};
   }

@@ -106,13 +106,13 @@ class CandidateChecker {
   }
 
  private:
-  // A member of a reply read with the strict reader: one that is missing or
-  // malformed was forged or garbled, the candidate's crash like any reply
-  // that cannot be read.
-  template <typename Read>
-  static auto read_reply(const Message& reply, const char* key, Read&& read) {
+  // A reply read with its strict reader (child_channel.hpp): one with a
+  // member missing, malformed or unknown was forged or garbled, the
+  // candidate's crash like any reply that cannot be read.
+  template <typename Reply>
+  static Reply read_reply(const Message& reply, Reply (*read)(const Message&)) {
     try {
-      return read(JsonReader(reply.header, "its reply to the runner").at(key));
+      return read(reply);
     } catch (const Error& e) {
       throw Finding{Outcome::crashed, "isolation", "", e.what()};
     }
@@ -127,7 +127,7 @@ class CandidateChecker {
   }
 
   bool open(CandidateResult& result) {
-    const Message reply = call(open_command({.workload = suite_.id,
+    const OpenReply reply = read_reply(call(open_command({.workload = suite_.id,
                                              .suite_file = suite_.file.string(),
                                              .candidate = candidate_.id,
                                              .device = request_.device,
@@ -136,66 +136,60 @@ class CandidateChecker {
                                              .thread_order = request_.thread_order,
                                              .tensor_cores = request_.tensor_cores,
                                              .nonce = request_.nonce,
-                                             .model = options_.model_blocks_per_launch > 0}));
-    if (reply.header.contains("unsupported")) {
+                                             .model = options_.model_blocks_per_launch > 0})),
+                                         read_open_reply);
+    if (!reply.unsupported.empty()) {
       result.thread_orders.clear();
-      result.checks.push_back(
-          make_check("support", Outcome::not_supported, reply.header["unsupported"].get<std::string>()));
+      result.checks.push_back(make_check("support", Outcome::not_supported, reply.unsupported));
       decide(result);
       return false;
     }
-    if (reply.header.at("numel").get<std::int64_t>() != reference_.numel)
-      throw Error("the child of " + candidate_.id + " sees an output of " + reply.header.at("numel").dump() +
+    if (reply.numel != reference_.numel)
+      throw Error("the child of " + candidate_.id + " sees an output of " + std::to_string(reply.numel) +
                   " elements, the parent " + std::to_string(reference_.numel));
     // The suite's contract says which promises are checked.
-    if (const std::string overlap = reply.header.value("overlap", std::string());
-        suite_.contract.no_aliasing && !overlap.empty())
-      violation("output_not_overlapping", overlap);
+    if (suite_.contract.no_aliasing && !reply.overlap.empty()) violation("output_not_overlapping", reply.overlap);
     return true;
   }
 
   // The contract after one launch, from the run command's reply. `timed`
   // failures of the output itself get the rule of timed runs.
-  void check_contract(const Message& reply, const std::string& what, bool timed) {
-    const auto& h = reply.header;
-    if (const std::string problem = h.value("stream", std::string()); !problem.empty())
-      violation("launch_stream", what + ": a kernel ran outside the harness's stream: " + problem);
-    if (const std::string damage = h.value("guards", std::string()); !damage.empty())
-      violation("guard_bands", what + ": " + damage);
-    if (const std::string changed = h.value("inputs", std::string()); suite_.contract.no_mutation && !changed.empty())
-      violation("inputs_unchanged", what + ": the candidate modified " + changed);
-    const auto& scan = h.at("scan");
-    if (const auto poisoned = scan.at("poisoned").get<std::int64_t>(); poisoned > 0)
+  void check_contract(const RunReply& reply, const std::string& what, bool timed) {
+    if (!reply.stream.empty())
+      violation("launch_stream", what + ": a kernel ran outside the harness's stream: " + reply.stream);
+    if (!reply.guards.empty()) violation("guard_bands", what + ": " + reply.guards);
+    if (suite_.contract.no_mutation && !reply.inputs.empty())
+      violation("inputs_unchanged", what + ": the candidate modified " + reply.inputs);
+    if (reply.scan.poisoned > 0)
       violation(timed ? "timed_outputs" : "output_fully_written",
-                what + ": " + std::to_string(poisoned) + " of " + std::to_string(reference_.numel) +
+                what + ": " + std::to_string(reply.scan.poisoned) + " of " + std::to_string(reference_.numel) +
                     " output elements were never written (first at " +
-                    describe_index(scan.at("first_poisoned").get<std::int64_t>(), output_shape_) + ")");
+                    describe_index(reply.scan.first_poisoned, output_shape_) + ")");
   }
 
   // Every element is scanned for NaN and infinity; where only sampled points
   // are compared, that scan is what sees the rest.
-  void check_finite(const Message& reply, const std::string& what, bool timed) {
-    const auto& scan = reply.header.at("scan");
-    const auto non_finite = scan.at("non_finite").get<std::int64_t>();
-    if (non_finite == 0) return;
-    const std::string message = what + ": " + std::to_string(non_finite) + " of " +
+  void check_finite(const RunReply& reply, const std::string& what, bool timed) {
+    if (reply.scan.non_finite == 0) return;
+    const std::string message = what + ": " + std::to_string(reply.scan.non_finite) + " of " +
                                 std::to_string(reference_.numel) +
                                 " output elements are NaN or infinite (first at " +
-                                describe_index(scan.at("first_non_finite").get<std::int64_t>(), output_shape_) + ")";
+                                describe_index(reply.scan.first_non_finite, output_shape_) + ")";
     if (timed) violation("timed_outputs", message);
     throw Finding{Outcome::incorrect, "equivalence", "", message};
   }
 
-  Message run_checked(const std::string& set, const std::string& what, bool count = false) {
-    Message reply = call(run_command({.set = set, .timed = false, .audit = true, .count = count}));
+  RunReply run_checked(const std::string& set, const std::string& what, bool count = false) {
+    const RunReply reply =
+        read_reply(call(run_command({.set = set, .timed = false, .audit = true, .count = count})), read_run_reply);
     check_contract(reply, what, false);
     return reply;
   }
 
   // The output at the compared points (every element at small shapes).
   std::vector<float> compared_values() {
-    if (reference_.whole) return call(make_command("values", {{"all", true}})).values;
-    return call(make_command("values", {{"indices", reference_.indices}})).values;
+    if (reference_.whole) return call(values_command({.all = true, .indices = {}})).values;
+    return call(values_command({.all = false, .indices = reference_.indices})).values;
   }
 
   ErrorStats compare(const std::vector<float>& got, const std::vector<double>& want) const {
@@ -208,11 +202,12 @@ class CandidateChecker {
   // broken reference can neither pass nor fail a candidate.
   void check_whole_output(const std::vector<double>& want, const std::string& what, CandidateResult& result) {
     if (reference_.whole || !find_strict_reference(suite_.id)) return;
-    const Message reply = call(make_command("strict", {{"indices", reference_.indices},
-                                                  {"atol", tolerance_.atol},
-                                                  {"rtol", tolerance_.rtol},
-                                                  {"rel_l2", tolerance_.rel_l2}}));
-    strict_summary_ = reply.header.value("summary", std::string());
+    const Message reply = call(strict_command({.indices = reference_.indices,
+                                               .atol = tolerance_.atol,
+                                               .rtol = tolerance_.rtol,
+                                               .rel_l2 = tolerance_.rel_l2}));
+    const StrictReply strict = read_reply(reply, read_strict_reply);
+    strict_summary_ = strict.summary;
     const Tolerance& fp32 = suite_.tolerance("fp32");
     const ErrorStats reference_stats = compare_to_reference(reply.values, want, reference_.indices, fp32, true);
     if (!within_tolerance(reference_stats, fp32))
@@ -220,7 +215,7 @@ class CandidateChecker {
                     "the strict-FP32 GPU reference of " + suite_.id + " (" + strict_summary_ +
                         ") disagrees with the float64 reference on " + what + ": " +
                         describe(reference_stats, fp32, "fp32", output_shape_)};
-    const ErrorStats stats = read_reply(reply, "stats", read_error_stats);
+    const ErrorStats& stats = strict.stats;
     if (!within_tolerance(stats, tolerance_)) {
       result.error = stats;
       throw Finding{Outcome::incorrect, "equivalence", "",
@@ -231,35 +226,37 @@ class CandidateChecker {
 
   // `kernelgate model`: one sampled, counted run; nothing is checked.
   void model_run(CandidateResult& result) {
-    const Message reply = call(run_command({.set = "A",
-                                            .timed = false,
-                                            .audit = false,
-                                            .count = true,
-                                            .sample_blocks = options_.model_blocks_per_launch,
-                                            .hardware = options_.model_hardware}));
-    const auto& counters = reply.header.at("counters");
-    if (counters.is_string()) {
-      result.counters_unavailable = counters.get<std::string>();
+    const RunReply reply = read_reply(call(run_command({.set = "A",
+                                                        .timed = false,
+                                                        .audit = false,
+                                                        .count = true,
+                                                        .sample_blocks = options_.model_blocks_per_launch,
+                                                        .hardware = options_.model_hardware})),
+                                      read_run_reply);
+    if (!reply.counters_unavailable.empty()) {
+      result.counters_unavailable = reply.counters_unavailable;
       result.checks.push_back(make_check("model", Outcome::skipped, "not counted: " + result.counters_unavailable));
     } else {
-      result.counters = read_reply(reply, "counters", counters_from_json);
-      result.checks.push_back(make_check(
-          "model", Outcome::skipped,
-          "counted " + std::to_string(counters.value("blocks_run", std::uint64_t{0})) + " of " +
-              std::to_string(counters.value("blocks", std::uint64_t{0})) +
-              " blocks, scaled to the grid; not checked, not timed"));
+      result.counters = reply.counters;
+      auto count = [&](const std::string& name) {
+        for (const auto& [key, value] : reply.counters)
+          if (key == name) return value;
+        return std::uint64_t{0};
+      };
+      result.checks.push_back(make_check("model", Outcome::skipped,
+                                         "counted " + std::to_string(count("blocks_run")) + " of " +
+                                             std::to_string(count("blocks")) +
+                                             " blocks, scaled to the grid; not checked, not timed"));
     }
     decide(result);
   }
 
   void check_runs(CandidateResult& result) {
     // Set A: the answer must be right.
-    const Message run_a = run_checked("A", "input set A", /*count=*/interpreted_ && options_.count_accesses);
-    if (const auto counters = run_a.header.find("counters"); counters != run_a.header.end()) {
-      if (counters->is_string())
-        result.counters_unavailable = counters->get<std::string>();
-      else
-        result.counters = read_reply(run_a, "counters", counters_from_json);
+    const RunReply run_a = run_checked("A", "input set A", /*count=*/interpreted_ && options_.count_accesses);
+    if (run_a.counted) {
+      result.counters_unavailable = run_a.counters_unavailable;
+      result.counters = run_a.counters;
     }
     const auto got_a = compared_values();
     const ErrorStats stats_a = compare(got_a, reference_.want_a);
@@ -271,7 +268,7 @@ class CandidateChecker {
     check_whole_output(reference_.want_a, "input set A", result);
 
     // Set B: a candidate that caches or replays its previous result fails here.
-    const Message run_b = run_checked("B", "input set B");
+    const RunReply run_b = run_checked("B", "input set B");
     const auto got_b = compared_values();
     const ErrorStats stats_b = compare(got_b, reference_.want_b);
     if (!within_tolerance(stats_b, tolerance_)) {
@@ -288,9 +285,9 @@ class CandidateChecker {
 
     // Set B again: repeated runs must agree within tolerance; bitwise
     // identity is reported (from the hash of the whole output).
-    const Message again = run_checked("B", "input set B, repeated");
+    const RunReply again = run_checked("B", "input set B, repeated");
     const auto got_again = compared_values();
-    result.bitwise_deterministic = again.header.at("output_hash") == run_b.header.at("output_hash");
+    result.bitwise_deterministic = again.output_hash == run_b.output_hash;
     if (!*result.bitwise_deterministic) {
       std::vector<double> first(got_b.begin(), got_b.end());
       const ErrorStats drift = compare(got_again, first);
@@ -326,7 +323,7 @@ class CandidateChecker {
     const std::string set = number % 2 == 0 ? "A" : "B";  // rotate: the content behind the pointers changes
     const std::string what = "timed sample " + std::to_string(number + 1) + " (input set " + set + ")";
     const auto started = std::chrono::steady_clock::now();
-    const Message reply = call(run_command({.set = set, .timed = true, .audit = interpreted_}));
+    const RunReply reply = read_reply(call(run_command({.set = set, .timed = true, .audit = interpreted_})), read_run_reply);
     check_contract(reply, what, true);
     check_finite(reply, what, true);
     const std::vector<std::size_t> positions = spot_positions();
@@ -337,14 +334,14 @@ class CandidateChecker {
       indices.push_back(reference_.indices[position]);
       want.push_back(reference_want[position]);
     }
-    const std::vector<float> got = call(make_command("values", {{"indices", indices}})).values;
+    const std::vector<float> got = call(values_command({.all = false, .indices = indices})).values;
     const ErrorStats stats = compare_to_reference(got, want, indices, tolerance_, true);
     if (!within_tolerance(stats, tolerance_))
       violation("timed_outputs", what + " is not the answer its checked runs gave: " +
                                      describe(stats, tolerance_, candidate_.precision, output_shape_));
-    TimedLaunch timing{.ms = reply.header.at("time_ms").get<double>(),
-                       .sm_clock_mhz = clock_reading(reply, "sm_clock_mhz"),
-                       .sm_clock_max_mhz = clock_reading(reply, "sm_clock_max_mhz")};
+    TimedLaunch timing{.ms = reply.time_ms,
+                       .sm_clock_mhz = clock_reading(reply.sm_clock_mhz),
+                       .sm_clock_max_mhz = clock_reading(reply.sm_clock_max_mhz)};
     const double round_trip_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     check_ms_ += std::max(0.0, round_trip_ms - timing.ms);
@@ -352,16 +349,11 @@ class CandidateChecker {
   }
 
   // A clock of the child's reply: MHz from 1 to 100000, else unknown (0).
-  static int clock_reading(const Message& reply, const char* key) {
-    const auto found = reply.header.find(key);
-    if (found == reply.header.end() || !found->is_number_integer()) return 0;
-    const auto mhz = found->get<std::int64_t>();
-    return mhz > 0 && mhz <= 100000 ? static_cast<int>(mhz) : 0;
-  }
+  static int clock_reading(std::int64_t mhz) { return mhz > 0 && mhz <= 100000 ? static_cast<int>(mhz) : 0; }
 
   LatencyStats time_checked() {
     LatencyStats stats = measure_latency(
-        [&](int count) { call(make_command("warmup", {{"count", count}})); }, [&] { return timed_sample(); },
+        [&](int count) { call(count_command("warmup", {.count = count})); }, [&] { return timed_sample(); },
         options_.timing, interpreted_, clock_);
     stats.checked_samples = samples_taken_;
     stats.check_ms = samples_taken_ > 0 ? check_ms_ / samples_taken_ : 0.0;
@@ -372,11 +364,11 @@ class CandidateChecker {
   // The median of kOverheadSamples empty kernels timed as the samples were.
   double empty_kernel_ms() {
     constexpr int kOverheadSamples = 16;
-    const Message reply = call(make_command("overhead", {{"count", kOverheadSamples}}));
+    const OverheadReply reply =
+        read_reply(call(count_command("overhead", {.count = kOverheadSamples})), read_overhead_reply);
     std::vector<double> times;
-    for (const auto& time : reply.header.at("times_ms"))
-      if (time.is_number() && std::isfinite(time.get<double>()) && time.get<double>() >= 0)
-        times.push_back(time.get<double>());
+    for (const double time : reply.times_ms)
+      if (std::isfinite(time) && time >= 0) times.push_back(time);
     if (times.empty()) return 0;
     return latency_statistics(std::move(times), "overhead", "", 0).median_ms;  // only the median is used
   }

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "kernelgate/error.hpp"
+#include "runner_internal.hpp"
 
 namespace kg::detail {
 namespace {
@@ -106,11 +107,14 @@ std::optional<Message> read_message(int fd) {
 
 namespace {
 
-// The members of each command with their JSON names: one list serves the
-// parent's writer and the child's strict reader, so the two cannot drift
-// apart. `Request` is the request, const or not.
-template <typename Request, typename Visit>
-void for_each_member(Request& r, Visit&& visit) requires std::same_as<std::remove_const_t<Request>, OpenRequest> {
+// The members of each message with their JSON names: one list serves the
+// writer and the strict reader, so the two cannot drift apart. `M` is the
+// message, const or not.
+template <typename M, typename T>
+concept MessageOf = std::same_as<std::remove_const_t<M>, T>;
+
+template <typename M, typename Visit>
+void for_each_member(M& r, Visit&& visit) requires MessageOf<M, OpenRequest> {
   visit("workload", r.workload);
   visit("suite_file", r.suite_file);
   visit("candidate", r.candidate);
@@ -123,8 +127,8 @@ void for_each_member(Request& r, Visit&& visit) requires std::same_as<std::remov
   visit("model", r.model);
 }
 
-template <typename Request, typename Visit>
-void for_each_member(Request& r, Visit&& visit) requires std::same_as<std::remove_const_t<Request>, RunRequest> {
+template <typename M, typename Visit>
+void for_each_member(M& r, Visit&& visit) requires MessageOf<M, RunRequest> {
   visit("set", r.set);
   visit("timed", r.timed);
   visit("audit", r.audit);
@@ -133,23 +137,134 @@ void for_each_member(Request& r, Visit&& visit) requires std::same_as<std::remov
   visit("hardware", r.hardware);
 }
 
-template <typename Request>
-Message write_command(const char* name, const Request& request) {
-  nlohmann::ordered_json fields = nlohmann::ordered_json::object();
-  for_each_member(request, [&](const char* key, const auto& value) { fields[key] = value; });
-  return make_command(name, std::move(fields));
+template <typename M, typename Visit>
+void for_each_member(M& r, Visit&& visit) requires MessageOf<M, ValuesRequest> {
+  visit("all", r.all);
+  visit("indices", r.indices);
 }
 
-// Every member is required and no other key is allowed: a field the parent
-// misnames is refused, never read as its default.
+template <typename M, typename Visit>
+void for_each_member(M& r, Visit&& visit) requires MessageOf<M, StrictRequest> {
+  visit("indices", r.indices);
+  visit("atol", r.atol);
+  visit("rtol", r.rtol);
+  visit("rel_l2", r.rel_l2);
+}
+
+template <typename M, typename Visit>
+void for_each_member(M& r, Visit&& visit) requires MessageOf<M, CountRequest> {
+  visit("count", r.count);
+}
+
+template <typename M, typename Visit>
+void for_each_member(M& r, Visit&& visit) requires MessageOf<M, OpenReply> {
+  visit("unsupported", r.unsupported);
+  visit("numel", r.numel);
+  visit("workspace_bytes", r.workspace_bytes);
+  visit("overlap", r.overlap);
+}
+
+template <typename M, typename Visit>
+void for_each_member(M& r, Visit&& visit) requires MessageOf<M, FloatScan> {
+  visit("poisoned", r.poisoned);
+  visit("first_poisoned", r.first_poisoned);
+  visit("non_finite", r.non_finite);
+  visit("first_non_finite", r.first_non_finite);
+}
+
+template <typename M, typename Visit>
+void for_each_member(M& r, Visit&& visit) requires MessageOf<M, RunReply> {
+  visit("stream", r.stream);
+  visit("guards", r.guards);
+  visit("inputs", r.inputs);
+  visit("output_hash", r.output_hash);
+  visit("scan", r.scan);
+  visit("time_ms", r.time_ms);
+  visit("sm_clock_mhz", r.sm_clock_mhz);
+  visit("sm_clock_max_mhz", r.sm_clock_max_mhz);
+  visit("counted", r.counted);
+  visit("counters", r.counters);
+  visit("counters_unavailable", r.counters_unavailable);
+}
+
+template <typename M, typename Visit>
+void for_each_member(M& r, Visit&& visit) requires MessageOf<M, StrictReply> {
+  visit("stats", r.stats);
+  visit("summary", r.summary);
+}
+
+template <typename M, typename Visit>
+void for_each_member(M& r, Visit&& visit) requires MessageOf<M, OverheadReply> {
+  visit("times_ms", r.times_ms);
+}
+
+// A type with a member list above (a message, or a record inside one).
+template <typename T>
+concept HasMembers = requires(T& value) { for_each_member(value, [](const char*, auto&) {}); };
+
+using NamedCounts = std::vector<std::pair<std::string, std::uint64_t>>;
+
+// Writing: a type with members is an object of them; counters are an
+// object by name; anything else is nlohmann's own (ErrorStats has a to_json).
+nlohmann::ordered_json json_of(const NamedCounts& counts) {
+  nlohmann::ordered_json object = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : counts) object[name] = value;
+  return object;
+}
+template <typename T>
+nlohmann::ordered_json json_of(const T& value) {
+  if constexpr (HasMembers<const T>) {
+    nlohmann::ordered_json object = nlohmann::ordered_json::object();
+    for_each_member(value, [&](const char* key, const auto& member) { object[key] = json_of(member); });
+    return object;
+  } else {
+    return nlohmann::ordered_json(value);
+  }
+}
+
+// Reading: every member is required and no other key is allowed (`extra`
+// names the keys that travel beside them, such as "command"), so a field a
+// writer misnames is refused, never read as its default.
+void read_value(const JsonReader& r, NamedCounts& counts) { counts = counters_from_json(r); }
+void read_value(const JsonReader& r, ErrorStats& stats) { stats = read_error_stats(r); }
+template <typename T>
+void read_members(const JsonReader& r, T& value, std::set<std::string> keys = {});
+template <typename T>
+void read_member(const JsonReader& r, T& value) {
+  if constexpr (HasMembers<T>)
+    read_members(r, value);
+  else
+    read_value(r, value);
+}
+template <typename T>
+void read_members(const JsonReader& r, T& value, std::set<std::string> keys) {
+  for_each_member(value, [&](const char* key, auto&) { keys.insert(key); });
+  r.expect_keys(keys);
+  for_each_member(value, [&](const char* key, auto& member) { read_member(r.at(key), member); });
+}
+
+template <typename Request>
+Message write_command(const std::string& name, const Request& request) {
+  return make_command(name, json_of(request));
+}
+
 template <typename Request>
 Request read_command(const JsonReader& command) {
   Request request;
-  std::set<std::string> keys{"command"};
-  for_each_member(request, [&](const char* key, auto&) { keys.insert(key); });
-  command.expect_keys(keys);
-  for_each_member(request, [&](const char* key, auto& value) { read_value(command.at(key), value); });
+  read_members(command, request, {"command"});
   return request;
+}
+
+template <typename Reply>
+Message write_reply(const Reply& reply, std::vector<float> values = {}) {
+  return Message{json_of(reply), std::move(values)};
+}
+
+template <typename Reply>
+Reply read_reply(const Message& message) {
+  Reply reply;
+  read_members(JsonReader(message.header, "its reply to the runner"), reply);
+  return reply;
 }
 
 }  // namespace
@@ -158,5 +273,22 @@ Message open_command(const OpenRequest& request) { return write_command("open", 
 OpenRequest read_open_request(const JsonReader& command) { return read_command<OpenRequest>(command); }
 Message run_command(const RunRequest& request) { return write_command("run", request); }
 RunRequest read_run_request(const JsonReader& command) { return read_command<RunRequest>(command); }
+Message values_command(const ValuesRequest& request) { return write_command("values", request); }
+ValuesRequest read_values_request(const JsonReader& command) { return read_command<ValuesRequest>(command); }
+Message strict_command(const StrictRequest& request) { return write_command("strict", request); }
+StrictRequest read_strict_request(const JsonReader& command) { return read_command<StrictRequest>(command); }
+Message count_command(const std::string& name, const CountRequest& request) { return write_command(name, request); }
+CountRequest read_count_request(const JsonReader& command) { return read_command<CountRequest>(command); }
+
+Message open_reply(const OpenReply& reply) { return write_reply(reply); }
+Message run_reply(const RunReply& reply) { return write_reply(reply); }
+Message strict_reply(const StrictReply& reply, std::vector<float> values) {
+  return write_reply(reply, std::move(values));
+}
+Message overhead_reply(const OverheadReply& reply) { return write_reply(reply); }
+OpenReply read_open_reply(const Message& reply) { return read_reply<OpenReply>(reply); }
+RunReply read_run_reply(const Message& reply) { return read_reply<RunReply>(reply); }
+StrictReply read_strict_reply(const Message& reply) { return read_reply<StrictReply>(reply); }
+OverheadReply read_overhead_reply(const Message& reply) { return read_reply<OverheadReply>(reply); }
 
 }  // namespace kg::detail

@@ -6,11 +6,14 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "kernelgate/device.hpp"
 #include "kernelgate/json_reader.hpp"
+#include "kernelgate/result.hpp"
 #include "kernelgate/suite.hpp"
 
 namespace kg::detail {
@@ -64,6 +67,68 @@ struct RunRequest {
 };
 Message run_command(const RunRequest& request);
 RunRequest read_run_request(const JsonReader& command);
+
+// The other commands' fields, written and read the same way.
+struct ValuesRequest {  // "values": output elements back to the parent
+  bool all = false;                  // every element (small outputs)
+  std::vector<std::int64_t> indices;  // else these flat indices
+};
+struct StrictRequest {  // "strict": the whole output against the strict-FP32 GPU reference
+  std::vector<std::int64_t> indices;  // the reference's values here come back
+  double atol = 0, rtol = 0, rel_l2 = 0;
+};
+struct CountRequest {  // "warmup" (untimed launches) and "overhead" (timed empty kernels)
+  int count = 0;
+};
+Message values_command(const ValuesRequest& request);
+Message strict_command(const StrictRequest& request);
+Message count_command(const std::string& name, const CountRequest& request);
+ValuesRequest read_values_request(const JsonReader& command);
+StrictRequest read_strict_request(const JsonReader& command);
+CountRequest read_count_request(const JsonReader& command);
+
+// The child's replies to "open", "run", "strict" and "overhead", each
+// written by the child (open_reply ...) and read back by the parent
+// (read_open_reply ...) from one list of its members, every member
+// required and no other allowed: a reply that is missing one or carries
+// another was forged or garbled, and the parent's read throws kg::Error.
+struct OpenReply {
+  std::string unsupported;            // why the candidate refuses the axes ("" if it does not); then nothing else is set
+  std::int64_t numel = 0;             // output elements the child allocated
+  std::uint64_t workspace_bytes = 0;  // what the candidate asked for
+  std::string overlap;                // an output or workspace buffer that overlaps an input ("" if none)
+};
+struct RunReply {
+  // The contract after the launch: "" where it held.
+  std::string stream;  // a kernel outside the harness's stream (when audited)
+  std::string guards;  // a buffer whose guard band was written
+  std::string inputs;  // the input the candidate modified
+  std::uint64_t output_hash = 0;  // of the whole output: equal hashes, bitwise equal runs
+  FloatScan scan;  // of the whole output
+  // A timed run: its milliseconds and the SM clock it ran at (0: unknown).
+  double time_ms = 0;
+  std::int64_t sm_clock_mhz = 0, sm_clock_max_mhz = 0;
+  // A counted run: interpret mode's counters by name (none on a GPU), or why
+  // they are missing (more requests than interpret mode keeps).
+  bool counted = false;
+  std::vector<std::pair<std::string, std::uint64_t>> counters;
+  std::string counters_unavailable;
+};
+struct StrictReply {
+  ErrorStats stats;     // every element against the strict-FP32 reference
+  std::string summary;  // how that reference was computed
+};
+struct OverheadReply {
+  std::vector<double> times_ms;
+};
+Message open_reply(const OpenReply& reply);
+Message run_reply(const RunReply& reply);
+Message strict_reply(const StrictReply& reply, std::vector<float> values);
+Message overhead_reply(const OverheadReply& reply);
+OpenReply read_open_reply(const Message& reply);
+RunReply read_run_reply(const Message& reply);
+StrictReply read_strict_reply(const Message& reply);
+OverheadReply read_overhead_reply(const Message& reply);
 
 // The child's end: commands arrive on kCommandFd, replies leave on kReplyFd.
 inline constexpr int kCommandFd = 3;

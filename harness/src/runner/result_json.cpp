@@ -35,22 +35,9 @@ constexpr std::array<std::pair<Outcome, std::string_view>, 12> kOutcomeNames{{
     {Outcome::skipped, "skipped"},
 }};
 
-// One value of a record, read by the type of the member it fills: the
-// integer, boolean and string reads are kernelgate/json_reader.hpp's.
-// A single number may be NaN or infinite, written as a string (number() below).
-void read_value(const JsonReader& r, double& value) { value = r.as_number_or_special(); }
-// Lists of numbers (the samples) are written as plain numbers: nothing else.
-void read_value(const JsonReader& r, std::vector<double>& values) {
-  r.expect_array();
-  values.clear();
-  for (std::size_t i = 0; i < r.size(); ++i) values.push_back(r.at(i).as_number());
-}
-template <typename T>
-void read_value(const JsonReader& r, std::vector<T>& values) {
-  r.expect_array();
-  values.clear();
-  for (std::size_t i = 0; i < r.size(); ++i) read_value(r.at(i), values.emplace_back());
-}
+// One value of a record is read by the type of the member it fills
+// (kernelgate/json_reader.hpp's read_value); a single number may be NaN or
+// infinite, written as a string (number() below).
 
 // An optional member of a record: absent (or null) keeps the default, so
 // older reports load; present, it must have the right type.

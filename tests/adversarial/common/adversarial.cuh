@@ -96,13 +96,15 @@ inline void launch_misbehaving(const LaunchArgs& args, Misbehaviour misbehaviour
 // The real direct_fp32 candidate of `workload`, linked into the same binary:
 // the adversarial candidates of the other workloads wrap it, so that only
 // their misbehaviour differs from an honest kernel.
-inline void launch_honest(const std::string& workload, const LaunchArgs& args) {
+inline const Candidate& honest(const std::string& workload) {
   for (const Candidate& candidate : candidate_registry())
-    if (candidate.workload == workload && candidate.id == "direct_fp32") {
-      candidate.launch(args);
-      return;
-    }
+    if (candidate.workload == workload && candidate.id == "direct_fp32") return candidate;
   throw std::runtime_error("no direct_fp32 candidate of " + workload + " in this binary");
+}
+inline void launch_honest(const std::string& workload, const LaunchArgs& args) { honest(workload).launch(args); }
+// The workspace a candidate wrapping it needs: the honest one's.
+inline std::function<std::size_t(const Axes&)> honest_workspace(const char* workload) {
+  return [workload](const Axes& axes) { return honest(workload).workspace_bytes(axes); };
 }
 
 // Elements of the output, for candidates of any workload.
@@ -128,10 +130,10 @@ inline void launch_shifted(const LaunchArgs& args) {
 }
 
 inline std::string always_supported(const Axes&) { return {}; }
-inline std::size_t no_workspace(const Axes&) { return 0; }
 
 // The registration of an adversarial candidate that misbehaves in its launch
-// only: fp32, every axes value supported, no workspace.
+// only: fp32, every axes value supported, and the workspace of the honest
+// direct_fp32 (which its launch may wrap: launch_honest).
 inline Candidate candidate(const char* workload, const char* id, const char* summary,
                            std::function<void(const LaunchArgs&)> launch) {
   return Candidate{
@@ -140,7 +142,7 @@ inline Candidate candidate(const char* workload, const char* id, const char* sum
       .precision = "fp32",
       .summary = summary,
       .unsupported_reason = always_supported,
-      .workspace_bytes = no_workspace,
+      .workspace_bytes = honest_workspace(workload),
       .launch = std::move(launch),
   };
 }

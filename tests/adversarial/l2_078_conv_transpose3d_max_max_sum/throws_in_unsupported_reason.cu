@@ -18,7 +18,7 @@ KG_REGISTER_CANDIDATE({
     .precision = "fp32",
     .summary = "adversarial: throws from unsupported_reason",
     .unsupported_reason = throw_instead,
-    .workspace_bytes = kg::adversarial::no_workspace,
+    .workspace_bytes = kg::adversarial::honest_workspace(kWorkload),
     .launch = honest,
 });
 
