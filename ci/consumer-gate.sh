@@ -11,21 +11,17 @@ set -euo pipefail
 kernelgate=$(cd "$(dirname "$0")/.." && pwd)
 usage="usage: ci/consumer-gate.sh cpu|h100|h200 PROJECT_DIR BASELINES"
 label=${1:?$usage} project_arg=${2:?$usage} baselines=${3:?$usage}
-case "$label" in
-  cpu) preset=cpu ;;
-  h100|h200) preset=gpu ;;
-  *) echo "ci/consumer-gate.sh: unknown label '$label' (cpu, h100 or h200)" >&2; exit 2 ;;
-esac
+. "$kernelgate/ci/consumer-layout.sh"
+consumer_layout "$label" "$project_arg"  # an unknown label stops here, before the project is looked at
 [ -f "$project_arg/CMakeLists.txt" ] || { echo "ci/consumer-gate.sh: no CMakeLists.txt in '$project_arg'" >&2; exit 2; }
 project=$(cd "$project_arg" && pwd)
 [ -d "$project/$baselines" ] || { echo "ci/consumer-gate.sh: no baselines folder '$baselines' in $project" >&2; exit 2; }
+consumer_layout "$label" "$project"
 
 "$kernelgate/ci/install-deps.sh"
-prefix=$kernelgate/build/prefix-$preset
 (cd "$kernelgate" && cmake --preset "$preset" -DKERNELGATE_BUILD_TESTS=OFF && cmake --build --preset "$preset" &&
   cmake --install "build/$preset" --prefix "$prefix")
 
-build=$project/build/kernelgate-$label
 configure=(-G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=$prefix"
            "-DFETCHCONTENT_SOURCE_DIR_KERNELGATE=$kernelgate")
 if [ "$preset" = gpu ]; then
@@ -34,7 +30,6 @@ fi
 cmake -S "$project" -B "$build" "${configure[@]}"
 cmake --build "$build"
 
-reports=$build/kernelgate-reports
 mkdir -p "$reports"
 if [ "$preset" = cpu ]; then
   ctest --test-dir "$build" -L '^cpu$' -j "$(nproc)" --output-on-failure --output-junit "$reports/ctest.junit.xml"

@@ -8,10 +8,9 @@ set -euo pipefail
 kernelgate=$(cd "$(dirname "$0")/.." && pwd)
 usage="usage: ci/consumer-summary.sh PROJECT_DIR SUITES BASELINES [cpu|h100|h200]"
 project=${1:?$usage} suites=${2:?$usage} baselines=${3:?$usage} label=${4:-cpu}
-preset=gpu
-[ "$label" = cpu ] && preset=cpu
-cli=$kernelgate/build/prefix-$preset/bin/kernelgate
-reports=$project/build/kernelgate-$label/kernelgate-reports
+. "$kernelgate/ci/consumer-layout.sh"
+consumer_layout "$label" "$project"
+cli=$prefix/bin/kernelgate
 if [ ! -x "$cli" ] || ! compgen -G "$reports/*.$label*.json" > /dev/null; then
   echo "_no kernelgate reports for $label (the build or the run did not get that far)_"
   exit 0

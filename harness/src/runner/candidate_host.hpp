@@ -6,21 +6,22 @@
 // nothing: the verdict is the parent's (check_candidate.cpp), and the float64
 // reference never enters this side.
 //
-// Commands (the header's "command"; replies are one message each):
-//   open    {workload, suite_file, candidate, axes, seed, thread_order?, tensor_cores?, nonce?}
-//           -> {unsupported} or {numel, workspace_bytes, overlap}
-//           Calls unsupported_reason and workspace_bytes, generates input
-//           sets A and B, allocates every buffer with guard bands.
-//   run     {set: "A"|"B", timed, audit}
-//           -> {time_ms?, wall_ms, stream, guards, inputs, scan}
-//           Loads the set, poisons output and workspace, launches once
-//           (between events when timed; caches flushed first), then checks
-//           the guard bands, the input hashes and scans the whole output.
-//   values  {indices} or {all: true}  -> values of the output at those points
-//   strict  {indices, atol, rtol, rel_l2}  -> {stats}, strict values at indices
-//           (gpu build: the whole output against the strict-FP32 reference)
-//   warmup  {count}  -> {}: untimed launches on set A, not checked
-//   close   {}  -> {nonce}: the nonce the open command carried
+// Commands (the header's "command"; each answered by one message, their
+// fields the structs of child_channel.hpp):
+//   open     OpenRequest -> OpenReply. Calls unsupported_reason and
+//            workspace_bytes, generates input sets A and B, allocates every
+//            buffer with guard bands.
+//   run      RunRequest -> RunReply. Loads the set, poisons output and
+//            workspace, launches once (between events when timed, caches
+//            flushed first; counted when asked), then checks the guard
+//            bands and the input hashes and scans the whole output.
+//   values   ValuesRequest -> the output's values at those points.
+//   strict   StrictRequest -> StrictReply and the strict values at the
+//            indices (gpu build: the whole output against the strict-FP32
+//            reference).
+//   warmup   CountRequest -> {}: untimed launches on set A, not checked.
+//   overhead CountRequest -> OverheadReply: empty kernels timed as runs are.
+//   close    {} -> {nonce}: the nonce the open command carried.
 // A candidate that throws, or a device fault, answers {failed: "..."}.
 #include <memory>
 #include <string>
