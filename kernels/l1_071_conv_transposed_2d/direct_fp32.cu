@@ -9,14 +9,15 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "common/conv_axes.cuh"
 #include "common/grid_stride.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 
 namespace {
 
-struct Shape {
-  std::int64_t batch, in_channels, out_channels, kernel, stride, padding, groups;
+struct Shape : kg::kernels::ConvAxes {
+  std::int64_t groups;
   std::int64_t height_in, width_in, height_out, width_out;
 };
 
@@ -54,12 +55,7 @@ __global__ void conv_transpose2d_direct(Shape s, const float* __restrict__ x,
 
 void launch(const kg::LaunchArgs& args) {
   Shape s{};
-  s.batch = args.axis("batch");
-  s.in_channels = args.axis("in_channels");
-  s.out_channels = args.axis("out_channels");
-  s.kernel = args.axis("kernel_size");
-  s.stride = args.axis("stride");
-  s.padding = args.axis("padding");
+  kg::kernels::read_conv_axes(args, s);
   s.groups = args.axis("groups");
   s.height_in = args.axis("height_in");
   s.width_in = args.axis("width_in");

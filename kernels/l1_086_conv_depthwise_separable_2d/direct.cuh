@@ -10,25 +10,21 @@
 // y[n, co, h, w] = sum over c of pointwise_weight[co, c, 0, 0] * mid[n, c, h, w]
 #include <cstdint>
 
+#include "common/conv_axes.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 
 namespace kg::l1_086 {
 
-struct DirectShape {
-  std::int64_t batch, in_channels, out_channels, kernel, stride, padding, dilation;
+struct DirectShape : kg::kernels::ConvAxes {
+  std::int64_t dilation;
   std::int64_t height, width, height_out, width_out;
   __host__ __device__ std::int64_t total() const { return batch * out_channels * height_out * width_out; }
 };
 
 inline DirectShape direct_shape(const LaunchArgs& args) {
   DirectShape s{};
-  s.batch = args.axis("batch");
-  s.in_channels = args.axis("in_channels");
-  s.out_channels = args.axis("out_channels");
-  s.kernel = args.axis("kernel_size");
-  s.stride = args.axis("stride");
-  s.padding = args.axis("padding");
+  kg::kernels::read_conv_axes(args, s);
   s.dilation = args.axis("dilation");
   s.height = args.axis("height");
   s.width = args.axis("width");

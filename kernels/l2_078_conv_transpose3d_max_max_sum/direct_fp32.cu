@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/conv_axes.cuh"
 #include "common/grid_stride.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
@@ -30,8 +31,7 @@
 
 namespace {
 
-struct Shape {
-  std::int64_t batch, in_channels, out_channels, kernel, stride, padding;
+struct Shape : kg::kernels::ConvAxes {
   std::int64_t depth, height, width;           // input
   std::int64_t depth_out, height_out, width_out;  // y
 };
@@ -114,12 +114,7 @@ __global__ void channel_sum_direct(Shape s, const float* __restrict__ channel_ma
 
 void launch(const kg::LaunchArgs& args) {
   Shape s{};
-  s.batch = args.axis("batch");
-  s.in_channels = args.axis("in_channels");
-  s.out_channels = args.axis("out_channels");
-  s.kernel = args.axis("kernel_size");
-  s.stride = args.axis("stride");
-  s.padding = args.axis("padding");
+  kg::kernels::read_conv_axes(args, s);
   s.depth = args.axis("depth");
   s.height = args.axis("height");
   s.width = args.axis("width");

@@ -16,16 +16,13 @@
 #include "kernelgate/result.hpp"
 #include "kernelgate/runner.hpp"
 #include "kernelgate/suite.hpp"
+#include "workload.hpp"
 
 namespace kg {
 namespace {
 
-constexpr const char* kWorkload = "l2_078_conv_transpose3d_max_max_sum";
-
-Suite workload_suite() {
-  return load_suite(std::string(KERNELGATE_SOURCE_ROOT) + "/suites/kernelbench/" + kWorkload +
-                    ".json");
-}
+using l2_078_test::kWorkload;
+using l2_078_test::workload_suite;
 
 const Candidate& candidate(const std::string& id) {
   for (const Candidate* found : candidates_for(kWorkload))

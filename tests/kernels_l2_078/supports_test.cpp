@@ -8,16 +8,13 @@
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/runner.hpp"
 #include "kernelgate/suite.hpp"
+#include "workload.hpp"
 
 namespace kg {
 namespace {
 
-constexpr const char* kWorkload = "l2_078_conv_transpose3d_max_max_sum";
-
-Suite workload_suite() {
-  return load_suite(std::string(KERNELGATE_SOURCE_ROOT) + "/suites/kernelbench/" + kWorkload +
-                    ".json");
-}
+using l2_078_test::kWorkload;
+using l2_078_test::workload_suite;
 
 class FusedSupports : public ::testing::TestWithParam<std::string> {
  protected:

@@ -1,0 +1,24 @@
+#pragma once
+// The axes every convolution workload names alike (the arguments of
+// KernelBench's modules), read from a launch in one place for the direct
+// candidates, whose shapes extend them with their own.
+#include <cstdint>
+
+#include "kernelgate/candidate.hpp"
+
+namespace kg::kernels {
+
+struct ConvAxes {
+  std::int64_t batch, in_channels, out_channels, kernel, stride, padding;
+};
+
+inline void read_conv_axes(const LaunchArgs& args, ConvAxes& axes) {
+  axes.batch = args.axis("batch");
+  axes.in_channels = args.axis("in_channels");
+  axes.out_channels = args.axis("out_channels");
+  axes.kernel = args.axis("kernel_size");
+  axes.stride = args.axis("stride");
+  axes.padding = args.axis("padding");
+}
+
+}  // namespace kg::kernels
