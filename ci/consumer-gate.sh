@@ -11,12 +11,12 @@ set -euo pipefail
 kernelgate=$(cd "$(dirname "$0")/.." && pwd)
 usage="usage: ci/consumer-gate.sh cpu|h100|h200 PROJECT_DIR BASELINES"
 label=${1:?$usage} project_arg=${2:?$usage} baselines=${3:?$usage}
-. "$kernelgate/ci/consumer-layout.sh"
-consumer_layout "$label" "$project_arg"  # an unknown label stops here, before the project is looked at
+"$kernelgate/ci/consumer-layout.sh" "$label" . > /dev/null  # an unknown label stops here, before the project is looked at
 [ -f "$project_arg/CMakeLists.txt" ] || { echo "ci/consumer-gate.sh: no CMakeLists.txt in '$project_arg'" >&2; exit 2; }
 project=$(cd "$project_arg" && pwd)
 [ -d "$project/$baselines" ] || { echo "ci/consumer-gate.sh: no baselines folder '$baselines' in $project" >&2; exit 2; }
-consumer_layout "$label" "$project"
+layout=$("$kernelgate/ci/consumer-layout.sh" "$label" "$project")
+{ read -r preset; read -r prefix; read -r build; read -r reports; } <<< "$layout"
 
 "$kernelgate/ci/install-deps.sh"
 (cd "$kernelgate" && cmake --preset "$preset" -DKERNELGATE_BUILD_TESTS=OFF && cmake --build --preset "$preset" &&

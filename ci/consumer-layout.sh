@@ -1,17 +1,18 @@
-# Sourced by ci/consumer-gate.sh and ci/consumer-summary.sh: where a team's
-# gate of one label keeps its things, so that the summary reads what the
-# gate wrote.
-#   consumer_layout LABEL PROJECT_DIR
-# sets preset (kernelgate's cpu or gpu preset for the label), prefix (that
-# build's install), build (the project's build folder for the label) and
-# reports (the reports its tests write); an unknown label exits 2.
-consumer_layout() {
-  case "$1" in
-    cpu) preset=cpu ;;
-    h100|h200) preset=gpu ;;
-    *) echo "$(basename "$0"): unknown label '$1' (cpu, h100 or h200)" >&2; exit 2 ;;
-  esac
-  prefix=$kernelgate/build/prefix-$preset
-  build=$2/build/kernelgate-$1
-  reports=$build/kernelgate-reports
-}
+#!/usr/bin/env bash
+# Where a team's gate of one label keeps its things, for ci/consumer-gate.sh
+# and ci/consumer-summary.sh, so that the summary reads what the gate wrote:
+#   ci/consumer-layout.sh LABEL PROJECT_DIR
+# prints four lines: the kernelgate preset of the label (cpu or gpu), that
+# build's install prefix, the project's build folder for the label and the
+# folder its tests write reports to. An unknown label exits 2.
+set -euo pipefail
+kernelgate=$(cd "$(dirname "$0")/.." && pwd)
+usage="usage: ci/consumer-layout.sh cpu|h100|h200 PROJECT_DIR"
+label=${1:?$usage} project=${2:?$usage}
+case "$label" in
+  cpu) preset=cpu ;;
+  h100|h200) preset=gpu ;;
+  *) echo "ci/consumer-layout.sh: unknown label '$label' (cpu, h100 or h200)" >&2; exit 2 ;;
+esac
+printf '%s\n' "$preset" "$kernelgate/build/prefix-$preset" "$project/build/kernelgate-$label" \
+  "$project/build/kernelgate-$label/kernelgate-reports"

@@ -8,8 +8,8 @@ set -euo pipefail
 kernelgate=$(cd "$(dirname "$0")/.." && pwd)
 usage="usage: ci/consumer-summary.sh PROJECT_DIR SUITES BASELINES [cpu|h100|h200]"
 project=${1:?$usage} suites=${2:?$usage} baselines=${3:?$usage} label=${4:-cpu}
-. "$kernelgate/ci/consumer-layout.sh"
-consumer_layout "$label" "$project"
+layout=$("$kernelgate/ci/consumer-layout.sh" "$label" "$project")
+{ read -r _preset; read -r prefix; read -r _build; read -r reports; } <<< "$layout"
 cli=$prefix/bin/kernelgate
 if [ ! -x "$cli" ] || ! compgen -G "$reports/*.$label*.json" > /dev/null; then
   echo "_no kernelgate reports for $label (the build or the run did not get that far)_"

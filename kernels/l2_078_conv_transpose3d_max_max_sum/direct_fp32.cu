@@ -72,7 +72,8 @@ std::int64_t pooled_extent(std::int64_t input, const kg::Axes& axes) {
 // Workspace: the max of every (image, output channel, pooled output).
 std::size_t workspace_bytes(const kg::Axes& axes) {
   const std::int64_t pooled =
-      pooled_extent(axes.at("depth"), axes) * pooled_extent(axes.at("height"), axes) * pooled_extent(axes.at("width"), axes);
+      pooled_extent(axes.at("depth"), axes) * pooled_extent(axes.at("height"), axes) *
+      pooled_extent(axes.at("width"), axes);
   return static_cast<std::size_t>(axes.at("batch") * axes.at("out_channels") * pooled) * sizeof(float);
 }
 
@@ -107,7 +108,8 @@ __global__ void channel_sum_direct(Shape s, const float* __restrict__ channel_ma
        index += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
     const std::int64_t q = index % pooled, n = index / pooled;
     float channel_sum = 0.0f;
-    for (std::int64_t co = 0; co < s.out_channels; ++co) channel_sum += channel_max[(n * s.out_channels + co) * pooled + q];
+    for (std::int64_t co = 0; co < s.out_channels; ++co)
+      channel_sum += channel_max[(n * s.out_channels + co) * pooled + q];
     y[index] = channel_sum;
   }
 }

@@ -420,7 +420,8 @@ TEST(Publish, OnTheCpuKeyACountedRecordReplacesAnUncountedOne) {
   file.records = {cpu_record(Trust::measured, 527.0, "2026-12-04T02:06:06Z")};
   std::vector<std::string> diff, refused;
   MergeOptions options{"report", "tester", "2026-12-04T05:00:00Z"};
-  EXPECT_TRUE(merge_records(file, {cpu_record(Trust::modelled, 265.0, "2026-12-04T05:00:00Z")}, options, diff, refused));
+  const BaselineRecord counted = cpu_record(Trust::modelled, 265.0, "2026-12-04T05:00:00Z");
+  EXPECT_TRUE(merge_records(file, {counted}, options, diff, refused));
   EXPECT_TRUE(refused.empty()) << joined(refused);
   ASSERT_EQ(file.records.size(), 1u) << joined(diff);  // one record stands for the implementation
   EXPECT_EQ(file.records[0].trust, Trust::modelled);
@@ -432,12 +433,13 @@ TEST(Publish, OnTheCpuKeyACountedRecordReplacesAnUncountedOne) {
 
   // An uncounted record would drop the counters the cpu gate judges: refused,
   // however new, unless forced.
-  EXPECT_FALSE(merge_records(file, {cpu_record(Trust::measured, 260.0, "2026-12-04T06:00:00Z")}, options, diff, refused));
+  const BaselineRecord uncounted = cpu_record(Trust::measured, 260.0, "2026-12-04T06:00:00Z");
+  EXPECT_FALSE(merge_records(file, {uncounted}, options, diff, refused));
   ASSERT_EQ(refused.size(), 1u);
   EXPECT_NE(refused[0].find("direct_fp32 has a record with counters"), std::string::npos) << refused[0];
   EXPECT_EQ(file.records[0].trust, Trust::modelled);
   options.force = true;
-  EXPECT_TRUE(merge_records(file, {cpu_record(Trust::measured, 260.0, "2026-12-04T06:00:00Z")}, options, diff, refused));
+  EXPECT_TRUE(merge_records(file, {uncounted}, options, diff, refused));
   ASSERT_EQ(file.records.size(), 1u);
   EXPECT_EQ(file.records[0].trust, Trust::measured);
 }

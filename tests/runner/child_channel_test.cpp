@@ -130,8 +130,8 @@ TEST(ChildChannel, TheRepliesReadBackAsWritten) {
                                                                                {"barriers", 3}}));
   EXPECT_EQ(run.counters_unavailable, "not counted");
 
-  const OpenReply open = read_open_reply(
-      sent(open_reply({.unsupported = "too wide", .numel = 96, .workspace_bytes = 4096, .overlap = "the workspace overlaps input x"})));
+  const OpenReply open = read_open_reply(sent(open_reply(
+      {.unsupported = "too wide", .numel = 96, .workspace_bytes = 4096, .overlap = "the workspace overlaps input x"})));
   EXPECT_EQ(open.unsupported, "too wide");
   EXPECT_EQ(open.numel, 96);
   EXPECT_EQ(open.workspace_bytes, 4096u);

@@ -127,17 +127,17 @@ class CandidateChecker {
   }
 
   bool open(CandidateResult& result) {
-    const OpenReply reply = read_reply(call(open_command({.workload = suite_.id,
-                                             .suite_file = suite_.file.string(),
-                                             .candidate = candidate_.id,
-                                             .device = request_.device,
-                                             .axes = axes_,
-                                             .seed = options_.seed,
-                                             .thread_order = request_.thread_order,
-                                             .tensor_cores = request_.tensor_cores,
-                                             .nonce = request_.nonce,
-                                             .model = options_.model_blocks_per_launch > 0})),
-                                         read_open_reply);
+    const Message command = open_command({.workload = suite_.id,
+                                          .suite_file = suite_.file.string(),
+                                          .candidate = candidate_.id,
+                                          .device = request_.device,
+                                          .axes = axes_,
+                                          .seed = options_.seed,
+                                          .thread_order = request_.thread_order,
+                                          .tensor_cores = request_.tensor_cores,
+                                          .nonce = request_.nonce,
+                                          .model = options_.model_blocks_per_launch > 0});
+    const OpenReply reply = read_reply(call(command), read_open_reply);
     if (!reply.unsupported.empty()) {
       result.thread_orders.clear();
       result.checks.push_back(make_check("support", Outcome::not_supported, reply.unsupported));
@@ -323,7 +323,8 @@ class CandidateChecker {
     const std::string set = number % 2 == 0 ? "A" : "B";  // rotate: the content behind the pointers changes
     const std::string what = "timed sample " + std::to_string(number + 1) + " (input set " + set + ")";
     const auto started = std::chrono::steady_clock::now();
-    const RunReply reply = read_reply(call(run_command({.set = set, .timed = true, .audit = interpreted_})), read_run_reply);
+    const RunReply reply =
+        read_reply(call(run_command({.set = set, .timed = true, .audit = interpreted_})), read_run_reply);
     check_contract(reply, what, true);
     check_finite(reply, what, true);
     const std::vector<std::size_t> positions = spot_positions();

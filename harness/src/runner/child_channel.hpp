@@ -93,7 +93,7 @@ CountRequest read_count_request(const JsonReader& command);
 // required and no other allowed: a reply that is missing one or carries
 // another was forged or garbled, and the parent's read throws kg::Error.
 struct OpenReply {
-  std::string unsupported;            // why the candidate refuses the axes ("" if it does not); then nothing else is set
+  std::string unsupported;            // why the candidate refuses the axes ("" if not); then nothing else is set
   std::int64_t numel = 0;             // output elements the child allocated
   std::uint64_t workspace_bytes = 0;  // what the candidate asked for
   std::string overlap;                // an output or workspace buffer that overlaps an input ("" if none)
