@@ -222,9 +222,9 @@ nlohmann::ordered_json json_of(const T& value) {
   }
 }
 
-// Reading: every member is required and no other key is allowed (`extra`
-// names the keys that travel beside them, such as "command"), so a field a
-// writer misnames is refused, never read as its default.
+// Reading: every member is required and no other key is allowed (`keys`
+// starts with those that travel beside the members, such as "command"), so
+// a field a writer misnames is refused, never read as its default.
 void read_value(const JsonReader& r, NamedCounts& counts) { counts = counters_from_json(r); }
 void read_value(const JsonReader& r, ErrorStats& stats) { stats = read_error_stats(r); }
 template <typename T>
