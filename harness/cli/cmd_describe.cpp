@@ -68,14 +68,7 @@ void describe(std::FILE* out, const Suite& suite, const Axes& axes, const std::s
     std::fprintf(out, "module     %s\n", suite.origin["module"].get<std::string>().c_str());
   std::fprintf(out, "file       %s\n", suite.file.string().c_str());
   std::fprintf(out, "identity   %s\n", suite.identity.c_str());
-  bool reference_registered = true;
-  try {
-    find_reference(suite.reference);
-  } catch (const Error&) {
-    reference_registered = false;  // a new suite before its reference is written
-  }
-  std::fprintf(out, "reference  %s (%s)\n", suite.reference.c_str(),
-              reference_registered ? "float64, host" : "NOT REGISTERED in this build: runs will fail");
+  std::fprintf(out, "reference  float64 on the host, the forward pass below (%zu ops)\n", suite.forward.size());
   std::fprintf(out, "axes       %s\n", preset.empty() ? "default" : ("preset " + preset).c_str());
 
   std::fprintf(out, "\naxes:\n  %-16s %8s", "name", "value");
@@ -103,6 +96,22 @@ void describe(std::FILE* out, const Suite& suite, const Axes& axes, const std::s
     std::fprintf(out, "  %-18s %-10s %-8s %-26s %s\n", tensor.name.c_str(),
                 std::string(to_string(tensor.role)).c_str(), tensor.dtype.c_str(), shape.c_str(),
                 init_text(suite, tensor, axes).c_str());
+  }
+
+  std::fprintf(out, "\nforward:\n");
+  const ResolvedForward forward = suite.resolve_forward(axes);
+  for (const ForwardStep& step : suite.forward) {
+    std::string operands;
+    for (const auto& name : step.inputs) operands += (operands.empty() ? "" : ", ") + name;
+    std::string attributes;
+    for (const auto& [key, expressions] : step.integers) {
+      std::string values;
+      for (const auto& expression : expressions) values += (values.empty() ? "" : ", ") + expression;
+      attributes += " " + key + "=" + (expressions.size() > 1 ? "(" + values + ")" : values);
+    }
+    const std::string call = std::string(ops::to_string(step.kind)) + "(" + operands + ")" + attributes;
+    std::fprintf(out, "  %-58s -> %s %s\n", call.c_str(), step.output.c_str(),
+                shape_text(forward.shapes.at(step.output)).c_str());
   }
 
   double flops = suite.flops(axes);

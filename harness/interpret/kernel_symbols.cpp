@@ -96,7 +96,7 @@ std::string canonical_kernel_symbol(const std::string& symbol) {
   // A kernel's name is _ZN <length><name>... E <parameters>: an anonymous
   // namespace among those names is "12_GLOBAL__N_1" from g++ and
   // "53_GLOBAL__N__<hash>_<file>_..." from nvcc. The lengths must be read
-  // from the start: a name may itself end in digits (l1_071).
+  // from the start: a name may itself end in digits, as some workload ids do.
   static const std::string marker = "_GLOBAL__N_", canonical = "12_GLOBAL__N_1";
   if (symbol.rfind("_ZN", 0) != 0) return symbol;
   std::string out = "_ZN";

@@ -4,7 +4,9 @@
 For each case below it asks kernelgate for the generated inputs and parameters
 (`kernelgate reference --dump`), runs the KernelBench module in float64 with
 torch on the CPU, and stores inputs, parameters and torch's output as .npy
-plus fixtures/manifest.json. The GoogleTest golden test reads them; torch is
+plus fixtures/manifest.json. It also runs the suite's own forward pass (its op
+list) in torch and stops unless that agrees with the module: the op list is
+what kernelgate evaluates, the module is what KernelBench defines. The GoogleTest golden test reads them; torch is
 only needed here, never to build or test.
 
     python3 -m venv build/golden-venv && build/golden-venv/bin/pip install torch numpy
@@ -21,8 +23,10 @@ import tempfile
 import numpy as np
 
 from kernelbench_modules import generate, rel_l2, run_float64
+from torch_ops import run_forward
 
 HERE = pathlib.Path(__file__).resolve().parent
+SUITES = HERE.parent.parent / "suites" / "kernelbench"
 
 # Small shapes, including non-default stride, padding, output_padding, groups,
 # dilation and kernel sizes. Axes not named keep their KernelBench defaults.
@@ -90,6 +94,10 @@ def main():
                         sys.exit(f"{name}: {entry['name']} differs from the documented generator")
                     tensors[entry["name"]] = array
             want = run_float64(workload, dumped["axes"], tensors)
+            suite = json.loads((SUITES / f"{workload}.json").read_text())
+            op_list = run_forward(suite, dumped["axes"], tensors)
+            if op_list.shape != want.shape or rel_l2(op_list, want) > 1e-12:
+                sys.exit(f"{name}: the suite's forward pass in torch disagrees with the KernelBench module")
             error = rel_l2(ours, want)
             worst = max(worst, error)
             print(f"{name:40s} {str(want.shape):22s} rel_l2(kernelgate, torch) = {error:.2e}")

@@ -64,10 +64,10 @@ TEST(Golden, ReferencesAgreeWithTorchFloat64) {
       norm += want.f64[i] * want.f64[i];
     }
     ASSERT_GT(norm, 0.0);
-    EXPECT_LT(std::sqrt(diff / norm), 1e-6);
+    EXPECT_LT(std::sqrt(diff / norm), 1e-12);
     for (std::size_t i = 0; i < want.f64.size(); i += 5)
       EXPECT_NEAR(reference_point(suite, axes, inputs, static_cast<std::int64_t>(i)), want.f64[i],
-                  1e-9 * std::sqrt(norm));
+                  1e-12 * std::sqrt(norm));
   }
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "kernelgate/error.hpp"
+#include "kernelgate/expression.hpp"
 #include "kernelgate/reference.hpp"
 #include "kernelgate/suite.hpp"
 
@@ -82,24 +83,35 @@ TEST_P(Reference, TolerancePolicyAcceptsTf32WithMargin) {
 
 INSTANTIATE_TEST_SUITE_P(Workloads, Reference, ::testing::ValuesIn(kWorkloads));
 
-TEST(ReferenceRegistry, UnknownReference) {
-  try {
-    find_reference("l9_999_nothing");
-    FAIL();
-  } catch (const Error& e) {
-    // The message names the unknown id and lists what is registered: every
-    // stock suite's reference among them (a new workload adds itself).
-    const std::string message = e.what();
-    EXPECT_EQ(message.rfind("no float64 reference is registered for 'l9_999_nothing' (registered: ", 0), 0u)
-        << message;
-    for (const Suite& suite : load_suites(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR)))
-      EXPECT_NE(message.find(suite.reference), std::string::npos) << message;
+// l1_071 and l1_086 state no cost: their FLOPs now follow from their ops, and
+// must be what the formulas they stated before gave, at the defaults, at ci
+// and at non-default geometry.
+TEST(ReferenceFlops, OpsGiveTheFormulasTheSuitesStated) {
+  const std::map<std::string, std::string> stated = {
+      {"l1_071_conv_transposed_2d",
+       "2 * batch * (in_channels / groups) * out_channels * convt_taps(height_in, kernel_size, stride, padding, "
+       "(height_in - 1) * stride - 2 * padding + kernel_size + output_padding) * convt_taps(width_in, kernel_size, "
+       "stride, padding, (width_in - 1) * stride - 2 * padding + kernel_size + output_padding)"},
+      {"l1_086_conv_depthwise_separable_2d",
+       "2 * batch * in_channels * ((height + 2 * padding - dilation * (kernel_size - 1) - 1) / stride + 1) * "
+       "((width + 2 * padding - dilation * (kernel_size - 1) - 1) / stride + 1) * (kernel_size * kernel_size + "
+       "out_channels)"},
+  };
+  const std::map<std::string, std::vector<Axes>> geometry = {
+      {"l1_071_conv_transposed_2d",
+       {{{"stride", 2}, {"padding", 1}, {"output_padding", 1}, {"groups", 2}},
+        {{"kernel_size", 4}, {"stride", 3}, {"padding", 2}, {"output_padding", 2}}}},
+      {"l1_086_conv_depthwise_separable_2d", {{{"stride", 2}, {"padding", 2}, {"dilation", 2}}, {{"padding", 0}}}},
+  };
+  for (const auto& [id, formula] : stated) {
+    const Suite suite = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), id);
+    EXPECT_TRUE(suite.flops_expression.empty()) << id;
+    std::vector<Axes> all = {suite.resolve_axes(""), suite.resolve_axes("ci")};
+    for (const Axes& overrides : geometry.at(id)) all.push_back(suite.resolve_axes("ci", overrides));
+    for (const Axes& axes : all)
+      EXPECT_EQ(suite.flops(axes), static_cast<double>(evaluate_expression(formula, axes))) << id << " "
+                                                                                             << format_axes(axes);
   }
-}
-
-TEST(ReferenceRegistry, EveryStockSuiteHasOne) {
-  for (const Suite& suite : load_suites(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR)))
-    EXPECT_NO_THROW(find_reference(suite.reference)) << suite.id;
 }
 
 }  // namespace

@@ -41,7 +41,7 @@ TEST_F(SuiteValidation, StockSuitesLoad) {
 TEST_F(SuiteValidation, UnknownKey) {
   expect_error([](Json& j) { j["colour"] = "red"; },
                "$.colour: unknown key (allowed here: axes, contract, cost, description, format, "
-               "gate, id, kind, origin, presets, reference, requires, schema_version, tensors, title, "
+               "forward, gate, id, kind, origin, presets, requires, schema_version, tensors, title, "
                "tolerance)");
   expect_error([](Json& j) { j["axes"]["batch"]["defualt"] = 8; },
                "$.axes.batch.defualt: unknown key (allowed here: default, description, max, min)");
@@ -74,7 +74,7 @@ TEST_F(SuiteValidation, WrongType) {
 }
 
 TEST_F(SuiteValidation, MissingField) {
-  expect_error([](Json& j) { j.erase("cost"); }, "$.cost: missing required field");
+  expect_error([](Json& j) { j.erase("forward"); }, "$.forward: missing required field");
   expect_error([](Json& j) { j["axes"]["stride"].erase("max"); },
                "$.axes.stride.max: missing required field");
   expect_error([](Json& j) { j["tensors"][1].erase("init"); }, "$.tensors[1].init: missing required field");
@@ -106,6 +106,52 @@ TEST_F(SuiteValidation, EmptyOrNegativeShape) {
                "$.tensors[0].shape[2]: evaluates to -88 at the default axes, must be positive");
   expect_error([](Json& j) { j["tensors"][0]["shape"][2] = "height_in - 19"; },
                "$.tensors[0].shape[2]: evaluates to 0 at the axes of preset 'ci', must be positive");
+}
+
+TEST_F(SuiteValidation, MalformedForwardPass) {
+  expect_error([](Json& j) { j["forward"][0]["op"] = "convolve"; },
+               "$.forward[0].op: unknown op 'convolve' (known: conv, conv_transpose, max_pool, avg_pool, sum, "
+               "mean, max, add, subtract, multiply, relu, gelu, sigmoid, tanh, clamp, scale, matmul)");
+  expect_error([](Json& j) { j["forward"][0]["inputs"][1] = "w"; },
+               "$.forward[0].inputs[1]: 'w' is neither an input or parameter nor the output of an earlier op");
+  expect_error([](Json& j) { j["forward"][0]["inputs"] = {"x"}; },
+               "$.forward[0].inputs: conv_transpose takes 2 or 3 operands, got 1");
+  expect_error([](Json& j) { j["forward"][0]["kernel"] = 3; },
+               "$.forward[0].kernel: unknown key (allowed here: dilation, groups, inputs, op, output, "
+               "output_padding, padding, stride)");
+  expect_error([](Json& j) { j["forward"][0]["output"] = "z"; },
+               "$.forward[0].output: the last op must produce the output tensor 'y'");
+  expect_error([](Json& j) { j["forward"][0]["output"] = "x"; },
+               "$.forward[0].output: 'x' is already a tensor: every op makes a new one");
+  expect_error([](Json& j) { j["forward"][0]["stride"] = "bad axis"; },
+               "$.forward[0].stride: expression 'bad axis' at position 5: unexpected 'a'");
+  expect_error(
+      [](Json& j) {
+        j["tensors"].push_back({{"name", "extra"}, {"role", "parameter"}, {"shape", {1}},
+                                {"init", {{"distribution", "uniform"}, {"low", 0}, {"high", 1}}}});
+      },
+      "$.forward: tensor 'extra' is declared but no op reads it");
+}
+
+TEST_F(SuiteValidation, ForwardPassThatDoesNotFit) {
+  // The op's own rule, at the axes where it first fails.
+  expect_error([](Json& j) { j["forward"][0]["groups"] = 3; },
+               "$.forward[0]: conv_transpose: input channels 32 are not divisible by groups 3 at the default axes");
+  // An output other than the declared one.
+  expect_error([](Json& j) { j["forward"][0]["stride"] = 2; },
+               "$.forward[0]: computes the output 'y' as [8, 32, 1025, 2049], its declared shape is "
+               "[8, 32, 514, 1026] at the default axes");
+  // The same check on axes given at run time.
+  Suite suite = load_suite(test::stock_suite_file("l2_078_conv_transpose3d_max_max_sum"));
+  suite.forward[1].integers["kernel"] = {"5"};  // a 2-pool that became a 5-pool
+  try {
+    suite.resolve_axes("ci");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "illegal axes for workload l2_078_conv_transpose3d_max_max_sum: forward[2]: max_pool: the kernel "
+              "spans 3, more than the padded input's 2 of spatial dimension 0");
+  }
 }
 
 TEST_F(SuiteValidation, IllegalPresetAxes) {

@@ -38,7 +38,7 @@ struct LaunchArgs {
 };
 
 struct Candidate {
-  std::string workload;   // suite id, e.g. "l1_071_conv_transposed_2d"
+  std::string workload;   // suite id, as the suite file names it
   std::string id;         // e.g. "implicit_gemm_tf32"
   std::string precision;  // "fp32", "tf32", "bf16": selects the suite's tolerance
   std::string summary;    // one line: the method

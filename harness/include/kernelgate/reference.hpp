@@ -1,7 +1,6 @@
 #pragma once
 // Inputs, parameters and the float64 host reference of a workload.
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -57,25 +56,15 @@ HostTensor<float> generate_tensor(const Suite& suite, const TensorSpec& tensor, 
 // identical on every machine (docs/inputs.md).
 Tensors generate_inputs(const Suite& suite, const Axes& axes, std::uint64_t seed);
 
-// The whole output in float64, multi-threaded.
+// The whole output in float64, multi-threaded: the suite's forward pass
+// evaluated op by op (kernelgate/ops.hpp). Ops compute only what the output
+// reads (a pool whose windows stop short of the end never reads the last rows).
 HostTensor<double> reference_output(const Suite& suite, const Axes& axes, const Tensors& inputs);
 
-// One output element (flat index) in float64, straight from the definition;
-// used to sample full-size outputs.
+// One output element (flat index) in float64: the same forward pass on the
+// boxes of each tensor that this element depends on; used to sample
+// full-size outputs.
 double reference_point(const Suite& suite, const Axes& axes, const Tensors& inputs,
                        std::int64_t flat_index);
-
-// The float64 reference of one kind of workload. Adding a workload is its
-// suite file plus one reference file that defines one of these and names it
-// in reference_registry.cpp.
-struct WorkloadReference {
-  std::string name;  // the suite's "reference" (by default its id)
-  // Writes the whole output (already sized to the output shape).
-  std::function<void(const Axes&, const Tensors&, HostTensor<double>&)> full;
-  std::function<double(const Axes&, const Tensors&, std::int64_t flat_index)> point;
-};
-const std::vector<WorkloadReference>& reference_registry();
-// Throws kg::Error when none is registered under that name.
-const WorkloadReference& find_reference(const std::string& name);
 
 }  // namespace kg

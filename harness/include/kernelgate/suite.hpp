@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernelgate/axes.hpp"
+#include "kernelgate/ops.hpp"
 
 namespace kg {
 
@@ -82,6 +83,24 @@ struct Contract {
   bool no_aliasing = true;  // the output must not overlap any input
 };
 
+// One op of the forward pass (docs/suite-format.md, "forward"): its operands
+// and its output by tensor name, its integer attributes as expressions over
+// the axes (one for every spatial dimension, or one each), the rest as given.
+struct ForwardStep {
+  ops::OpKind kind = ops::OpKind::relu;
+  std::vector<std::string> inputs;
+  std::string output;
+  std::map<std::string, std::vector<std::string>> integers;  // kernel, stride, padding, dilation, ...
+  ops::Op constants;  // keepdim, dims, value, low, high, count_include_pad
+};
+
+// The forward pass at given axes: each step as an op with its attributes
+// evaluated, and the shape of every tensor it names (declared or produced).
+struct ResolvedForward {
+  std::vector<ops::Op> ops;
+  std::map<std::string, ops::Shape> shapes;
+};
+
 struct Suite {
   std::filesystem::path file;  // absolute
   std::string id;
@@ -94,9 +113,9 @@ struct Suite {
   std::vector<AxisSpec> axes;          // file order
   std::map<std::string, Axes> presets; // name -> axes it sets (e.g. "ci")
   std::vector<AxisRule> rules;         // the file's "requires"
-  std::string flops_expression;        // "cost.flops"
+  std::vector<ForwardStep> forward;    // the float64 reference, op by op
+  std::string flops_expression;        // "cost.flops"; empty: the sum of the ops' FLOPs
   std::string flops_description;
-  std::string reference;               // the registered float64 reference (default: id)
   Contract contract;
   nlohmann::ordered_json origin;       // KernelBench level, problem, file, module
 
@@ -112,7 +131,10 @@ struct Suite {
   std::vector<std::int64_t> shape(const std::string& tensor, const Axes& axes) const;
   const TensorSpec& tensor(const std::string& name) const;
   const Tolerance& tolerance(const std::string& precision) const;
-  double flops(const Axes& axes) const;  // multiply-adds reaching the output, times 2
+  // The forward pass at these axes. Throws kg::Error naming the step
+  // ("forward[2] (conv): ...") whose operands do not fit.
+  ResolvedForward resolve_forward(const Axes& axes) const;
+  double flops(const Axes& axes) const;  // cost.flops, or the sum of the ops' (kernelgate/ops.hpp)
   double bytes(const Axes& axes) const;  // each declared tensor crossing memory once
 };
 

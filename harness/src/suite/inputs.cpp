@@ -7,7 +7,7 @@
 #include "kernelgate/error.hpp"
 #include "kernelgate/expression.hpp"
 #include "kernelgate/reference.hpp"
-#include "parallel.hpp"
+#include "kernelgate/detail/parallel.hpp"
 #include "philox.hpp"
 #include "sha256.hpp"
 

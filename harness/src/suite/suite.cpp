@@ -131,6 +131,9 @@ Axes Suite::resolve_axes(const std::string& preset, const Axes& overrides) const
     throw Error("illegal axes for workload " + id + ": " + *violation);
   if (auto problem = find_shape_problem(*this, axes))
     throw Error("illegal axes for workload " + id + ": " + problem->message);
+  if (auto problem = find_forward_problem(*this, axes))
+    throw Error("illegal axes for workload " + id + ": forward[" + std::to_string(problem->step) + "]: " +
+                problem->message);
   return axes;
 }
 
@@ -178,7 +181,15 @@ const Tolerance& Suite::tolerance(const std::string& precision) const {
 }
 
 double Suite::flops(const Axes& axes) const {
-  return static_cast<double>(evaluate_expression(flops_expression, axes));
+  if (!flops_expression.empty()) return static_cast<double>(evaluate_expression(flops_expression, axes));
+  const ResolvedForward forward = resolve_forward(axes);
+  double total = 0;
+  for (std::size_t i = 0; i < forward.ops.size(); ++i) {
+    std::vector<ops::Shape> operands;
+    for (const auto& name : this->forward[i].inputs) operands.push_back(forward.shapes.at(name));
+    total += ops::flops(forward.ops[i], operands);
+  }
+  return total;
 }
 
 double Suite::bytes(const Axes& axes) const {

@@ -205,6 +205,7 @@ void read_tensors(const JsonReader& field, Suite& suite) {
     field.fail("expected at least one tensor with role input");
 }
 
+// Optional: without it the FLOPs are the sum of the forward pass's ops.
 void read_cost(const JsonReader& field, Suite& suite) {
   field.expect_keys({"flops"}, {"description"});
   suite.flops_expression = read_expression(field.at("flops"), suite);
@@ -300,6 +301,17 @@ void check_declared_axes(const JsonReader& root, const Suite& suite) {
     for (const auto& [axis, value] : values) axes[axis] = value;
     check(axes, root.at("presets").at(name), "the axes of preset '" + name + "'");
   }
+  // Then the forward pass, whose shapes follow from the tensors' at each.
+  auto check_forward = [&](const Axes& axes, const std::string& which) {
+    if (auto problem = find_forward_problem(suite, axes))
+      root.at("forward").at(problem->step).fail(problem->message + " at " + which);
+  };
+  check_forward(suite.default_axes(), "the default axes");
+  for (const auto& [name, values] : suite.presets) {
+    Axes axes = suite.default_axes();
+    for (const auto& [axis, value] : values) axes[axis] = value;
+    check_forward(axes, "the axes of preset '" + name + "'");
+  }
 }
 
 void read_header(const JsonReader& root) {
@@ -325,22 +337,21 @@ Suite load_suite(const std::filesystem::path& file) {
   suite.json = read_json_file(file);
   JsonReader root(suite.json, file_name);
   read_header(root);
-  std::set<std::string> optional{"reference", "presets", "requires", "gate", "description"};
+  std::set<std::string> optional{"presets", "requires", "cost", "gate", "description"};
   optional.insert(kHeaderKeys.begin(), kHeaderKeys.end());
-  root.expect_keys({"id", "title", "origin", "axes", "tensors", "cost", "tolerance", "contract"}, optional);
+  root.expect_keys({"id", "title", "origin", "axes", "tensors", "forward", "tolerance", "contract"}, optional);
   suite.id = root.at("id").as_nonempty_string();
   if (!is_identifier(suite.id))
     root.at("id").fail("workload ids are lowercase letters, digits and '_'");
   suite.title = root.at("title").as_nonempty_string();
   if (root.has("description")) root.at("description").as_string();
   read_origin(root.at("origin"), suite);
-  suite.reference = suite.id;
-  if (root.has("reference")) suite.reference = root.at("reference").as_nonempty_string();
   read_axes(root.at("axes"), suite);
   if (root.has("presets")) read_presets(root.at("presets"), suite);
   if (root.has("requires")) read_rules(root.at("requires"), suite);
   read_tensors(root.at("tensors"), suite);
-  read_cost(root.at("cost"), suite);
+  read_forward(root.at("forward"), suite, [&](const JsonReader& field) { return read_expression(field, suite); });
+  if (root.has("cost")) read_cost(root.at("cost"), suite);
   read_tolerances(root.at("tolerance"), suite);
   if (root.has("gate")) read_gate(root.at("gate"), suite);
   read_contract(root.at("contract"), suite);

@@ -251,7 +251,7 @@ class CudaDevice final : public Device {
     const int value = static_cast<int>(++flushes_ & 0xff);
     check_device(cudaMemsetAsync(flush_buffer_, value, flush_bytes_, stream_), "L2 flush");
     // The memset leaves an L2's worth of dirty lines, whose write-back would
-    // land in the timed kernel (about 5% of l1_071's traffic): read the
+    // land in the timed kernel (a few percent of a conv workload's traffic): read the
     // first half back so they are written back here and L2 starts clean.
     cuda_detail::read_sweep(flush_buffer_, flush_bytes_ / 2, sweep_sink_, stream_);
   }

@@ -4,9 +4,10 @@
 // The block: a 3x3-style depthwise convolution (one filter per channel) whose
 // result is mixed across channels by a 1x1 convolution. Each thread owns one
 // output element y[n, o, r, q] and computes, for every input channel c, the
-// depthwise value at (r, q) before weighting it by pointwise[o, c]:
-//   y[n, o, r, q] = sum_c pointwise[o, c] *
-//                   sum_{i, j} depthwise[c, i, j] * x[n, c, r*S - P + i*D, q*S - P + j*D]
+// depthwise value at (r, q) before weighting it by pointwise[o, c], and keeps
+// the positive part (the block's ReLU):
+//   y[n, o, r, q] = max(0, sum_c pointwise[o, c] *
+//                          sum_{i, j} depthwise[c, i, j] * x[n, c, r*S - P + i*D, q*S - P + j*D])
 // with taps outside the input counted as zero.
 #include <cstdint>
 
@@ -44,7 +45,7 @@ __global__ void mobile_block(Geometry g, const float* __restrict__ x, const floa
       }
       acc += pointwise[o * g.channels + c] * spatial;
     }
-    y[e] = acc;
+    y[e] = fmaxf(acc, 0.0f);
   }
 }
 

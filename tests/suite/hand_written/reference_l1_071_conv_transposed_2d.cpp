@@ -4,7 +4,7 @@
 //   y[n, co, oh, ow] = sum over ci in co's group, kh, kw with
 //                      oh = ih * stride - padding + kh (same for w)
 //                      of x[n, ci, ih, iw] * weight[ci, co % (out / groups), kh, kw].
-#include "parallel.hpp"
+#include "kernelgate/detail/parallel.hpp"
 #include "references.hpp"
 
 namespace kg {

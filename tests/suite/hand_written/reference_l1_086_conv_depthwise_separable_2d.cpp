@@ -7,7 +7,7 @@
 // The intermediate d stays in float64, as in a float64 PyTorch run.
 #include <vector>
 
-#include "parallel.hpp"
+#include "kernelgate/detail/parallel.hpp"
 #include "references.hpp"
 
 namespace kg {

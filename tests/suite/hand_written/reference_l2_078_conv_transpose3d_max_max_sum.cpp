@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "parallel.hpp"
+#include "kernelgate/detail/parallel.hpp"
 #include "references.hpp"
 
 namespace kg {

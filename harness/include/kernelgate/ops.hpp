@@ -1,0 +1,113 @@
+#pragma once
+// The float64 op library behind every workload's reference (docs/ops.md).
+//
+// A suite's forward pass is a list of these ops over named tensors. Each op
+// knows four things: the shape of its output, the part of each input that a
+// part of its output reads (input_boxes), how to compute a part of its output
+// from those parts (evaluate), and its FLOPs. A part is a box, a half-open
+// range per dimension, so one code path serves both the whole output (the box
+// of the whole tensor) and one sampled element of a full-size output (a box
+// of one element, which reads only the inputs it depends on).
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kg::ops {
+
+using Shape = std::vector<std::int64_t>;
+
+// Half-open ranges [lo[d], hi[d]) of the dimensions of a tensor.
+struct Box {
+  Shape lo, hi;
+  static Box whole(const Shape& shape);
+  static Box element(const Shape& shape, std::int64_t flat_index);
+  std::int64_t numel() const;
+  bool empty() const { return numel() == 0; }
+  // The smallest box holding both (an empty box adds nothing).
+  Box merged(const Box& other) const;
+  bool operator==(const Box&) const = default;
+};
+
+// The float64 values of one box of a tensor, row-major over the box.
+struct Region {
+  Box box;
+  std::vector<double> data;
+  Shape strides;  // of the box's extents
+
+  explicit Region(Box box_of_values = {});
+  // The offset in data of an absolute index (one entry per dimension).
+  std::int64_t offset(const std::int64_t* index) const {
+    std::int64_t at = 0;
+    for (std::size_t d = 0; d < strides.size(); ++d) at += (index[d] - box.lo[d]) * strides[d];
+    return at;
+  }
+  double at(const std::int64_t* index) const { return data[static_cast<std::size_t>(offset(index))]; }
+};
+
+enum class OpKind {
+  conv,            // x [N, C, s...], weight [C_out, C / groups, k...], optional bias [C_out]
+  conv_transpose,  // x [N, C, s...], weight [C, C_out / groups, k...], optional bias [C_out]
+  max_pool,        // x [N, C, s...]; padding counts as -infinity
+  avg_pool,        // x [N, C, s...]; count_include_pad as PyTorch's default
+  sum,             // over dims, keepdim or not
+  mean,
+  max,
+  add,             // two tensors, broadcast as NumPy and PyTorch do
+  subtract,
+  multiply,
+  relu,
+  gelu,            // the exact form, 0.5 x (1 + erf(x / sqrt 2)): PyTorch's default
+  sigmoid,
+  tanh,
+  clamp,           // to [low, high]
+  scale,           // times a constant
+  matmul,          // a [..., M, K] @ b [..., K, N] (or b [K, N]): matmul and batched matmul
+};
+
+// Every kind with its name, in declaration order.
+const std::vector<std::pair<OpKind, std::string_view>>& op_kinds();
+std::string_view to_string(OpKind kind);
+// Throws kg::Error naming the known kinds.
+OpKind op_kind_from_string(std::string_view name);
+
+struct Op {
+  OpKind kind = OpKind::relu;
+  // Convolutions and pools, one entry per spatial dimension (the suite layer
+  // expands a single value). Empty means the default: stride 1 (pools: the
+  // kernel), padding 0, dilation 1, output_padding 0.
+  std::vector<std::int64_t> kernel;  // pools only: a convolution's comes from its weight
+  std::vector<std::int64_t> stride, padding, dilation, output_padding;
+  std::int64_t groups = 1;
+  bool count_include_pad = true;  // avg_pool
+  std::vector<std::int64_t> dims;  // reductions; negative counts from the end
+  bool keepdim = false;
+  double value = 1;                // scale
+  double low = 0, high = 0;        // clamp
+};
+
+// The number of operands an op takes: {fewest, most}.
+std::pair<std::size_t, std::size_t> operand_count(OpKind kind);
+
+// The output's shape; throws kg::Error saying what does not fit (a channel
+// count that does not divide, a kernel larger than its padded input...).
+Shape output_shape(const Op& op, const std::vector<Shape>& inputs);
+
+// The box of each input that the box `out` of the output reads.
+std::vector<Box> input_boxes(const Op& op, const std::vector<Shape>& inputs, const Box& out);
+
+// Computes out.box of the output from regions of the inputs that hold at
+// least the boxes input_boxes() named. Parallel over the output elements;
+// each element is summed in one fixed order, so the result never depends on
+// the number of threads.
+void evaluate(const Op& op, const std::vector<Shape>& shapes, const std::vector<const Region*>& inputs,
+              Region& out);
+
+// FLOPs of the whole output: 2 per multiply-add of a contraction (a
+// convolution counts every kernel tap of every output element, padding
+// included, as is usual; a transposed convolution the products that land in
+// its output, the only ones a gather computes), one per element read for
+// pools and reductions, one per output element for the element-wise ops.
+double flops(const Op& op, const std::vector<Shape>& inputs);
+
+}  // namespace kg::ops

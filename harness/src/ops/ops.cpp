@@ -1,0 +1,160 @@
+// Boxes, regions, op names and the dispatch of kernelgate/ops.hpp to the two
+// op families.
+#include <algorithm>
+
+#include "kernelgate/detail/parallel.hpp"
+#include "op_families.hpp"
+
+namespace kg::ops {
+
+Box Box::whole(const Shape& shape) { return Box{Shape(shape.size(), 0), shape}; }
+
+Box Box::element(const Shape& shape, std::int64_t flat_index) {
+  Box box{Shape(shape.size(), 0), Shape(shape.size(), 0)};
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    box.lo[d] = flat_index % shape[d];
+    box.hi[d] = box.lo[d] + 1;
+    flat_index /= shape[d];
+  }
+  return box;
+}
+
+std::int64_t Box::numel() const {
+  std::int64_t n = 1;
+  for (std::size_t d = 0; d < lo.size(); ++d) n *= std::max<std::int64_t>(0, hi[d] - lo[d]);
+  return n;
+}
+
+Box Box::merged(const Box& other) const {
+  if (other.empty()) return *this;
+  if (empty()) return other;
+  Box box = *this;
+  for (std::size_t d = 0; d < lo.size(); ++d) {
+    box.lo[d] = std::min(lo[d], other.lo[d]);
+    box.hi[d] = std::max(hi[d], other.hi[d]);
+  }
+  return box;
+}
+
+Region::Region(Box box_of_values) : box(std::move(box_of_values)) {
+  strides.assign(box.lo.size(), 1);
+  for (std::size_t d = box.lo.size(); d-- > 1;)
+    strides[d - 1] = strides[d] * std::max<std::int64_t>(0, box.hi[d] - box.lo[d]);
+  data.assign(static_cast<std::size_t>(box.numel()), 0.0);
+}
+
+const std::vector<std::pair<OpKind, std::string_view>>& op_kinds() {
+  static const std::vector<std::pair<OpKind, std::string_view>> kinds = {
+      {OpKind::conv, "conv"},         {OpKind::conv_transpose, "conv_transpose"},
+      {OpKind::max_pool, "max_pool"}, {OpKind::avg_pool, "avg_pool"},
+      {OpKind::sum, "sum"},           {OpKind::mean, "mean"},
+      {OpKind::max, "max"},           {OpKind::add, "add"},
+      {OpKind::subtract, "subtract"}, {OpKind::multiply, "multiply"},
+      {OpKind::relu, "relu"},         {OpKind::gelu, "gelu"},
+      {OpKind::sigmoid, "sigmoid"},   {OpKind::tanh, "tanh"},
+      {OpKind::clamp, "clamp"},       {OpKind::scale, "scale"},
+      {OpKind::matmul, "matmul"},
+  };
+  return kinds;
+}
+
+std::string_view to_string(OpKind kind) {
+  for (const auto& [k, name] : op_kinds())
+    if (k == kind) return name;
+  return "?";
+}
+
+OpKind op_kind_from_string(std::string_view name) {
+  std::string known;
+  for (const auto& [kind, kind_name] : op_kinds()) {
+    if (kind_name == name) return kind;
+    known += (known.empty() ? "" : ", ") + std::string(kind_name);
+  }
+  throw Error("unknown op '" + std::string(name) + "' (known: " + known + ")");
+}
+
+std::pair<std::size_t, std::size_t> operand_count(OpKind kind) {
+  switch (kind) {
+    case OpKind::conv:
+    case OpKind::conv_transpose: return {2, 3};
+    case OpKind::add:
+    case OpKind::subtract:
+    case OpKind::multiply:
+    case OpKind::matmul: return {2, 2};
+    default: return {1, 1};
+  }
+}
+
+namespace {
+
+void check_operands(const Op& op, std::size_t count) {
+  auto [fewest, most] = operand_count(op.kind);
+  if (count < fewest || count > most)
+    detail::fail(op, "takes " + std::to_string(fewest) + (most > fewest ? " or " + std::to_string(most) : "") +
+                         " operands, got " + std::to_string(count));
+}
+
+}  // namespace
+
+Shape output_shape(const Op& op, const std::vector<Shape>& inputs) {
+  check_operands(op, inputs.size());
+  for (const Shape& shape : inputs)
+    for (std::int64_t extent : shape)
+      if (extent <= 0) detail::fail(op, "operand of shape " + detail::describe(shape) + " is empty");
+  return detail::is_window_op(op.kind) ? detail::window_output_shape(op, inputs)
+                                       : detail::dense_output_shape(op, inputs);
+}
+
+std::vector<Box> input_boxes(const Op& op, const std::vector<Shape>& inputs, const Box& out) {
+  if (out.empty()) {
+    std::vector<Box> none;
+    for (const Shape& shape : inputs) none.push_back(Box{Shape(shape.size(), 0), Shape(shape.size(), 0)});
+    return none;
+  }
+  return detail::is_window_op(op.kind) ? detail::window_input_boxes(op, inputs, out)
+                                       : detail::dense_input_boxes(op, inputs, out);
+}
+
+void evaluate(const Op& op, const std::vector<Shape>& shapes, const std::vector<const Region*>& inputs,
+              Region& out) {
+  check_operands(op, inputs.size());
+  if (out.box.empty()) return;
+  if (detail::is_window_op(op.kind))
+    detail::window_evaluate(op, shapes, inputs, out);
+  else
+    detail::dense_evaluate(op, shapes, inputs, out);
+}
+
+double flops(const Op& op, const std::vector<Shape>& inputs) {
+  return detail::is_window_op(op.kind) ? detail::window_flops(op, inputs) : detail::dense_flops(op, inputs);
+}
+
+namespace detail {
+
+std::string describe(const Shape& shape) {
+  std::string text = "[";
+  for (std::size_t d = 0; d < shape.size(); ++d) text += (d ? ", " : "") + std::to_string(shape[d]);
+  return text + "]";
+}
+
+void unravel(const Box& box, std::int64_t flat, std::int64_t* index) {
+  for (std::size_t d = box.lo.size(); d-- > 0;) {
+    const std::int64_t extent = box.hi[d] - box.lo[d];
+    index[d] = box.lo[d] + flat % extent;
+    flat /= extent;
+  }
+}
+
+void for_each_element(const Box& box, const std::function<void(std::int64_t, const std::int64_t*)>& body) {
+  parallel_for(box.numel(), 64, [&](std::int64_t begin, std::int64_t end) {
+    std::vector<std::int64_t> index(box.lo.size());
+    for (std::int64_t flat = begin; flat < end; ++flat) {
+      unravel(box, flat, index.data());
+      body(flat, index.data());
+    }
+  });
+}
+
+}  // namespace detail
+
+}  // namespace kg::ops

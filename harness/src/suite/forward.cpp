@@ -1,0 +1,169 @@
+// The forward pass of a suite (its "forward" list): reading and validating
+// it, resolving it at given axes, and checking that its shapes fit.
+#include <set>
+
+#include "kernelgate/error.hpp"
+#include "kernelgate/expression.hpp"
+#include "kernelgate/suite.hpp"
+#include "suite_checks.hpp"
+
+namespace kg {
+
+namespace {
+
+using ops::OpKind;
+
+// The attributes each kind of op takes besides "op", "inputs" and "output".
+std::set<std::string> attributes_of(OpKind kind) {
+  switch (kind) {
+    case OpKind::conv: return {"stride", "padding", "dilation", "groups"};
+    case OpKind::conv_transpose: return {"stride", "padding", "dilation", "output_padding", "groups"};
+    case OpKind::max_pool: return {"kernel", "stride", "padding", "dilation"};
+    case OpKind::avg_pool: return {"kernel", "stride", "padding", "count_include_pad"};
+    case OpKind::sum:
+    case OpKind::mean:
+    case OpKind::max: return {"dims", "keepdim"};
+    case OpKind::clamp: return {"low", "high"};
+    case OpKind::scale: return {"value"};
+    default: return {};
+  }
+}
+
+const std::set<std::string> kIntegerAttributes{"kernel", "stride", "padding", "dilation", "output_padding", "groups"};
+
+}  // namespace
+
+void read_forward(const JsonReader& field, Suite& suite, const ExpressionReader& read_expression) {
+  field.expect_array();
+  if (field.size() == 0) field.fail("a forward pass needs at least one op");
+  std::set<std::string> available, unread;
+  for (const TensorSpec& tensor : suite.tensors)
+    if (tensor.role != TensorRole::output) {
+      available.insert(tensor.name);
+      unread.insert(tensor.name);
+    }
+  const std::string output = suite.output().name;
+  for (std::size_t i = 0; i < field.size(); ++i) {
+    const JsonReader op_field = field.at(i);
+    op_field.expect_object();
+    if (!op_field.has("op")) op_field.fail_at("op", "missing required field");
+    ForwardStep step;
+    try {
+      step.kind = ops::op_kind_from_string(op_field.at("op").as_string());
+    } catch (const Error& e) {
+      op_field.at("op").fail(e.what());
+    }
+    std::set<std::string> optional = attributes_of(step.kind);
+    std::set<std::string> required{"op", "inputs", "output"};
+    if (step.kind == OpKind::clamp) required.insert({"low", "high"});
+    if (step.kind == OpKind::scale) required.insert("value");
+    if (step.kind == OpKind::max_pool || step.kind == OpKind::avg_pool) required.insert("kernel");
+    if (step.kind == OpKind::sum || step.kind == OpKind::mean || step.kind == OpKind::max) required.insert("dims");
+    for (const auto& key : required) optional.erase(key);
+    op_field.expect_keys(required, optional);
+
+    const JsonReader inputs_field = op_field.at("inputs");
+    inputs_field.expect_array();
+    const auto [fewest, most] = ops::operand_count(step.kind);
+    if (inputs_field.size() < fewest || inputs_field.size() > most)
+      inputs_field.fail(std::string(ops::to_string(step.kind)) + " takes " + std::to_string(fewest) +
+                        (most > fewest ? " or " + std::to_string(most) : "") + " operands, got " +
+                        std::to_string(inputs_field.size()));
+    for (std::size_t j = 0; j < inputs_field.size(); ++j) {
+      const std::string name = inputs_field.at(j).as_nonempty_string();
+      if (!available.count(name))
+        inputs_field.at(j).fail("'" + name + "' is neither an input or parameter nor the output of an earlier op");
+      unread.erase(name);
+      step.inputs.push_back(name);
+    }
+    step.output = op_field.at("output").as_nonempty_string();
+    const bool last = i + 1 == field.size();
+    if (available.count(step.output))
+      op_field.at("output").fail("'" + step.output + "' is already a tensor: every op makes a new one");
+    if (last != (step.output == output))
+      op_field.at("output").fail(last ? "the last op must produce the output tensor '" + output + "'"
+                                      : "only the last op produces the output tensor '" + output + "'");
+    available.insert(step.output);
+
+    for (const auto& [key, unused] : op_field.json().items()) {
+      const JsonReader value = op_field.at(key);
+      if (kIntegerAttributes.count(key)) {
+        if (value.json().is_array()) {
+          if (key == "groups") value.fail("groups is one value");
+          if (value.size() == 0) value.fail("give one value, or one per spatial dimension");
+          for (std::size_t d = 0; d < value.size(); ++d) step.integers[key].push_back(read_expression(value.at(d)));
+        } else {
+          step.integers[key].push_back(read_expression(value));
+        }
+      } else if (key == "dims") {
+        value.expect_array();
+        if (value.size() == 0) value.fail("name at least one dimension");
+        for (std::size_t d = 0; d < value.size(); ++d) step.constants.dims.push_back(value.at(d).as_integer());
+      } else if (key == "keepdim") {
+        step.constants.keepdim = value.as_bool();
+      } else if (key == "count_include_pad") {
+        step.constants.count_include_pad = value.as_bool();
+      } else if (key == "value") {
+        step.constants.value = value.as_number();
+      } else if (key == "low") {
+        step.constants.low = value.as_number();
+      } else if (key == "high") {
+        step.constants.high = value.as_number();
+      }
+    }
+    suite.forward.push_back(std::move(step));
+  }
+  if (!unread.empty())
+    field.fail("tensor '" + *unread.begin() + "' is declared but no op reads it");
+}
+
+std::optional<ForwardProblem> find_forward_problem(const Suite& suite, const Axes& axes, ResolvedForward* resolved) {
+  ResolvedForward forward;
+  for (const TensorSpec& tensor : suite.tensors)
+    if (tensor.role != TensorRole::output) forward.shapes[tensor.name] = suite.shape(tensor.name, axes);
+  for (std::size_t i = 0; i < suite.forward.size(); ++i) {
+    const ForwardStep& step = suite.forward[i];
+    ops::Op op = step.constants;
+    op.kind = step.kind;
+    for (const auto& [key, expressions] : step.integers) {
+      std::vector<std::int64_t> values;
+      for (const auto& expression : expressions) values.push_back(evaluate_expression(expression, axes));
+      if (key == "kernel") op.kernel = values;
+      else if (key == "stride") op.stride = values;
+      else if (key == "padding") op.padding = values;
+      else if (key == "dilation") op.dilation = values;
+      else if (key == "output_padding") op.output_padding = values;
+      else if (key == "groups") op.groups = values.at(0);
+    }
+    std::vector<ops::Shape> operands;
+    for (const auto& name : step.inputs) operands.push_back(forward.shapes.at(name));
+    try {
+      forward.shapes[step.output] = ops::output_shape(op, operands);
+    } catch (const Error& e) {
+      return ForwardProblem{i, e.what()};
+    }
+    forward.ops.push_back(op);
+  }
+  const ops::Shape declared = suite.shape(suite.output().name, axes);
+  const ops::Shape& computed = forward.shapes.at(suite.output().name);
+  if (computed != declared) {
+    auto text = [](const ops::Shape& shape) {
+      std::string s;
+      for (std::int64_t extent : shape) s += (s.empty() ? "" : ", ") + std::to_string(extent);
+      return "[" + s + "]";
+    };
+    return ForwardProblem{suite.forward.size() - 1, "computes the output '" + suite.output().name + "' as " +
+                                                        text(computed) + ", its declared shape is " + text(declared)};
+  }
+  if (resolved) *resolved = std::move(forward);
+  return std::nullopt;
+}
+
+ResolvedForward Suite::resolve_forward(const Axes& axes) const {
+  ResolvedForward forward;
+  if (auto problem = find_forward_problem(*this, axes, &forward))
+    throw Error("workload " + id + ": forward[" + std::to_string(problem->step) + "]: " + problem->message);
+  return forward;
+}
+
+}  // namespace kg

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Builds tests/golden/op_fixtures: every op of kernelgate's float64 op library
+(docs/ops.md) run by torch in float64 on small signed inputs, at non-default
+geometry. tests/ops/ops_golden_test.cpp evaluates the same ops and compares.
+
+    build/golden-venv/bin/python tests/golden/make_op_fixtures.py
+"""
+import argparse
+import json
+import pathlib
+import shutil
+
+import numpy as np
+import torch
+
+from torch_ops import apply
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+# (name, op, attributes, operand shapes). Inputs are N(0, 1.5^2), so that
+# relu, clamp and the signs of every op are exercised.
+CASES = [
+    ("conv1d_stride2_pad1_dilation2_groups2_bias", "conv",
+     {"stride": 2, "padding": 1, "dilation": 2, "groups": 2}, [[2, 4, 11], [6, 2, 3], [6]]),
+    ("conv2d_asymmetric_bias", "conv", {"stride": [2, 1], "padding": [1, 0]}, [[1, 3, 7, 6], [4, 3, 3, 2], [4]]),
+    ("conv3d_dilated", "conv", {"padding": [0, 1, 1], "dilation": [1, 1, 2]}, [[1, 2, 5, 4, 6], [3, 2, 2, 3, 2]]),
+    ("conv_transpose1d_stride3_outpad2_groups2_bias", "conv_transpose",
+     {"stride": 3, "padding": 1, "output_padding": 2, "groups": 2}, [[2, 4, 5], [4, 3, 3], [6]]),
+    ("conv_transpose2d_dilated", "conv_transpose",
+     {"stride": 2, "padding": [1, 0], "dilation": [2, 1], "output_padding": [1, 0]}, [[1, 2, 4, 5], [2, 3, 3, 2]]),
+    ("conv_transpose3d_stride2", "conv_transpose", {"stride": [2, 1, 2], "padding": 1},
+     [[1, 2, 3, 4, 3], [2, 2, 3, 2, 3]]),
+    ("max_pool1d_default_stride", "max_pool", {"kernel": 4}, [[1, 2, 10]]),
+    ("max_pool2d_padded_dilated", "max_pool",
+     {"kernel": [3, 2], "stride": [2, 2], "padding": [1, 1], "dilation": [1, 2]}, [[2, 3, 9, 8]]),
+    ("max_pool3d", "max_pool", {"kernel": 2, "stride": [1, 2, 2]}, [[1, 2, 4, 5, 6]]),
+    ("avg_pool2d_padded", "avg_pool", {"kernel": 3, "stride": 2, "padding": 1}, [[2, 2, 7, 9]]),
+    ("avg_pool3d_padding_not_counted", "avg_pool",
+     {"kernel": [2, 3, 2], "stride": [1, 2, 2], "padding": [1, 1, 0], "count_include_pad": False}, [[1, 2, 5, 6, 4]]),
+    ("sum_two_dims", "sum", {"dims": [1, 3]}, [[2, 3, 4, 5]]),
+    ("mean_last_keepdim", "mean", {"dims": [-1], "keepdim": True}, [[2, 3, 7]]),
+    ("max_two_dims_keepdim", "max", {"dims": [0, 2], "keepdim": True}, [[3, 2, 4, 2]]),
+    ("add_bias_broadcast", "add", {}, [[2, 3, 4, 5], [3, 1, 1]]),
+    ("subtract_row", "subtract", {}, [[2, 3, 4], [4]]),
+    ("multiply_both_broadcast", "multiply", {}, [[2, 1, 4], [3, 1]]),
+    ("relu", "relu", {}, [[3, 17]]),
+    ("gelu", "gelu", {}, [[3, 17]]),
+    ("sigmoid", "sigmoid", {}, [[3, 17]]),
+    ("tanh", "tanh", {}, [[3, 17]]),
+    ("clamp", "clamp", {"low": -0.5, "high": 0.7}, [[3, 17]]),
+    ("scale", "scale", {"value": 2.5}, [[3, 17]]),
+    ("matmul", "matmul", {}, [[5, 7], [7, 3]]),
+    ("matmul_batched", "matmul", {}, [[2, 4, 6], [2, 6, 3]]),
+    ("matmul_batched_lhs", "matmul", {}, [[2, 4, 6], [6, 3]]),
+]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(HERE / "op_fixtures"), help="fixture folder")
+    args = parser.parse_args()
+    out = pathlib.Path(args.out)
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    rng = np.random.default_rng(20261204)
+    manifest = {"kind": "kernelgate-op-golden", "schema_version": 1,
+                "generator": "tests/golden/make_op_fixtures.py", "torch": torch.__version__, "cases": []}
+    for name, op, attributes, shapes in CASES:
+        # float32 values, as kernelgate's inputs are, widened to float64.
+        operands = [(1.5 * rng.standard_normal(shape)).astype(np.float32) for shape in shapes]
+        with torch.no_grad():
+            want = apply(op, [torch.from_numpy(o).double() for o in operands], attributes).numpy()
+        case_dir = out / name
+        case_dir.mkdir()
+        files = []
+        for i, operand in enumerate(operands):
+            np.save(case_dir / f"operand{i}.npy", operand)
+            files.append(f"{name}/operand{i}.npy")
+        np.save(case_dir / "output.npy", want)
+        manifest["cases"].append({"name": name, "op": op, "attributes": attributes, "operands": files,
+                                  "output": f"{name}/output.npy"})
+        print(f"{name:48s} {op:15s} -> {list(want.shape)}")
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    print(f"{len(CASES)} cases written to {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+// Shapes that do not fit are refused with a message naming the op and what
+// does not fit, before any value is computed; shapes that fit get PyTorch's
+// output shape and input boxes.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "kernelgate/error.hpp"
+#include "kernelgate/ops.hpp"
+
+namespace kg::ops {
+namespace {
+
+void expect_refused(const Op& op, const std::vector<Shape>& inputs, const std::string& message) {
+  try {
+    (void)output_shape(op, inputs);
+    ADD_FAILURE() << "expected an error containing: " << message;
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+  }
+}
+
+Op of(OpKind kind) {
+  Op op;
+  op.kind = kind;
+  return op;
+}
+
+TEST(OpsShape, ConvolutionShapesThatDoNotFitAreRefused) {
+  Op conv = of(OpKind::conv);
+  conv.groups = 3;
+  expect_refused(conv, {{1, 4, 8, 8}, {6, 2, 3, 3}}, "conv: input channels 4 are not divisible by groups 3");
+  conv.groups = 1;
+  expect_refused(conv, {{1, 4, 8, 8}, {6, 3, 3, 3}}, "conv: weight [6, 3, 3, 3] must have");
+  expect_refused(conv, {{1, 4, 2, 2}, {6, 4, 3, 3}}, "conv: the kernel spans 3");
+  expect_refused(conv, {{1, 4, 8, 8}, {6, 4, 3, 3}, {5}}, "conv: bias [5] must be [6]");
+  expect_refused(conv, {{4, 8, 8}, {6, 8, 3, 3}}, "conv: weight [6, 8, 3, 3] must have the rank");
+  conv.stride = {1, 1, 1};
+  expect_refused(conv, {{1, 4, 8, 8}, {6, 4, 3, 3}}, "conv: stride has 3 values for 2");
+  expect_refused(of(OpKind::conv), {{1, 4, 8, 8}}, "conv: takes 2 or 3");
+}
+
+TEST(OpsShape, TransposedConvolutionAndPoolAttributesAreChecked) {
+  Op up = of(OpKind::conv_transpose);
+  up.stride = {2, 2};
+  up.output_padding = {2, 0};
+  expect_refused(up, {{1, 4, 5, 5}, {4, 3, 3, 3}}, "conv_transpose: output_padding must be smaller than stride");
+  Op conv = of(OpKind::conv);
+  conv.output_padding = {1, 1};
+  expect_refused(conv, {{1, 4, 8, 8}, {6, 4, 3, 3}}, "only a transposed convolution takes output_padding");
+  Op pool = of(OpKind::max_pool);
+  expect_refused(pool, {{1, 4, 8, 8}}, "max_pool: a pool needs a kernel");
+  pool.kernel = {2, 2};
+  pool.padding = {2, 2};
+  expect_refused(pool, {{1, 4, 8, 8}}, "padding must be at most half the kernel");
+}
+
+TEST(OpsShape, DenseShapesThatDoNotFitAreRefused) {
+  expect_refused(of(OpKind::add), {{2, 3, 4}, {3, 5}}, "add: shapes [2, 3, 4] and [3, 5] do not broadcast");
+  Op sum = of(OpKind::sum);
+  expect_refused(sum, {{2, 3}}, "sum: names no dims to reduce");
+  sum.dims = {2};
+  expect_refused(sum, {{2, 3}}, "sum: dim 2 is outside a tensor of rank 2");
+  sum.dims = {1, -1};
+  expect_refused(sum, {{2, 3}}, "sum: dim -1 is named twice");
+  expect_refused(of(OpKind::matmul), {{2, 3}, {4, 5}}, "matmul: [2, 3] @ [4, 5]: the inner extents differ");
+  Op clamp = of(OpKind::clamp);
+  clamp.low = 1;
+  clamp.high = 0;
+  expect_refused(clamp, {{2}}, "clamp: low is above high");
+  expect_refused(of(OpKind::relu), {{2, 0}}, "relu: operand of shape [2, 0] is empty");
+}
+
+TEST(OpsShape, ShapesThatFitGetTorchsOutputShape) {
+  Op up = of(OpKind::conv_transpose);
+  up.stride = {2, 2};
+  up.padding = {1, 1};
+  up.output_padding = {1, 1};
+  up.groups = 2;
+  // (5 - 1) * 2 - 2 * 1 + (3 - 1) + 1 + 1 = 10; out channels 3 per group * 2.
+  EXPECT_EQ(output_shape(up, {{1, 4, 5, 5}, {4, 3, 3, 3}}), (Shape{1, 6, 10, 10}));
+  Op sum = of(OpKind::sum);
+  sum.dims = {1};
+  sum.keepdim = true;
+  EXPECT_EQ(output_shape(sum, {{2, 3, 4}}), (Shape{2, 1, 4}));
+  EXPECT_EQ(output_shape(of(OpKind::multiply), {{2, 1, 4}, {3, 1}}), (Shape{2, 3, 4}));
+  EXPECT_EQ(output_shape(of(OpKind::matmul), {{5, 2, 3}, {3, 4}}), (Shape{5, 2, 4}));
+}
+
+TEST(OpsShape, OneOutputElementOfAConvolutionReadsOnlyItsWindow) {
+  Op conv = of(OpKind::conv);
+  conv.padding = {1, 1};
+  const std::vector<Shape> shapes{{2, 4, 8, 8}, {6, 4, 3, 3}};
+  const Shape out = output_shape(conv, shapes);
+  // Element (n=1, c=5, y=0, x=7): image 1, every channel, rows [0, 2) (row -1
+  // is padding), columns [6, 8). Weights and bias are read whole: they are
+  // parameters, small beside the activations a sampled element avoids.
+  const std::int64_t flat = ((1 * out[1] + 5) * out[2] + 0) * out[3] + 7;
+  const auto boxes = input_boxes(conv, shapes, Box::element(out, flat));
+  ASSERT_EQ(boxes.size(), 2u);
+  EXPECT_EQ(boxes[0].lo, (Shape{1, 0, 0, 6}));
+  EXPECT_EQ(boxes[0].hi, (Shape{2, 4, 2, 8}));
+  EXPECT_EQ(boxes[1].lo, (Shape{0, 0, 0, 0}));
+  EXPECT_EQ(boxes[1].hi, (Shape{6, 4, 3, 3}));
+}
+
+}  // namespace
+}  // namespace kg::ops
