@@ -130,7 +130,12 @@ TEST_F(SuiteValidation, MalformedForwardPass) {
         j["tensors"].push_back({{"name", "extra"}, {"role", "parameter"}, {"shape", {1}},
                                 {"init", {{"distribution", "uniform"}, {"low", 0}, {"high", 1}}}});
       },
-      "$.forward: tensor 'extra' is declared but no op reads it");
+      "$.forward: tensor 'extra' is declared or made but no op reads it");
+  expect_error(
+      [](Json& j) {
+        j["forward"].insert(j["forward"].begin(), Json{{"op", "relu"}, {"inputs", {"x"}}, {"output", "spare"}});
+      },
+      "$.forward: tensor 'spare' is declared or made but no op reads it");
 }
 
 TEST_F(SuiteValidation, ForwardPassThatDoesNotFit) {

@@ -132,7 +132,7 @@ struct Suite {
   const TensorSpec& tensor(const std::string& name) const;
   const Tolerance& tolerance(const std::string& precision) const;
   // The forward pass at these axes. Throws kg::Error naming the step
-  // ("forward[2] (conv): ...") whose operands do not fit.
+  // ("workload W: forward[2]: conv: ...") whose operands do not fit.
   ResolvedForward resolve_forward(const Axes& axes) const;
   double flops(const Axes& axes) const;  // cost.flops, or the sum of the ops' (kernelgate/ops.hpp)
   double bytes(const Axes& axes) const;  // each declared tensor crossing memory once

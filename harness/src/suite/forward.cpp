@@ -84,6 +84,7 @@ void read_forward(const JsonReader& field, Suite& suite, const ExpressionReader&
       op_field.at("output").fail(last ? "the last op must produce the output tensor '" + output + "'"
                                       : "only the last op produces the output tensor '" + output + "'");
     available.insert(step.output);
+    if (!last) unread.insert(step.output);  // an intermediate nothing reads is a mistake, not dead code to skip
 
     for (const auto& [key, unused] : op_field.json().items()) {
       const JsonReader value = op_field.at(key);
@@ -114,7 +115,7 @@ void read_forward(const JsonReader& field, Suite& suite, const ExpressionReader&
     suite.forward.push_back(std::move(step));
   }
   if (!unread.empty())
-    field.fail("tensor '" + *unread.begin() + "' is declared but no op reads it");
+    field.fail("tensor '" + *unread.begin() + "' is declared or made but no op reads it");
 }
 
 std::optional<ForwardProblem> find_forward_problem(const Suite& suite, const Axes& axes, ResolvedForward* resolved) {
