@@ -12,9 +12,9 @@ kernelgate=${1:-build/cpu/bin/kernelgate}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cases=(  # name workload axes candidates
-  "l1_071 l1_071_conv_transposed_2d batch=2 implicit_gemm_tf32,implicit_gemm_tf32_wgmma"
-  "l1_086 l1_086_conv_depthwise_separable_2d batch=1,height=128,width=256 fused_tf32,direct_fp32"
-  "l2_078 l2_078_conv_transpose3d_max_max_sum batch=2,depth=16,height=16,width=16 fused_tf32,fused_tf32_wgmma"
+  "l1_071 l1_071_conv_transposed_2d batch_size=2 implicit_gemm_tf32,implicit_gemm_tf32_wgmma"
+  "l1_086 l1_086_conv_depthwise_separable_2d batch_size=1,height=128,width=256 fused_tf32,direct_fp32"
+  "l2_078 l2_078_conv_transpose3d_max_max_sum batch_size=2,depth=16,height=16,width=16 fused_tf32,fused_tf32_wgmma"
 )
 for entry in "${cases[@]}"; do
   read -r name workload axes candidates <<<"$entry"

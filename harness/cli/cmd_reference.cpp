@@ -81,7 +81,7 @@ void add_reference_command(CLI::App* command, CommonOptions& common, int&) {
   command->callback([options, &common] {
     std::filesystem::path dir = suites_dir_of(common);
     Suite suite = find_suite(dir, options->workload);
-    Axes axes = suite.resolve_axes(options->preset, parse_axes_list(options->axes));
+    Axes axes = suite.resolve_axes(options->preset, parse_axes_option(options->axes));
     double gflop = suite.flops(axes) / 1e9;
     if (gflop > options->max_gflop) {
       char buffer[200];

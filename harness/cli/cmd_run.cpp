@@ -169,7 +169,7 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
   std::vector<Prepared> prepared;
   try {
     if (!options.option_errors.empty()) throw Error(options.option_errors.front());
-    run_options.axis_overrides = options.axes.empty() ? Axes{} : parse_axes_list(options.axes);
+    run_options.axis_overrides = options.axes.empty() ? Axes{} : parse_axes_option(options.axes);
     check_baselines_dir(baselines_dir, options.allow_empty_baselines);
     for (const Suite& suite : suites) {
       Prepared p;

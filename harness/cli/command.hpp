@@ -8,6 +8,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "kernelgate/axes.hpp"
+
 namespace kg::cli {
 
 // Options every command shares.
@@ -49,6 +51,10 @@ std::vector<std::string> split_list(const std::string& text);
 // The workload a command is about, as its positional argument, with --preset
 // and --axes choosing its axes.
 void add_workload_options(CLI::App& command, std::string& workload, std::string& preset, std::string& axes);
+
+// The value of --axes (kg::parse_axes_list); an axis under its old name
+// (kg::renamed_axes) is accepted with a note on stderr.
+Axes parse_axes_option(const std::string& text);
 
 // --suites on a subcommand, and the folder it names (kg::resolve_suites_dir).
 void add_suites_option(CLI::App& command, CommonOptions& common);

@@ -13,7 +13,7 @@ struct ConvAxes {
 };
 
 inline void read_conv_axes(const LaunchArgs& args, ConvAxes& axes) {
-  axes.batch = args.axis("batch");
+  axes.batch = args.axis("batch_size");
   axes.in_channels = args.axis("in_channels");
   axes.out_channels = args.axis("out_channels");
   axes.kernel = args.axis("kernel_size");

@@ -16,7 +16,7 @@ using kg::cudnn::MathMode;
 // ConvTranspose2d(x [N, Cin, H, W], weight [Cin, Cout/g, k, k]) is the
 // backward-data pass of the forward convolution from [N, Cout, Ho, Wo] to x.
 kg::cudnn::ConvolutionShape transposed_convolution(const kg::Axes& axes) {
-  const std::int64_t n = axes.at("batch"), cin = axes.at("in_channels"), cout = axes.at("out_channels");
+  const std::int64_t n = axes.at("batch_size"), cin = axes.at("in_channels"), cout = axes.at("out_channels");
   const std::int64_t k = axes.at("kernel_size"), stride = axes.at("stride"), padding = axes.at("padding");
   const std::int64_t output_padding = axes.at("output_padding"), groups = axes.at("groups");
   const std::int64_t h = axes.at("height_in"), w = axes.at("width_in");

@@ -80,7 +80,7 @@ inline std::int64_t axis_or(const Axes& axes, const char* name, std::int64_t fal
 
 inline ConvShape shape_from_axes(const Axes& axes) {
   ConvShape s;
-  s.batch = static_cast<int>(axis_or(axes, "batch", 0));
+  s.batch = static_cast<int>(axis_or(axes, "batch_size", 0));
   s.in_channels = static_cast<int>(axis_or(axes, "in_channels", 0));
   s.out_channels = static_cast<int>(axis_or(axes, "out_channels", 0));
   s.kernel = static_cast<int>(axis_or(axes, "kernel_size", 0));

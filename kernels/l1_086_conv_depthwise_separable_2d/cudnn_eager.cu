@@ -21,7 +21,7 @@ struct Shapes {
 };
 
 Shapes shapes(const kg::Axes& axes) {
-  const std::int64_t n = axes.at("batch"), cin = axes.at("in_channels"), cout = axes.at("out_channels");
+  const std::int64_t n = axes.at("batch_size"), cin = axes.at("in_channels"), cout = axes.at("out_channels");
   const std::int64_t k = axes.at("kernel_size"), stride = axes.at("stride"), padding = axes.at("padding");
   const std::int64_t dilation = axes.at("dilation"), h = axes.at("height"), w = axes.at("width");
   const std::int64_t ho = (h + 2 * padding - dilation * (k - 1) - 1) / stride + 1;

@@ -459,7 +459,7 @@ inline std::string unsupported_reason(const kg::Axes& axes, PointwisePrecision p
   const Geometry g = geometry(get("in_channels"), get("height"), get("width"), kernel, stride,
                               padding, dilation, precision);
   if (g.hout < 1 || g.wout < 1) return "empty output";
-  const std::int64_t tiles = get("batch") * ((g.hout + kTileRows - 1) / kTileRows) *
+  const std::int64_t tiles = get("batch_size") * ((g.hout + kTileRows - 1) / kTileRows) *
                              ((g.wout + kTileCols - 1) / kTileCols);
   if (tiles > (std::int64_t{1} << 31) - 1) return "more output tiles than a 32-bit index holds";
   if (g.shared_bytes > kMaxSharedBytes)
@@ -478,7 +478,7 @@ void launch(const kg::LaunchArgs& args) {
   pr.depthwise = args.in("depthwise_weight");
   pr.pointwise = args.in("pointwise_weight");
   pr.y = args.output;
-  pr.batch = static_cast<int>(args.axis("batch"));
+  pr.batch = static_cast<int>(args.axis("batch_size"));
   pr.cin = static_cast<int>(args.axis("in_channels"));
   pr.cout = static_cast<int>(args.axis("out_channels"));
   pr.height = static_cast<int>(args.axis("height"));

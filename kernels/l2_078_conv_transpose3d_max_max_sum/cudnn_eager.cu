@@ -41,7 +41,7 @@ struct Shapes {
 };
 
 Shapes shapes(const kg::Axes& axes) {
-  const std::int64_t n = axes.at("batch"), cin = axes.at("in_channels"), cout = axes.at("out_channels");
+  const std::int64_t n = axes.at("batch_size"), cin = axes.at("in_channels"), cout = axes.at("out_channels");
   const std::int64_t k = axes.at("kernel_size"), stride = axes.at("stride"), padding = axes.at("padding");
   const Dims3 in{axes.at("depth"), axes.at("height"), axes.at("width")};
   auto transposed = [&](std::int64_t extent) { return (extent - 1) * stride - 2 * padding + k; };

@@ -74,7 +74,7 @@ std::size_t workspace_bytes(const kg::Axes& axes) {
   const std::int64_t pooled =
       pooled_extent(axes.at("depth"), axes) * pooled_extent(axes.at("height"), axes) *
       pooled_extent(axes.at("width"), axes);
-  return static_cast<std::size_t>(axes.at("batch") * axes.at("out_channels") * pooled) * sizeof(float);
+  return static_cast<std::size_t>(axes.at("batch_size") * axes.at("out_channels") * pooled) * sizeof(float);
 }
 
 // channel_max[(n * out_channels + co) * pooled + q] = max of the conv outputs of pooled output q.

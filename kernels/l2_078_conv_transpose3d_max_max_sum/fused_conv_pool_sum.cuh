@@ -198,8 +198,8 @@ inline std::string unsupported_reason(const Axes& axes, int planes, int max_chan
   const Geometry geo = geometry_of(1, 0, 0, static_cast<int>(get("depth")),
                                    static_cast<int>(get("height")), static_cast<int>(get("width")));
   const std::int64_t ctas =
-      get("batch") * static_cast<std::int64_t>(geo.tiles_d) * geo.tiles_h * geo.tiles_w;
-  if (get("batch") < 1 || ctas > 0x7fffffff) return "too many CTA tiles for one launch";
+      get("batch_size") * static_cast<std::int64_t>(geo.tiles_d) * geo.tiles_h * geo.tiles_w;
+  if (get("batch_size") < 1 || ctas > 0x7fffffff) return "too many CTA tiles for one launch";
   return {};
 }
 
@@ -721,7 +721,7 @@ void launch_fused(const LaunchArgs& args) {
   static_assert(!kBf16Correction || (kPlanes == 2 && kWgmma),
                 "the BF16 correction is a form of the two-plane wgmma kernel");
   const Geometry geo = geometry_of(
-      static_cast<int>(args.axis("batch")), static_cast<int>(args.axis("in_channels")),
+      static_cast<int>(args.axis("batch_size")), static_cast<int>(args.axis("in_channels")),
       static_cast<int>(args.axis("out_channels")), static_cast<int>(args.axis("depth")),
       static_cast<int>(args.axis("height")), static_cast<int>(args.axis("width")));
   float* packed = static_cast<float*>(args.workspace);
@@ -767,7 +767,7 @@ Candidate fused_candidate(const char* id, const char* precision, const char* sum
             // kernel kept 2.7x headroom, under the 3x the bound promises.
             bool fallback = false;
             if constexpr (kBf16Correction) {
-              const auto batch = axes.find("batch"), cin = axes.find("in_channels");
+              const auto batch = axes.find("batch_size"), cin = axes.find("in_channels");
               fallback = batch != axes.end() && cin != axes.end() &&
                          images_per_cta(kPlanes, static_cast<int>(batch->second), static_cast<int>(cin->second),
                                         kWgmma) != 2;

@@ -27,19 +27,19 @@ set(l1_086_expected
   "gpu|sets_thread_order=passed"
   "loops_forever=timed_out"
   "direct_fp32=passed")
-set(l1_086_axes batch=1,in_channels=4,out_channels=8)
+set(l1_086_axes batch_size=1,in_channels=4,out_channels=8)
 set(l1_071_expected
   "skips_when_timed=contract_violation:timed_outputs~timed sample 1 \\(input set A\\): [0-9]+ of [0-9]+ output elements were never written"
   "writes_parent_stdout=passed"
   "direct_fp32=passed")
-set(l1_071_axes batch=1)
+set(l1_071_axes batch_size=1)
 set(l2_078_expected
   "throws_in_unsupported_reason=crashed~^exception: adversarial: unsupported_reason gave up$"
   "replays_when_timed=contract_violation:timed_outputs~is not the answer its checked runs gave"
   "leaves_grandchild=contract_violation:stray_processes"
   "stops_parent=timed_out"
   "direct_fp32=passed")
-set(l2_078_axes batch=1,in_channels=4,out_channels=8)
+set(l2_078_axes batch_size=1,in_channels=4,out_channels=8)
 # Sampled comparison (outputs above 16 elements, only the first and last
 # element compared): the NaN in the middle is seen by the scan alone.
 set(sampled_expected

@@ -18,7 +18,7 @@ children() { pgrep -f -- "__kg-candidate-child $work/tmp/" || true; }
 
 start_run() {
   TMPDIR="$work/tmp" "$kernelgate" run --workload l1_086_conv_depthwise_separable_2d --suites "$suites" --device cpu \
-    --preset ci --axes batch=1,in_channels=4,out_channels=8 --candidates loops_forever \
+    --preset ci --axes batch_size=1,in_channels=4,out_channels=8 --candidates loops_forever \
     --timeout 120 --protocol none --orders forward --baselines "$work/baselines" \
     --report-dir "$work/reports" --quiet &
   run_pid=$!

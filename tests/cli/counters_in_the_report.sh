@@ -32,7 +32,7 @@ def candidate(folder):
 report, c = candidate("counted")
 counters = c["model"]["counters"]
 axes = report["workload"]["axes"]
-n, cin, cout, h, w = axes["batch"], axes["in_channels"], axes["out_channels"], axes["height"], axes["width"]
+n, cin, cout, h, w = axes["batch_size"], axes["in_channels"], axes["out_channels"], axes["height"], axes["width"]
 k, s, p, d = axes["kernel_size"], axes["stride"], axes["padding"], axes["dilation"]
 out = lambda size: (size + 2 * p - d * (k - 1) - 1) // s + 1
 input_bytes = 4 * (n * cin * h * w + cin * k * k + cout * cin)  # x, depthwise and pointwise weights

@@ -21,7 +21,7 @@ model() {  # model FILE [options]
 }
 model whole.json --blocks 100000 --hardware h100-sxm,h100-pcie,h200
 model sampled.json --blocks 2
-"$kernelgate" model l1_071_conv_transposed_2d --suites "$suites" --axes batch=2,height_in=190,width_in=446 \
+"$kernelgate" model l1_071_conv_transposed_2d --suites "$suites" --axes batch_size=2,height_in=190,width_in=446 \
   --candidates implicit_gemm_tf32 --hardware h100-sxm,h100-pcie,h200 --blocks 4 --json >"$work/persistent.json" \
   2>"$work/persistent.err" || { cat "$work/persistent.err" >&2; fail "kernelgate model of a persistent kernel failed"; }
 
@@ -31,7 +31,7 @@ work, stored_file = sys.argv[1], sys.argv[2]
 whole = json.load(open(f"{work}/whole.json"))
 sampled = json.load(open(f"{work}/sampled.json"))
 stored = {r["implementation"]: r["counters"] for r in json.load(open(stored_file))["records"] if r["trust"] == "modelled"}
-assert whole["trust"] == "modelled" and whole["axes"]["batch"] == 2, whole["axes"]
+assert whole["trust"] == "modelled" and whole["axes"]["batch_size"] == 2, whole["axes"]
 for c in whole["candidates"]:
     counters = c["counters"]
     assert counters["blocks_run"] == counters["blocks"] == 3, counters

@@ -2,12 +2,15 @@
 """Checks a `kernelgate reference --dump DIR` against PyTorch.
 
     kernelgate reference l1_071_conv_transposed_2d --axes stride=2,... --dump DIR
-    python3 tests/golden/check_dump.py DIR
+    python3 tests/golden/check_dump.py DIR --kernelbench KERNELBENCH_CHECKOUT
 
 It checks that every input and parameter is what the documented generator
 (docs/inputs.md, reimplemented here in numpy) gives, and that the float64
 reference output agrees with the KernelBench module run in float64 by torch
-(relative L2 error below --bound). Exit status 0 when both hold.
+(relative L2 error below --bound): the problem file the suite's origin names,
+from the checkout, or without --kernelbench the hand-written module of
+kernelbench_modules.py (the first three workloads only). Exit status 0 when
+both hold.
 """
 import argparse
 import json
@@ -16,12 +19,15 @@ import sys
 
 import numpy as np
 
-from kernelbench_modules import generate, rel_l2, run_float64
+from kernelbench_modules import generate, problem_folder, rel_l2, run_float64, run_kernelbench
+
+SUITES = pathlib.Path(__file__).resolve().parent.parent.parent / "suites"
 
 
 def main():
     parser = argparse.ArgumentParser(description="Check a kernelgate reference dump against torch")
     parser.add_argument("dump", help="folder written by `kernelgate reference --dump`")
+    parser.add_argument("--kernelbench", help="a KernelBench checkout: check against the problem file itself")
     parser.add_argument("--bound", type=float, default=1e-6, help="relative L2 bound (default 1e-6)")
     args = parser.parse_args()
 
@@ -43,7 +49,16 @@ def main():
               f"{'bit for bit' if same else 'WRONGLY'}")
         ok &= same
         tensors[entry["name"]] = array
-    want = run_float64(workload, axes, tensors)
+    if args.kernelbench:
+        suites = [json.loads(path.read_text()) for path in sorted(SUITES.rglob("*.json"))]
+        suite = next((s for s in suites if s.get("id") == workload), None)
+        if suite is None or "file" not in suite.get("origin", {}):
+            sys.exit(f"{workload}: no suite under {SUITES} names a KernelBench problem file")
+        want = run_kernelbench(problem_folder(args.kernelbench) / suite["origin"]["file"], suite, axes, tensors)
+    else:
+        want = run_float64(workload, axes, tensors)
+        if want is None:
+            sys.exit(f"{workload}: no hand-written module; give --kernelbench")
     error = rel_l2(ours, want)
     good = error < args.bound
     print(f"{'ok  ' if good else 'FAIL'} output {tuple(want.shape)}: rel_l2 against torch float64 "

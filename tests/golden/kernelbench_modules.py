@@ -1,11 +1,16 @@
-"""The three KernelBench modules, exactly as KernelBench defines them, and the
-glue that runs them in float64 on tensors that kernelgate generated.
+"""The first three KernelBench modules written out by hand, as KernelBench
+defines them (a second check beside the problem files themselves), the glue
+that runs them in float64 on tensors that kernelgate generated, and the input
+generator of docs/inputs.md in numpy.
 
 Only the fixture scripts of tests/golden/ import this (torch is never a
 dependency of the build or of the tests).
 """
 import hashlib
+import inspect
 import json
+import pathlib
+import sys
 
 import numpy as np
 import torch
@@ -63,7 +68,7 @@ class ConvTranspose3dMaxMaxSum(nn.Module):
 
 def build(workload, axes):
     """The module of a workload at the given axes, and the map from our tensor
-    names to its parameters."""
+    names to its parameters; None for a workload not written out here."""
     a = axes
     if workload == "l1_071_conv_transposed_2d":
         m = ConvTransposed2d(a["in_channels"], a["out_channels"], a["kernel_size"], a["stride"],
@@ -77,13 +82,17 @@ def build(workload, axes):
         m = ConvTranspose3dMaxMaxSum(a["in_channels"], a["out_channels"], a["kernel_size"],
                                      a["stride"], a["padding"])
         return m, {"weight": m.conv_transpose.weight, "bias": m.conv_transpose.bias}
-    raise SystemExit(f"unknown workload {workload}")
+    return None
 
 
 def run_float64(workload, axes, tensors):
-    """Runs the module in float64 with our inputs and parameters (numpy arrays
-    by tensor name); returns the output as a float64 numpy array."""
-    module, params = build(workload, axes)
+    """Runs the hand-written module in float64 with our inputs and parameters
+    (numpy arrays by tensor name); returns the output as a float64 numpy
+    array, or None for a workload not written out here."""
+    built = build(workload, axes)
+    if built is None:
+        return None
+    module, params = built
     module = module.double()
     with torch.no_grad():
         for name, param in params.items():
@@ -94,6 +103,69 @@ def run_float64(workload, axes, tensors):
             param.copy_(value)
         x = torch.from_numpy(np.asarray(tensors["x"], dtype=np.float64))
         return module(x).numpy()
+
+
+def problem_folder(checkout):
+    """The folder of a KernelBench checkout that holds level1/, level2/, ..."""
+    folder = pathlib.Path(checkout)
+    return folder / "KernelBench" if (folder / "KernelBench").is_dir() else folder
+
+
+def kernelbench_module(problem_file, axes):
+    """KernelBench's Model of a problem file at the given axes (its size
+    constants and the Model's arguments replaced by the axes of the same
+    name), and the inputs get_inputs() makes at those sizes (their shapes are
+    what counts)."""
+    namespace = {"__name__": "kernelbench_problem", "__file__": str(problem_file)}
+    exec(compile(problem_file.read_text(), str(problem_file), "exec"), namespace)  # noqa: S102 - KernelBench's file
+    unused = set(axes)
+    for name, value in axes.items():
+        if isinstance(namespace.get(name), int):
+            namespace[name] = value
+            unused.discard(name)
+    model_class = namespace["Model"]
+    signature = inspect.signature(model_class.__init__)
+    bound = signature.bind_partial(None, *namespace["get_init_inputs"]())
+    for name in signature.parameters:
+        if name in axes:
+            bound.arguments[name] = axes[name]
+            unused.discard(name)
+    if unused:
+        sys.exit(f"{problem_file.name}: axes {sorted(unused)} are neither a size constant nor an argument "
+                 f"of Model; name them as the problem file does")
+    model = model_class(*bound.args[1:], **bound.kwargs)
+    return model, namespace["get_inputs"]()
+
+
+def run_kernelbench(problem_file, suite, axes, tensors):
+    """The problem's module in float64 on our tensors: its parameters, in
+    order, are the suite's parameter tensors, and its forward's arguments are
+    the suite's inputs, by name."""
+    model, reference_inputs = kernelbench_module(problem_file, axes)
+    model = model.double()
+    inputs = [t["name"] for t in suite["tensors"] if t["role"] == "input"]
+    parameters = [t["name"] for t in suite["tensors"] if t["role"] == "parameter"]
+    arguments = list(inspect.signature(model.forward).parameters)
+    if arguments != inputs:
+        sys.exit(f"{suite['id']}: the module's forward takes {arguments}, the suite's inputs are {inputs}")
+    module_parameters = list(model.named_parameters())
+    if len(module_parameters) != len(parameters):
+        sys.exit(f"{suite['id']}: the module has parameters {[n for n, _ in module_parameters]}, "
+                 f"the suite {parameters}")
+    with torch.no_grad():
+        for name, (module_name, parameter) in zip(parameters, module_parameters):
+            value = torch.from_numpy(np.asarray(tensors[name], dtype=np.float64))
+            if tuple(value.shape) != tuple(parameter.shape):
+                sys.exit(f"{suite['id']}: {name} has shape {tuple(value.shape)}, the module's {module_name} "
+                         f"{tuple(parameter.shape)}")
+            parameter.copy_(value)
+        arrays = []
+        for name, made in zip(inputs, reference_inputs):
+            if tuple(made.shape) != tuple(tensors[name].shape):
+                sys.exit(f"{suite['id']}: {name} has shape {tuple(tensors[name].shape)}, get_inputs() "
+                         f"makes {tuple(made.shape)}")
+            arrays.append(torch.from_numpy(np.asarray(tensors[name], dtype=np.float64)))
+        return model(*arrays).numpy()
 
 
 def rel_l2(got, want):

@@ -11,7 +11,7 @@ def evaluate_expression(text, axes):
     Attributes of ops are small: axis names, integers, + - * / and %."""
     if isinstance(text, int):
         return text
-    if not re.fullmatch(r"[a-z0-9_ +\-*/%()]+", text):
+    if not re.fullmatch(r"[A-Za-z0-9_ +\-*/%()]+", text):
         raise SystemExit(f"expression {text!r} is beyond what this script evaluates")
     python = re.sub(r"(?<![/])/(?![/])", "//", text)
     return int(eval(python, {"__builtins__": {}}, dict(axes)))  # noqa: S307 - checked above

@@ -52,9 +52,9 @@ TEST(JsonReader, EachAccessorChecksItsType) {
 }
 
 TEST(JsonReader, AnIntegerMapIsReadMemberByMember) {
-  const Json axes = Json::parse(R"({"batch": 2, "width": 19})");
-  EXPECT_EQ(JsonReader(axes, "f").as_integer_map(), (std::map<std::string, std::int64_t>{{"batch", 2}, {"width", 19}}));
-  const Json bad = Json::parse(R"({"batch": 2, "width": "19"})");
+  const Json axes = Json::parse(R"({"batch_size": 2, "width": 19})");
+  EXPECT_EQ(JsonReader(axes, "f").as_integer_map(), (std::map<std::string, std::int64_t>{{"batch_size", 2}, {"width", 19}}));
+  const Json bad = Json::parse(R"({"batch_size": 2, "width": "19"})");
   EXPECT_EQ(error_of([&] { JsonReader(bad, "f").as_integer_map(); }),
             "f: $.width: expected an integer, got string \"19\"");
 }

@@ -71,7 +71,7 @@ Axes draw_axes(const Suite& suite, std::mt19937_64& rng) {
     a["in_channels"] = a["groups"] * pick(1, 12);
     a["out_channels"] = a["groups"] * pick(1, 40 / static_cast<int>(a["groups"]));
     a["kernel_size"] = pick(1, 5);
-    a["batch"] = pick(1, 2);
+    a["batch_size"] = pick(1, 2);
     a["height_in"] = pick(1, 18);
     a["width_in"] = pick(1, 40);
     a["stride"] = pick(1, 3);
@@ -82,7 +82,7 @@ Axes draw_axes(const Suite& suite, std::mt19937_64& rng) {
     const std::int64_t out_w = (a["width_in"] - 1) * a["stride"] + extra;
     if (out_h < 1 || out_w < 1) continue;
     // Bound the interpret-mode work (multiply-adds through the tiles).
-    if (a["batch"] * out_h * out_w * a["kernel_size"] * a["kernel_size"] > 40000) continue;
+    if (a["batch_size"] * out_h * out_w * a["kernel_size"] * a["kernel_size"] > 40000) continue;
     // At least one draw of each kind the fixed seed gives: see the test.
     return suite.resolve_axes("", a);
   }
@@ -189,7 +189,7 @@ TEST(L1071ImplicitGemm, ExactInputsGiveTheReferenceBitForBit) {
   const Suite suite = load_workload();
   // Two groups, 12 -> 34 channels (a partial second 32-channel block and a
   // partial 8-channel chunk), padding 1, output 9 x 37 (row and column tails).
-  Axes axes = {{"batch", 2}, {"in_channels", 12}, {"out_channels", 34}, {"groups", 2},
+  Axes axes = {{"batch_size", 2}, {"in_channels", 12}, {"out_channels", 34}, {"groups", 2},
                {"kernel_size", 3}, {"height_in", 9}, {"width_in", 37}, {"padding", 1}};
   expect_exact(suite, suite.resolve_axes("", axes));
   // The same with stride 2 and output_padding 1: four parity classes with
@@ -204,7 +204,7 @@ TEST(L1071ImplicitGemm, SixteenByteCopiesGiveTheReferenceBitForBit) {
   // time, from the multiple of 4 before each halo (3 columns early with
   // padding 1, 2 with padding 0; per class with stride 2).
   const Suite suite = load_workload();
-  Axes axes = {{"batch", 2}, {"in_channels", 12}, {"out_channels", 34}, {"groups", 2},
+  Axes axes = {{"batch_size", 2}, {"in_channels", 12}, {"out_channels", 34}, {"groups", 2},
                {"kernel_size", 3}, {"height_in", 9}, {"width_in", 36}, {"padding", 1}};
   expect_exact(suite, suite.resolve_axes("", axes));
   axes["padding"] = 0;
@@ -247,7 +247,7 @@ TEST(L1071ImplicitGemm, WgmmaKernelPassesEveryCheckAtRandomStrideOneAxes) {
     a["groups"] = pick(1, 2);
     a["in_channels"] = a["groups"] * pick(1, 20);
     a["out_channels"] = a["groups"] * pick(1, 40);
-    a["batch"] = pick(1, 2);
+    a["batch_size"] = pick(1, 2);
     a["height_in"] = pick(1, 9);
     a["width_in"] = pick(1, 100);
     a["padding"] = pick(0, 3);
@@ -263,7 +263,7 @@ TEST(L1071ImplicitGemm, PassesEveryCheckWithStrideLargerThanKernel) {
   // and must still be written (zeros); output_padding adds a last such row.
   const Suite suite = load_workload();
   const Axes axes = suite.resolve_axes(
-      "", {{"batch", 1}, {"in_channels", 5}, {"out_channels", 6}, {"kernel_size", 2},
+      "", {{"batch_size", 1}, {"in_channels", 5}, {"out_channels", 6}, {"kernel_size", 2},
            {"height_in", 4}, {"width_in", 7}, {"stride", 3}, {"padding", 1},
            {"output_padding", 2}});
   for (const std::string& id : kCandidateIds) expect_candidate_passes(suite, id, axes);

@@ -55,7 +55,7 @@ std::vector<AxesCase> random_legal_axes(int count) {
   };
   std::vector<AxesCase> cases;
   while (static_cast<int>(cases.size()) < count) {
-    kg::Axes overrides{{"batch", pick(1, 2)},         {"in_channels", pick(1, 20)},
+    kg::Axes overrides{{"batch_size", pick(1, 2)},         {"in_channels", pick(1, 20)},
                        {"out_channels", pick(1, 48)}, {"kernel_size", 2 * pick(0, 2) + 1},
                        {"height", pick(1, 14)},       {"width", pick(1, 44)},
                        {"stride", pick(1, 2)},        {"padding", pick(0, 2)},
@@ -74,14 +74,14 @@ std::vector<AxesCase> axes_under_test() {
   std::vector<AxesCase> cases{{"ci", suite().resolve_axes("ci")}};
   for (auto& c : random_legal_axes(3)) cases.push_back(std::move(c));
   // width % 4 == 0: 16-byte cp.async rows, float4 output stores, two tiles along the width.
-  cases.push_back({"aligned_rows", suite().resolve_axes("ci", {{"batch", 1},
+  cases.push_back({"aligned_rows", suite().resolve_axes("ci", {{"batch_size", 1},
                                                                {"in_channels", 16},
                                                                {"out_channels", 24},
                                                                {"height", 6},
                                                                {"width", 40}})});
   // Generic depthwise (k=5, stride 2, dilation 2), cin not a multiple of 8,
   // cout above one block of 128 and not a multiple of 16.
-  cases.push_back({"generic_two_cout_blocks", suite().resolve_axes("", {{"batch", 1},
+  cases.push_back({"generic_two_cout_blocks", suite().resolve_axes("", {{"batch_size", 1},
                                                                         {"in_channels", 11},
                                                                         {"out_channels", 136},
                                                                         {"kernel_size", 5},

@@ -49,7 +49,7 @@ std::vector<Axes> drawn_overrides(int count) {
   };
   std::vector<Axes> drawn;
   for (int i = 0; i < count; ++i)
-    drawn.push_back({{"batch", pick(1, 3)},
+    drawn.push_back({{"batch_size", pick(1, 3)},
                      {"in_channels", 8 * pick(1, 2)},
                      {"out_channels", 64},
                      {"depth", pick(4, 8)},
@@ -145,7 +145,7 @@ TEST_P(FusedOnOneSmallTile, Passes) {
   const Suite suite = workload_suite();
   const SmallTileCase& c = GetParam();
   expect_passes(suite, c.id,
-                suite.resolve_axes("", {{"batch", c.batch},
+                suite.resolve_axes("", {{"batch_size", c.batch},
                                         {"in_channels", c.in_channels},
                                         {"out_channels", c.out_channels},
                                         {"depth", 4},
@@ -195,7 +195,7 @@ TEST(FusedCandidates, DrawsCoverBothCtaShapes) {
   const Suite suite = workload_suite();
   bool single = false, odd_pair = false, even_pair = false, partial = false, full = false;
   for (const Axes& axes : random_axes(suite, 3)) {
-    const std::int64_t batch = axes.at("batch");
+    const std::int64_t batch = axes.at("batch_size");
     single = single || batch == 1;
     odd_pair = odd_pair || (batch > 1 && batch % 2 == 1);
     even_pair = even_pair || (batch > 1 && batch % 2 == 0);
@@ -236,8 +236,8 @@ std::vector<DrawnCase> drawn_cases() {
     const Axes& axes = drawn[static_cast<std::size_t>(draw)];
     cases.push_back({draw, "fused_tf32"});
     cases.push_back({draw, "fused_3xtf32"});
-    if (axes.at("batch") >= 2) cases.push_back({draw, "fused_tf32_wgmma"});
-    if (axes.at("batch") >= 2 && axes.at("in_channels") >= 16) {
+    if (axes.at("batch_size") >= 2) cases.push_back({draw, "fused_tf32_wgmma"});
+    if (axes.at("batch_size") >= 2 && axes.at("in_channels") >= 16) {
       cases.push_back({draw, "fused_3xtf32_wgmma"});
       cases.push_back({draw, "fused_tf32_bf16corr_wgmma"});
     }

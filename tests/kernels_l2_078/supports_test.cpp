@@ -45,7 +45,7 @@ TEST_P(FusedSupports, AcceptsTheCiPresetAndTheDefaultsWhereTheAccumulationAllows
 
 TEST_P(FusedSupports, AcceptsOtherBatchesChannelsAndSizes) {
   EXPECT_EQ(fused().unsupported_reason(suite_.resolve_axes(
-                "", {{"batch", 3}, {"in_channels", max_channels(fused())}, {"out_channels", 192},
+                "", {{"batch_size", 3}, {"in_channels", max_channels(fused())}, {"out_channels", 192},
                      {"depth", 4}, {"height", 11}, {"width", 33}})),
             "");
 }
@@ -63,10 +63,10 @@ TEST_P(FusedSupports, Fp32FormsRefuseALongerAccumulationWithAReason) {
 // 32 input channels, measured at the ci preset).
 TEST_P(FusedSupports, TheBf16CorrectionWithOneImageKeepsTheBoundOfTheKernelItRuns) {
   if (fused().id != "fused_tf32_bf16corr_wgmma") GTEST_SKIP() << "only the BF16 correction falls back";
-  EXPECT_EQ(fused().unsupported_reason(suite_.resolve_axes("ci", {{"batch", 2}, {"in_channels", 32}})), "");
-  EXPECT_EQ(fused().unsupported_reason(suite_.resolve_axes("ci", {{"batch", 1}, {"in_channels", 24}})), "");
+  EXPECT_EQ(fused().unsupported_reason(suite_.resolve_axes("ci", {{"batch_size", 2}, {"in_channels", 32}})), "");
+  EXPECT_EQ(fused().unsupported_reason(suite_.resolve_axes("ci", {{"batch_size", 1}, {"in_channels", 24}})), "");
   const std::string reason =
-      fused().unsupported_reason(suite_.resolve_axes("ci", {{"batch", 1}, {"in_channels", 32}}));
+      fused().unsupported_reason(suite_.resolve_axes("ci", {{"batch_size", 1}, {"in_channels", 32}}));
   EXPECT_NE(reason.find("in_channels = 32 is above 24"), std::string::npos) << reason;
   EXPECT_NE(reason.find("with one image it runs fused_3xtf32's kernel"), std::string::npos) << reason;
 }

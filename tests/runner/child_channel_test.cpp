@@ -14,7 +14,7 @@ OpenRequest sample_request() {
           .suite_file = "/suites/l1_086.json",
           .candidate = "direct_fp32",
           .device = "cpu",
-          .axes = {{"batch", 2}, {"width", 19}},
+          .axes = {{"batch_size", 2}, {"width", 19}},
           .seed = 7,
           .thread_order = "reverse",
           .tensor_cores = "hopper",
@@ -38,7 +38,7 @@ TEST(ChildChannel, TheOpenCommandReadsBackAsWritten) {
   EXPECT_EQ(back.suite_file, "/suites/l1_086.json");
   EXPECT_EQ(back.candidate, "direct_fp32");
   EXPECT_EQ(back.device, "cpu");
-  EXPECT_EQ(back.axes, (Axes{{"batch", 2}, {"width", 19}}));
+  EXPECT_EQ(back.axes, (Axes{{"batch_size", 2}, {"width", 19}}));
   EXPECT_EQ(back.seed, 7u);
   EXPECT_EQ(back.thread_order, "reverse");
   EXPECT_EQ(back.tensor_cores, "hopper");

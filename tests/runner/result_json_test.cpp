@@ -36,7 +36,7 @@ TEST(ResultJson, RunResultRoundTrips) {
   run.workload = "l1_071_conv_transposed_2d";
   run.identity = "abc";
   run.preset = "ci";
-  run.axes = {{"batch", 2}, {"height_in", 19}};
+  run.axes = {{"batch_size", 2}, {"height_in", 19}};
   run.device = "cpu";
   run.hardware = "cpu";
   run.environment = {{"cpu", "test"}};

@@ -9,7 +9,7 @@ namespace kg::testing {
 // The workload the test candidates are registered for, and a tiny shape of it.
 inline const std::string kTestWorkload = "l1_086_conv_depthwise_separable_2d";
 inline Axes tiny_axes() {
-  return {{"batch", 1}, {"in_channels", 3}, {"out_channels", 5}, {"height", 6}, {"width", 7}};
+  return {{"batch_size", 1}, {"in_channels", 3}, {"out_channels", 5}, {"height", 6}, {"width", 7}};
 }
 
 }  // namespace kg::testing

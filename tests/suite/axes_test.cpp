@@ -64,20 +64,32 @@ TEST(Axes, CostsMatchWorkloadsMd) {
 TEST(Axes, OverridesApplyAfterThePreset) {
   Suite suite = stock("l1_071_conv_transposed_2d");
   Axes axes = suite.resolve_axes("ci", parse_axes_list("stride=2, output_padding=1,groups=4"));
-  EXPECT_EQ(axes.at("batch"), 2);
+  EXPECT_EQ(axes.at("batch_size"), 2);
   EXPECT_EQ(axes.at("stride"), 2);
   EXPECT_EQ(suite.shape("weight", axes), (std::vector<std::int64_t>{32, 8, 3, 3}));
   EXPECT_EQ(suite.shape("y", axes), (std::vector<std::int64_t>{2, 32, 40, 72}));
 }
 
+// "batch" was renamed "batch_size"; for one release the old name still sets
+// the new axis, with a note, and giving both is refused.
+TEST(Axes, TheOldNameOfARenamedAxisStillWorks) {
+  Suite suite = stock("l1_071_conv_transposed_2d");
+  EXPECT_EQ(suite.resolve_axes("ci", parse_axes_list("batch=3")).at("batch_size"), 3);
+  EXPECT_EQ(resolve_error(suite, "ci", "batch=3,batch_size=3"),
+            "axis 'batch_size' is given twice (also as 'batch', its old name)");
+  EXPECT_EQ(renamed_axis_notes(parse_axes_list("batch=3,stride=2")),
+            std::vector<std::string>{"note: axis 'batch' is now 'batch_size'; the old name is accepted until 0.2.0"});
+  EXPECT_TRUE(renamed_axis_notes(parse_axes_list("batch_size=3")).empty());
+}
+
 TEST(Axes, ErrorsAreExact) {
   Suite suite = stock("l1_071_conv_transposed_2d");
   EXPECT_EQ(resolve_error(suite, "ci", "chanels=4"),
-            "unknown axis 'chanels' for workload l1_071_conv_transposed_2d (axes: batch, "
+            "unknown axis 'chanels' for workload l1_071_conv_transposed_2d (axes: batch_size, "
             "in_channels, out_channels, kernel_size, height_in, width_in, stride, padding, "
             "output_padding, groups)");
-  EXPECT_EQ(resolve_error(suite, "ci", "batch=0"),
-            "axis batch=0 is out of range [1, 1024] for workload l1_071_conv_transposed_2d");
+  EXPECT_EQ(resolve_error(suite, "ci", "batch_size=0"),
+            "axis batch_size=0 is out of range [1, 1024] for workload l1_071_conv_transposed_2d");
   EXPECT_EQ(resolve_error(suite, "fast", ""),
             "workload l1_071_conv_transposed_2d has no axes preset 'fast' (presets: default, ci)");
   EXPECT_EQ(resolve_error(suite, "ci", "groups=3"),

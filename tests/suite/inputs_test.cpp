@@ -35,7 +35,7 @@ TEST(Inputs, DeterministicAndKeyedByEverything) {
   EXPECT_NE(input_key(suite.id, ci, 0, "x"), input_key(suite.id, ci, 0, "weight"));
   EXPECT_NE(input_key(suite.id, ci, 0, "x"), input_key("other", ci, 0, "x"));
   Axes other = ci;
-  other["batch"] = 3;
+  other["batch_size"] = 3;
   EXPECT_NE(input_key(suite.id, ci, 0, "x"), input_key(suite.id, other, 0, "x"));
   // The multi-threaded fill is the plain definition, element by element.
   std::uint64_t key = input_key(suite.id, ci, 0, "x");

@@ -89,11 +89,11 @@ INSTANTIATE_TEST_SUITE_P(Workloads, Reference, ::testing::ValuesIn(kWorkloads));
 TEST(ReferenceFlops, OpsGiveTheFormulasTheSuitesStated) {
   const std::map<std::string, std::string> stated = {
       {"l1_071_conv_transposed_2d",
-       "2 * batch * (in_channels / groups) * out_channels * convt_taps(height_in, kernel_size, stride, padding, "
+       "2 * batch_size * (in_channels / groups) * out_channels * convt_taps(height_in, kernel_size, stride, padding, "
        "(height_in - 1) * stride - 2 * padding + kernel_size + output_padding) * convt_taps(width_in, kernel_size, "
        "stride, padding, (width_in - 1) * stride - 2 * padding + kernel_size + output_padding)"},
       {"l1_086_conv_depthwise_separable_2d",
-       "2 * batch * in_channels * ((height + 2 * padding - dilation * (kernel_size - 1) - 1) / stride + 1) * "
+       "2 * batch_size * in_channels * ((height + 2 * padding - dilation * (kernel_size - 1) - 1) / stride + 1) * "
        "((width + 2 * padding - dilation * (kernel_size - 1) - 1) / stride + 1) * (kernel_size * kernel_size + "
        "out_channels)"},
   };

@@ -25,7 +25,7 @@ class SuiteValidation : public ::testing::Test {
 };
 
 const char* kAxes =
-    "batch, in_channels, out_channels, kernel_size, height_in, width_in, stride, padding, "
+    "batch_size, in_channels, out_channels, kernel_size, height_in, width_in, stride, padding, "
     "output_padding, groups";
 
 TEST_F(SuiteValidation, StockSuitesLoad) {
@@ -43,8 +43,8 @@ TEST_F(SuiteValidation, UnknownKey) {
                "$.colour: unknown key (allowed here: axes, contract, cost, description, format, "
                "forward, gate, id, kind, origin, presets, requires, schema_version, tensors, title, "
                "tolerance)");
-  expect_error([](Json& j) { j["axes"]["batch"]["defualt"] = 8; },
-               "$.axes.batch.defualt: unknown key (allowed here: default, description, max, min)");
+  expect_error([](Json& j) { j["axes"]["batch_size"]["defualt"] = 8; },
+               "$.axes.batch_size.defualt: unknown key (allowed here: default, description, max, min)");
 }
 
 TEST_F(SuiteValidation, GateRoundsAndInconclusivePolicy) {
@@ -61,8 +61,8 @@ TEST_F(SuiteValidation, GateRoundsAndInconclusivePolicy) {
 }
 
 TEST_F(SuiteValidation, WrongType) {
-  expect_error([](Json& j) { j["axes"]["batch"]["default"] = "8"; },
-               "$.axes.batch.default: expected an integer, got string \"8\"");
+  expect_error([](Json& j) { j["axes"]["batch_size"]["default"] = "8"; },
+               "$.axes.batch_size.default: expected an integer, got string \"8\"");
   expect_error([](Json& j) { j["tolerance"]["fp32"]["atol"] = "tight"; },
                "$.tolerance.fp32.atol: expected a number, got string \"tight\"");
   expect_error([](Json& j) { j["contract"]["no_mutation"] = 1; },
@@ -81,10 +81,10 @@ TEST_F(SuiteValidation, MissingField) {
 }
 
 TEST_F(SuiteValidation, AxisOutOfRange) {
-  expect_error([](Json& j) { j["axes"]["batch"]["default"] = 0; },
-               "$.axes.batch.default: 0 is out of range [1, 1024]");
-  expect_error([](Json& j) { j["presets"]["ci"]["batch"] = 5000; },
-               "$.presets.ci.batch: 5000 is out of range [1, 1024]");
+  expect_error([](Json& j) { j["axes"]["batch_size"]["default"] = 0; },
+               "$.axes.batch_size.default: 0 is out of range [1, 1024]");
+  expect_error([](Json& j) { j["presets"]["ci"]["batch_size"] = 5000; },
+               "$.presets.ci.batch_size: 5000 is out of range [1, 1024]");
   expect_error([](Json& j) { j["presets"]["ci"]["chanels"] = 4; },
                std::string("$.presets.ci.chanels: unknown axis (axes: ") + kAxes + ")");
 }
@@ -180,8 +180,8 @@ TEST_F(SuiteValidation, OtherMalformedFields) {
                "$.tensors[0].init.std: missing required field");
   expect_error([](Json& j) { j["tolerance"]["fp64"] = j["tolerance"]["fp32"]; },
                "$.tolerance.fp64: unknown key (allowed here: bf16, fp16, fp32, tf32)");
-  expect_error([](Json& j) { j["axes"]["batch"]["min"] = 2000; },
-               "$.axes.batch.max: max 1024 is below min 2000");
+  expect_error([](Json& j) { j["axes"]["batch_size"]["min"] = 2000; },
+               "$.axes.batch_size.max: max 1024 is below min 2000");
 }
 
 // The header every kernelgate file has: "kind" and "schema_version"; the

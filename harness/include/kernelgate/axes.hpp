@@ -8,7 +8,7 @@
 
 namespace kg {
 
-// Axis name -> value, e.g. {"batch": 8, "in_channels": 32, ...}.
+// Axis name -> value, e.g. {"batch_size": 8, "in_channels": 32, ...}.
 using Axes = std::map<std::string, std::int64_t>;
 
 }  // namespace kg

@@ -22,6 +22,14 @@ Axes parse_axes_list(const std::string& text);
 // "k=v,k=v" in axis-name order; the inverse of parse_axes_list.
 std::string format_axes(const Axes& axes);
 
+// Axes renamed in a release, old name -> new name, still accepted in --axes
+// for one release: "batch" became "batch_size" (KernelBench's name for it)
+// during 0.1 and is refused from 0.2.0. Suite::resolve_axes applies it; the
+// CLI says so on stderr.
+const std::map<std::string, std::string>& renamed_axes();
+// One line per axis of `overrides` given under its old name.
+std::vector<std::string> renamed_axis_notes(const Axes& overrides);
+
 struct Tolerance {
   double atol = 0;
   double rtol = 0;
@@ -126,7 +134,9 @@ struct Suite {
   std::int64_t numel(const std::string& tensor, const Axes& axes) const;
 
   // Defaults, then the named preset ("" or "default": none), then overrides;
-  // validated (known axes, ranges, constraints, legal shapes). Throws kg::Error.
+  // validated (known axes, ranges, constraints, legal shapes). An override
+  // under a renamed axis's old name (renamed_axes) sets the new one when this
+  // suite has the new name and not the old. Throws kg::Error.
   Axes resolve_axes(const std::string& preset, const Axes& overrides = {}) const;
   std::vector<std::int64_t> shape(const std::string& tensor, const Axes& axes) const;
   const TensorSpec& tensor(const std::string& name) const;

@@ -69,6 +69,20 @@ std::string format_axes(const Axes& axes) {
   return text;
 }
 
+const std::map<std::string, std::string>& renamed_axes() {
+  static const std::map<std::string, std::string> renamed{{"batch", "batch_size"}};
+  return renamed;
+}
+
+std::vector<std::string> renamed_axis_notes(const Axes& overrides) {
+  std::vector<std::string> notes;
+  for (const auto& [old_name, new_name] : renamed_axes())
+    if (overrides.count(old_name))
+      notes.push_back("note: axis '" + old_name + "' is now '" + new_name + "'; the old name is accepted until " +
+                      "0.2.0");
+  return notes;
+}
+
 Axes Suite::default_axes() const {
   Axes axes;
   for (const auto& axis : this->axes) axes[axis.name] = axis.default_value;
@@ -114,7 +128,16 @@ Axes Suite::resolve_axes(const std::string& preset, const Axes& overrides) const
     }
     for (const auto& [name, value] : found->second) axes[name] = value;
   }
-  for (const auto& [name, value] : overrides) {
+  for (const auto& [given_name, value] : overrides) {
+    std::string name = given_name;
+    if (!axes.count(name)) {
+      auto renamed = renamed_axes().find(name);
+      if (renamed != renamed_axes().end() && axes.count(renamed->second)) {
+        if (overrides.count(renamed->second))
+          throw Error("axis '" + renamed->second + "' is given twice (also as '" + name + "', its old name)");
+        name = renamed->second;
+      }
+    }
     if (!axes.count(name))
       throw Error("unknown axis '" + name + "' for workload " + id + " (axes: " + axis_names(*this) +
                   ")");

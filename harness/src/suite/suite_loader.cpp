@@ -24,8 +24,16 @@ const FileKind kSuiteKind{.kind = "kernelgate-suite", .oldest_version = 1, .vers
 constexpr const char* kLegacyFormat = "kernelgate-suite/1";  // schema version 1
 const std::set<std::string> kHeaderKeys{"kind", "schema_version", "format"};
 
+// Ids and preset names are lowercase: they become file and test names.
 bool is_identifier(const std::string& text) {
   static const std::regex pattern("[a-z_][a-z0-9_]*");
+  return std::regex_match(text, pattern);
+}
+
+// Axis and tensor names may have capitals: they are spelled as the source
+// module spells them (KernelBench's matmul problems say N, A and B).
+bool is_name(const std::string& text) {
+  static const std::regex pattern("[A-Za-z_][A-Za-z0-9_]*");
   return std::regex_match(text, pattern);
 }
 
@@ -81,8 +89,8 @@ void read_axes(const JsonReader& field, Suite& suite) {
   if (field.json().empty()) field.fail("a workload needs at least one axis");
   for (const auto& [name, unused] : field.json().items()) {
     JsonReader axis_field = field.at(name);
-    if (!is_identifier(name))
-      axis_field.fail("axis names are lowercase letters, digits and '_', starting with a letter");
+    if (!is_name(name))
+      axis_field.fail("axis names are letters, digits and '_', not starting with a digit");
     if (name == "min" || name == "max" || name == "convt_taps")
       axis_field.fail("'" + name + "' is a function of the expression language, not an axis name");
     axis_field.expect_keys({"default", "min", "max"}, {"description"});
@@ -170,8 +178,8 @@ void read_tensors(const JsonReader& field, Suite& suite) {
     tensor_field.expect_keys({"name", "role", "shape"}, {"init", "dtype", "description"});
     TensorSpec tensor;
     tensor.name = tensor_field.at("name").as_nonempty_string();
-    if (!is_identifier(tensor.name))
-      tensor_field.at("name").fail("tensor names are lowercase letters, digits and '_'");
+    if (!is_name(tensor.name))
+      tensor_field.at("name").fail("tensor names are letters, digits and '_', not starting with a digit");
     if (!names.insert(tensor.name).second)
       tensor_field.at("name").fail("tensor '" + tensor.name + "' is declared twice");
     std::string role = tensor_field.at("role").as_string();

@@ -1,0 +1,41 @@
+// The always-runnable baseline: C = A B from the definition, one thread per
+// element of C, FP32, summed over k in increasing order (the reference's
+// order). Slow on purpose: it is the obviously correct candidate faster ones
+// are compared with. Consecutive threads take consecutive columns, so a warp
+// reads one element of A (broadcast) and 32 adjacent elements of B per step.
+#include <cstdint>
+
+#include "common/grid_stride.cuh"
+#include "kernelgate/candidate.hpp"
+#include "kernelgate/cuda.hpp"
+
+namespace {
+
+__global__ void matmul_direct(std::int64_t n, const float* __restrict__ a, const float* __restrict__ b,
+                              float* __restrict__ c) {
+  const std::int64_t total = n * n;
+  for (std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; index < total;
+       index += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    const std::int64_t row = index / n, column = index % n;
+    float sum = 0.0f;
+    for (std::int64_t k = 0; k < n; ++k) sum += a[row * n + k] * b[k * n + column];
+    c[index] = sum;
+  }
+}
+
+void launch(const kg::LaunchArgs& args) {
+  const std::int64_t n = args.axis("N");
+  constexpr unsigned kThreads = 256;
+  kg::launch(matmul_direct, dim3(kg::kernels::grid_stride_blocks(n * n, kThreads)), dim3(kThreads), 0, args.stream,
+             n, args.in("A"), args.in("B"), args.output);
+}
+
+KG_REGISTER_CANDIDATE({
+    .workload = "l1_001_square_matmul",
+    .id = "direct_fp32",
+    .precision = "fp32",
+    .summary = "matmul from the definition, one thread per element of C, FP32",
+    .launch = launch,
+});
+
+}  // namespace

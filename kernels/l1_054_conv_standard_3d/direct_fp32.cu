@@ -1,0 +1,90 @@
+// The always-runnable baseline: Conv3d straight from the definition, one
+// thread per output element, FP32, every stride, padding, dilation and group
+// count the module accepts. Slow on purpose: it is the obviously correct
+// candidate faster ones are compared with.
+//
+// The input's spatial dimensions are (depth, width, height), in KernelBench's
+// order; the kernel runs over them as dimensions a, b, c:
+// y[n, o, a, b, c] = sum over ch < C/G, i, j, k of
+//   x[n, g*C/G + ch, a*S - P + i*D, b*S - P + j*D, c*S - P + k*D] * weight[o, ch, i, j, k]
+// with g = o / (O/G) and taps outside the input counted as zero.
+#include <cstdint>
+
+#include "common/grid_stride.cuh"
+#include "kernelgate/candidate.hpp"
+#include "kernelgate/cuda.hpp"
+
+namespace {
+
+struct Shape {
+  std::int64_t batch, in_channels, out_channels, kernel, stride, padding, dilation, groups;
+  std::int64_t extent[3];      // input: depth, width, height
+  std::int64_t extent_out[3];  // y
+};
+
+__global__ void conv3d_direct(Shape s, const float* __restrict__ x, const float* __restrict__ weight,
+                              float* __restrict__ y) {
+  const std::int64_t spatial_out = s.extent_out[0] * s.extent_out[1] * s.extent_out[2];
+  const std::int64_t spatial_in = s.extent[0] * s.extent[1] * s.extent[2];
+  const std::int64_t total = s.batch * s.out_channels * spatial_out;
+  const std::int64_t group_in = s.in_channels / s.groups, group_out = s.out_channels / s.groups;
+  const std::int64_t taps = s.kernel * s.kernel * s.kernel;
+  for (std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; index < total;
+       index += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    const std::int64_t c_out = index % s.extent_out[2];
+    const std::int64_t b_out = (index / s.extent_out[2]) % s.extent_out[1];
+    const std::int64_t a_out = (index / (s.extent_out[2] * s.extent_out[1])) % s.extent_out[0];
+    const std::int64_t o = (index / spatial_out) % s.out_channels;
+    const std::int64_t n = index / (spatial_out * s.out_channels);
+    const std::int64_t first_channel = (o / group_out) * group_in;
+    float sum = 0.0f;
+    for (std::int64_t ch = 0; ch < group_in; ++ch) {
+      const float* volume = x + (n * s.in_channels + first_channel + ch) * spatial_in;
+      const float* filter = weight + (o * group_in + ch) * taps;
+      for (std::int64_t i = 0; i < s.kernel; ++i) {
+        const std::int64_t a = a_out * s.stride - s.padding + i * s.dilation;
+        if (a < 0 || a >= s.extent[0]) continue;
+        for (std::int64_t j = 0; j < s.kernel; ++j) {
+          const std::int64_t b = b_out * s.stride - s.padding + j * s.dilation;
+          if (b < 0 || b >= s.extent[1]) continue;
+          for (std::int64_t k = 0; k < s.kernel; ++k) {
+            const std::int64_t c = c_out * s.stride - s.padding + k * s.dilation;
+            if (c >= 0 && c < s.extent[2])
+              sum += volume[(a * s.extent[1] + b) * s.extent[2] + c] * filter[(i * s.kernel + j) * s.kernel + k];
+          }
+        }
+      }
+    }
+    y[index] = sum;
+  }
+}
+
+void launch(const kg::LaunchArgs& args) {
+  Shape s{};
+  s.batch = args.axis("batch_size");
+  s.in_channels = args.axis("in_channels");
+  s.out_channels = args.axis("out_channels");
+  s.kernel = args.axis("kernel_size");
+  s.stride = args.axis("stride");
+  s.padding = args.axis("padding");
+  s.dilation = args.axis("dilation");
+  s.groups = args.axis("groups");
+  s.extent[0] = args.axis("depth");
+  s.extent[1] = args.axis("width");
+  s.extent[2] = args.axis("height");
+  for (int d = 0; d < 3; ++d) s.extent_out[d] = args.output_shape.at(2 + d);  // the suite's formula
+  const std::int64_t total = s.batch * s.out_channels * s.extent_out[0] * s.extent_out[1] * s.extent_out[2];
+  constexpr unsigned kThreads = 256;
+  kg::launch(conv3d_direct, dim3(kg::kernels::grid_stride_blocks(total, kThreads)), dim3(kThreads), 0,
+             args.stream, s, args.in("x"), args.in("weight"), args.output);
+}
+
+KG_REGISTER_CANDIDATE({
+    .workload = "l1_054_conv_standard_3d",
+    .id = "direct_fp32",
+    .precision = "fp32",
+    .summary = "Conv3d from the definition, one thread per output element, FP32",
+    .launch = launch,
+});
+
+}  // namespace

@@ -1,0 +1,79 @@
+// The always-runnable baseline: Conv2d straight from the definition, one
+// thread per output element, FP32, every stride, padding, dilation and group
+// count the module accepts. Slow on purpose: it is the obviously correct
+// candidate faster ones are compared with.
+//
+// y[n, o, r, q] = sum over c < C/G, i, j of
+//   x[n, g*C/G + c, r*S - P + i*D, q*S - P + j*D] * weight[o, c, i, j]
+// with g = o / (O/G), taps outside the input counted as zero, summed with the
+// channel outermost and the taps in row-major order (the reference's order).
+#include <cstdint>
+
+#include "common/grid_stride.cuh"
+#include "kernelgate/candidate.hpp"
+#include "kernelgate/cuda.hpp"
+
+namespace {
+
+struct Shape {
+  std::int64_t batch, in_channels, out_channels, kernel, stride, padding, dilation, groups;
+  std::int64_t height, width, height_out, width_out;
+};
+
+__global__ void conv2d_direct(Shape s, const float* __restrict__ x, const float* __restrict__ weight,
+                              float* __restrict__ y) {
+  const std::int64_t total = s.batch * s.out_channels * s.height_out * s.width_out;
+  const std::int64_t group_in = s.in_channels / s.groups, group_out = s.out_channels / s.groups;
+  for (std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; index < total;
+       index += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    const std::int64_t q = index % s.width_out;
+    const std::int64_t r = (index / s.width_out) % s.height_out;
+    const std::int64_t o = (index / (s.width_out * s.height_out)) % s.out_channels;
+    const std::int64_t n = index / (s.width_out * s.height_out * s.out_channels);
+    const std::int64_t first_channel = (o / group_out) * group_in;
+    float sum = 0.0f;
+    for (std::int64_t c = 0; c < group_in; ++c) {
+      const float* plane = x + (n * s.in_channels + first_channel + c) * s.height * s.width;
+      const float* filter = weight + (o * group_in + c) * s.kernel * s.kernel;
+      for (std::int64_t i = 0; i < s.kernel; ++i) {
+        const std::int64_t row = r * s.stride - s.padding + i * s.dilation;
+        if (row < 0 || row >= s.height) continue;
+        for (std::int64_t j = 0; j < s.kernel; ++j) {
+          const std::int64_t col = q * s.stride - s.padding + j * s.dilation;
+          if (col >= 0 && col < s.width) sum += plane[row * s.width + col] * filter[i * s.kernel + j];
+        }
+      }
+    }
+    y[index] = sum;
+  }
+}
+
+void launch(const kg::LaunchArgs& args) {
+  Shape s{};
+  s.batch = args.axis("batch_size");
+  s.in_channels = args.axis("in_channels");
+  s.out_channels = args.axis("out_channels");
+  s.kernel = args.axis("kernel_size");
+  s.stride = args.axis("stride");
+  s.padding = args.axis("padding");
+  s.dilation = args.axis("dilation");
+  s.groups = args.axis("groups");
+  s.height = args.axis("height");
+  s.width = args.axis("width");
+  s.height_out = args.output_shape.at(2);  // the suite's shape formula, not a copy of it
+  s.width_out = args.output_shape.at(3);
+  const std::int64_t total = s.batch * s.out_channels * s.height_out * s.width_out;
+  constexpr unsigned kThreads = 256;
+  kg::launch(conv2d_direct, dim3(kg::kernels::grid_stride_blocks(total, kThreads)), dim3(kThreads), 0,
+             args.stream, s, args.in("x"), args.in("weight"), args.output);
+}
+
+KG_REGISTER_CANDIDATE({
+    .workload = "l1_063_conv_standard_2d",
+    .id = "direct_fp32",
+    .precision = "fp32",
+    .summary = "Conv2d from the definition, one thread per output element, FP32",
+    .launch = launch,
+});
+
+}  // namespace
