@@ -168,7 +168,9 @@ void add_describe_command(CLI::App* command, CommonOptions& common, int&) {
   command->callback([options, &common] {
     std::filesystem::path dir = suites_dir_of(common);
     Suite suite = find_suite(dir, options->workload);
-    Axes axes = suite.resolve_axes(options->preset, parse_axes_option(options->axes));
+    const Axes overrides = parse_axes_list(options->axes);
+    note_renamed_axes(suite, overrides);
+    Axes axes = suite.resolve_axes(options->preset, overrides);
     // Into memory first: an axis value that fails late (a shape too large to
     // count) must give the error alone, not half a description before it.
     char* text = nullptr;

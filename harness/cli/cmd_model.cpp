@@ -74,7 +74,8 @@ int model_command(const ModelOptions& options, const CommonOptions& common) {
 
   RunOptions run_options;
   run_options.preset = options.preset;
-  run_options.axis_overrides = parse_axes_option(options.axes);
+  run_options.axis_overrides = parse_axes_list(options.axes);
+  note_renamed_axes(suite, run_options.axis_overrides);
   run_options.candidate_ids = split_list(options.candidates);
   run_options.timing.protocol = "none";
   run_options.thread_orders = {"forward"};

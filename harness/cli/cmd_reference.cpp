@@ -81,7 +81,9 @@ void add_reference_command(CLI::App* command, CommonOptions& common, int&) {
   command->callback([options, &common] {
     std::filesystem::path dir = suites_dir_of(common);
     Suite suite = find_suite(dir, options->workload);
-    Axes axes = suite.resolve_axes(options->preset, parse_axes_option(options->axes));
+    const Axes overrides = parse_axes_list(options->axes);
+    note_renamed_axes(suite, overrides);
+    Axes axes = suite.resolve_axes(options->preset, overrides);
     double gflop = suite.flops(axes) / 1e9;
     if (gflop > options->max_gflop) {
       char buffer[200];

@@ -169,12 +169,13 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
   std::vector<Prepared> prepared;
   try {
     if (!options.option_errors.empty()) throw Error(options.option_errors.front());
-    run_options.axis_overrides = options.axes.empty() ? Axes{} : parse_axes_option(options.axes);
+    run_options.axis_overrides = options.axes.empty() ? Axes{} : parse_axes_list(options.axes);
     check_baselines_dir(baselines_dir, options.allow_empty_baselines);
     for (const Suite& suite : suites) {
       Prepared p;
       p.policy = apply_overrides(suite.gate, options.gate);
       p.baseline = load_stored_baseline(baselines_dir, suite.id, device->hardware_key());
+      note_renamed_axes(suite, run_options.axis_overrides);
       const Axes axes = suite.resolve_axes(run_options.preset, run_options.axis_overrides);
       check_run_fits(suite, axes, *device, run_options.timeout_s, run_options.allow_slow);
       prepared.push_back(std::move(p));

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "kernelgate/axes.hpp"
+#include "kernelgate/suite.hpp"
 
 namespace kg::cli {
 
@@ -52,9 +53,9 @@ std::vector<std::string> split_list(const std::string& text);
 // and --axes choosing its axes.
 void add_workload_options(CLI::App& command, std::string& workload, std::string& preset, std::string& axes);
 
-// The value of --axes (kg::parse_axes_list); an axis under its old name
-// (kg::renamed_axes) is accepted with a note on stderr.
-Axes parse_axes_option(const std::string& text);
+// An axis of --axes under its old name (kg::renamed_axes) is accepted for one
+// release: this says so on stderr, for each suite it applies to.
+void note_renamed_axes(const Suite& suite, const Axes& overrides);
 
 // --suites on a subcommand, and the folder it names (kg::resolve_suites_dir).
 void add_suites_option(CLI::App& command, CommonOptions& common);

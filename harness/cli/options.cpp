@@ -22,10 +22,8 @@ void add_suites_option(CLI::App& command, CommonOptions& common) {
 
 std::filesystem::path suites_dir_of(const CommonOptions& common) { return resolve_suites_dir(common.suites_dir); }
 
-Axes parse_axes_option(const std::string& text) {
-  Axes axes = parse_axes_list(text);
-  for (const std::string& note : renamed_axis_notes(axes)) std::fprintf(stderr, "%s\n", note.c_str());
-  return axes;
+void note_renamed_axes(const Suite& suite, const Axes& overrides) {
+  for (const std::string& note : renamed_axis_notes(suite, overrides)) std::fprintf(stderr, "%s\n", note.c_str());
 }
 
 std::vector<std::string> split_list(const std::string& text) {

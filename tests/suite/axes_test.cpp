@@ -77,9 +77,18 @@ TEST(Axes, TheOldNameOfARenamedAxisStillWorks) {
   EXPECT_EQ(suite.resolve_axes("ci", parse_axes_list("batch=3")).at("batch_size"), 3);
   EXPECT_EQ(resolve_error(suite, "ci", "batch=3,batch_size=3"),
             "axis 'batch_size' is given twice (also as 'batch', its old name)");
-  EXPECT_EQ(renamed_axis_notes(parse_axes_list("batch=3,stride=2")),
-            std::vector<std::string>{"note: axis 'batch' is now 'batch_size'; the old name is accepted until 0.2.0"});
-  EXPECT_TRUE(renamed_axis_notes(parse_axes_list("batch_size=3")).empty());
+  EXPECT_EQ(renamed_axis_notes(suite, parse_axes_list("batch=3,stride=2")),
+            std::vector<std::string>{"note: axis 'batch' of l1_071_conv_transposed_2d is now 'batch_size'; the old "
+                                     "name is accepted until 0.2.0"});
+  EXPECT_TRUE(renamed_axis_notes(suite, parse_axes_list("batch_size=3")).empty());
+  // A suite with an axis of its own called batch takes it as it is, even
+  // beside a batch_size.
+  Suite own = suite;
+  AxisSpec batch = own.axes.front();
+  batch.name = "batch";
+  own.axes.push_back(batch);
+  EXPECT_TRUE(renamed_axis_notes(own, parse_axes_list("batch=3")).empty());
+  EXPECT_EQ(own.resolve_axes("ci", parse_axes_list("batch=3")).at("batch_size"), 2);
 }
 
 TEST(Axes, ErrorsAreExact) {

@@ -24,11 +24,9 @@ std::string format_axes(const Axes& axes);
 
 // Axes renamed in a release, old name -> new name, still accepted in --axes
 // for one release: "batch" became "batch_size" (KernelBench's name for it)
-// during 0.1 and is refused from 0.2.0. Suite::resolve_axes applies it; the
-// CLI says so on stderr.
+// during 0.1 and is refused from 0.2.0. Suite::resolve_axes applies it and
+// renamed_axis_notes (below Suite) says so.
 const std::map<std::string, std::string>& renamed_axes();
-// One line per axis of `overrides` given under its old name.
-std::vector<std::string> renamed_axis_notes(const Axes& overrides);
 
 struct Tolerance {
   double atol = 0;
@@ -147,6 +145,11 @@ struct Suite {
   double flops(const Axes& axes) const;  // cost.flops, or the sum of the ops' (kernelgate/ops.hpp)
   double bytes(const Axes& axes) const;  // each declared tensor crossing memory once
 };
+
+// One line for each override of `overrides` that resolve_axes takes as a
+// renamed axis of this suite (given under its old name, which the suite does
+// not have); empty for a suite whose own axis has the old name.
+std::vector<std::string> renamed_axis_notes(const Suite& suite, const Axes& overrides);
 
 // Throws kg::Error naming the file and the JSON path of the problem.
 Suite load_suite(const std::filesystem::path& file);

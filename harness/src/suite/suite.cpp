@@ -74,12 +74,20 @@ const std::map<std::string, std::string>& renamed_axes() {
   return renamed;
 }
 
-std::vector<std::string> renamed_axis_notes(const Axes& overrides) {
+namespace {
+
+bool has_axis(const Suite& suite, const std::string& name) {
+  return std::any_of(suite.axes.begin(), suite.axes.end(), [&](const AxisSpec& axis) { return axis.name == name; });
+}
+
+}  // namespace
+
+std::vector<std::string> renamed_axis_notes(const Suite& suite, const Axes& overrides) {
   std::vector<std::string> notes;
   for (const auto& [old_name, new_name] : renamed_axes())
-    if (overrides.count(old_name))
-      notes.push_back("note: axis '" + old_name + "' is now '" + new_name + "'; the old name is accepted until " +
-                      "0.2.0");
+    if (overrides.count(old_name) && !has_axis(suite, old_name) && has_axis(suite, new_name))
+      notes.push_back("note: axis '" + old_name + "' of " + suite.id + " is now '" + new_name +
+                      "'; the old name is accepted until 0.2.0");
   return notes;
 }
 
