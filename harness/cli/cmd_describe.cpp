@@ -166,11 +166,8 @@ void add_describe_command(CLI::App* command, CommonOptions& common, int&) {
   add_workload_options(*command, options->workload, options->preset, options->axes);
   add_suites_option(*command, common);
   command->callback([options, &common] {
-    std::filesystem::path dir = suites_dir_of(common);
-    Suite suite = find_suite(dir, options->workload);
-    const Axes overrides = parse_axes_list(options->axes);
-    note_renamed_axes(suite, overrides);
-    Axes axes = suite.resolve_axes(options->preset, overrides);
+    Suite suite = find_suite(suites_dir_of(common), options->workload);
+    Axes axes = resolve_workload_axes(suite, options->preset, options->axes);
     // Into memory first: an axis value that fails late (a shape too large to
     // count) must give the error alone, not half a description before it.
     char* text = nullptr;

@@ -79,11 +79,8 @@ void add_reference_command(CLI::App* command, CommonOptions& common, int&) {
                       "Refuse workloads above this many GFLOP (the reference is float64 on the CPU; default 20)");
   add_suites_option(*command, common);
   command->callback([options, &common] {
-    std::filesystem::path dir = suites_dir_of(common);
-    Suite suite = find_suite(dir, options->workload);
-    const Axes overrides = parse_axes_list(options->axes);
-    note_renamed_axes(suite, overrides);
-    Axes axes = suite.resolve_axes(options->preset, overrides);
+    Suite suite = find_suite(suites_dir_of(common), options->workload);
+    Axes axes = resolve_workload_axes(suite, options->preset, options->axes);
     double gflop = suite.flops(axes) / 1e9;
     if (gflop > options->max_gflop) {
       char buffer[200];

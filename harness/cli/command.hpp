@@ -56,6 +56,9 @@ void add_workload_options(CLI::App& command, std::string& workload, std::string&
 // An axis of --axes under its old name (kg::renamed_axes) is accepted for one
 // release: this says so on stderr, for each suite it applies to.
 void note_renamed_axes(const Suite& suite, const Axes& overrides);
+// The axes of add_workload_options: the suite's defaults, --preset, then
+// --axes (kg::Suite::resolve_axes), with the note above.
+Axes resolve_workload_axes(const Suite& suite, const std::string& preset, const std::string& axes);
 
 // --suites on a subcommand, and the folder it names (kg::resolve_suites_dir).
 void add_suites_option(CLI::App& command, CommonOptions& common);

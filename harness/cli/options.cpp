@@ -26,6 +26,12 @@ void note_renamed_axes(const Suite& suite, const Axes& overrides) {
   for (const std::string& note : renamed_axis_notes(suite, overrides)) std::fprintf(stderr, "%s\n", note.c_str());
 }
 
+Axes resolve_workload_axes(const Suite& suite, const std::string& preset, const std::string& axes) {
+  const Axes overrides = parse_axes_list(axes);
+  note_renamed_axes(suite, overrides);
+  return suite.resolve_axes(preset, overrides);
+}
+
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> items;
   std::stringstream stream(text);

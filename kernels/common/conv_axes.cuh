@@ -21,4 +21,15 @@ inline void read_conv_axes(const LaunchArgs& args, ConvAxes& axes) {
   axes.padding = args.axis("padding");
 }
 
+// A standard convolution's (nn.Conv2d, nn.Conv3d): dilation and groups too.
+struct GroupedConvAxes : ConvAxes {
+  std::int64_t dilation, groups;
+};
+
+inline void read_grouped_conv_axes(const LaunchArgs& args, GroupedConvAxes& axes) {
+  read_conv_axes(args, axes);
+  axes.dilation = args.axis("dilation");
+  axes.groups = args.axis("groups");
+}
+
 }  // namespace kg::kernels

@@ -10,14 +10,14 @@
 // with g = o / (O/G) and taps outside the input counted as zero.
 #include <cstdint>
 
+#include "common/conv_axes.cuh"
 #include "common/grid_stride.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 
 namespace {
 
-struct Shape {
-  std::int64_t batch, in_channels, out_channels, kernel, stride, padding, dilation, groups;
+struct Shape : kg::kernels::GroupedConvAxes {
   std::int64_t extent[3];      // input: depth, width, height
   std::int64_t extent_out[3];  // y
 };
@@ -61,14 +61,7 @@ __global__ void conv3d_direct(Shape s, const float* __restrict__ x, const float*
 
 void launch(const kg::LaunchArgs& args) {
   Shape s{};
-  s.batch = args.axis("batch_size");
-  s.in_channels = args.axis("in_channels");
-  s.out_channels = args.axis("out_channels");
-  s.kernel = args.axis("kernel_size");
-  s.stride = args.axis("stride");
-  s.padding = args.axis("padding");
-  s.dilation = args.axis("dilation");
-  s.groups = args.axis("groups");
+  kg::kernels::read_grouped_conv_axes(args, s);
   s.extent[0] = args.axis("depth");
   s.extent[1] = args.axis("width");
   s.extent[2] = args.axis("height");

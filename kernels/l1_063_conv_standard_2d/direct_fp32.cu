@@ -9,14 +9,14 @@
 // channel outermost and the taps in row-major order (the reference's order).
 #include <cstdint>
 
+#include "common/conv_axes.cuh"
 #include "common/grid_stride.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 
 namespace {
 
-struct Shape {
-  std::int64_t batch, in_channels, out_channels, kernel, stride, padding, dilation, groups;
+struct Shape : kg::kernels::GroupedConvAxes {
   std::int64_t height, width, height_out, width_out;
 };
 
@@ -50,14 +50,7 @@ __global__ void conv2d_direct(Shape s, const float* __restrict__ x, const float*
 
 void launch(const kg::LaunchArgs& args) {
   Shape s{};
-  s.batch = args.axis("batch_size");
-  s.in_channels = args.axis("in_channels");
-  s.out_channels = args.axis("out_channels");
-  s.kernel = args.axis("kernel_size");
-  s.stride = args.axis("stride");
-  s.padding = args.axis("padding");
-  s.dilation = args.axis("dilation");
-  s.groups = args.axis("groups");
+  kg::kernels::read_grouped_conv_axes(args, s);
   s.height = args.axis("height");
   s.width = args.axis("width");
   s.height_out = args.output_shape.at(2);  // the suite's shape formula, not a copy of it

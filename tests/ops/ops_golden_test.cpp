@@ -10,6 +10,7 @@
 
 #include "kernelgate/npy.hpp"
 #include "kernelgate/ops.hpp"
+#include "support/l2_distance.hpp"
 
 namespace kg::ops {
 namespace {
@@ -86,13 +87,10 @@ TEST(OpsGolden, EveryOpAgreesWithTorch) {
     for (const Region& region : whole) operands.push_back(&region);
     Region got(Box::whole(want.shape));
     evaluate(op, shapes, operands, got);
-    double diff = 0, norm = 0;
-    for (std::size_t i = 0; i < want.f64.size(); ++i) {
-      diff += (got.data[i] - want.f64[i]) * (got.data[i] - want.f64[i]);
-      norm += want.f64[i] * want.f64[i];
-    }
-    ASSERT_GT(norm, 0.0);
-    EXPECT_LT(std::sqrt(diff / norm), 1e-12);
+    ASSERT_EQ(got.data.size(), want.f64.size());
+    const test_support::L2Distance l2 = test_support::l2_distance(got.data, want.f64);
+    ASSERT_GT(l2.reference, 0.0);
+    EXPECT_LT(l2.relative(), 1e-12);
     // Each element again from the smallest parts of the operands it reads:
     // a box that misses a tap reads outside its part (and fails above) or
     // gets another value.
@@ -106,7 +104,7 @@ TEST(OpsGolden, EveryOpAgreesWithTorch) {
       for (const Region& part : parts) part_operands.push_back(&part);
       Region one(element);
       evaluate(op, shapes, part_operands, one);
-      EXPECT_NEAR(one.data[0], want.f64[i], 1e-12 * std::sqrt(norm)) << "element " << i;
+      EXPECT_NEAR(one.data[0], want.f64[i], 1e-12 * l2.reference) << "element " << i;
     }
   }
   for (const auto& [kind, name] : op_kinds()) EXPECT_TRUE(seen.count(std::string(name))) << name << " has no case";
