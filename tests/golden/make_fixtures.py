@@ -2,9 +2,9 @@
 """Builds the golden fixtures of tests/golden/fixtures from real PyTorch.
 
 The cases listed below give the first three workloads non-default geometry;
-every other KernelBench suite under suites/ gets a case at its `ci` preset. For each case it asks
-kernelgate for the generated inputs and parameters (`kernelgate reference
---dump`), runs the problem's own module in float64 with torch on the CPU, and
+every other KernelBench suite under suites/ gets a case at its `ci` preset.
+For each case it asks kernelgate for the generated inputs and parameters
+(`kernelgate reference --dump`), runs the problem's own module in float64 with torch on the CPU, and
 stores inputs, parameters and torch's output as .npy plus
 fixtures/manifest.json. The module is KernelBench's: its problem file (the
 suite's `origin.file`, read from a KernelBench checkout) is executed with its

@@ -182,6 +182,13 @@ TEST_F(SuiteValidation, OtherMalformedFields) {
                "$.tolerance.fp64: unknown key (allowed here: bf16, fp16, fp32, tf32)");
   expect_error([](Json& j) { j["axes"]["batch_size"]["min"] = 2000; },
                "$.axes.batch_size.max: max 1024 is below min 2000");
+  // Names may have capitals (KernelBench's N, A, B) but not begin with a digit;
+  // ids stay lowercase.
+  expect_error([](Json& j) { j["axes"]["2d"] = j["axes"]["stride"]; },
+               "$.axes.2d: axis names are letters, digits and '_', not starting with a digit");
+  expect_error([](Json& j) { j["tensors"][0]["name"] = "1x"; },
+               "$.tensors[0].name: tensor names are letters, digits and '_', not starting with a digit");
+  expect_error([](Json& j) { j["id"] = "L1_071"; }, "$.id: workload ids are lowercase letters, digits and '_'");
 }
 
 // The header every kernelgate file has: "kind" and "schema_version"; the
