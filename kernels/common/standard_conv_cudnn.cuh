@@ -1,0 +1,53 @@
+#pragma once
+// The cudnn_eager baseline of a standard convolution without bias (nn.Conv2d,
+// nn.Conv3d; KernelBench's level-1 conv problems): one cuDNN forward
+// convolution, TF32 allowed and the engine from cuDNN's heuristics, as
+// PyTorch eager runs it, and the same graph in strict FP32 as the workload's
+// GPU reference. A workload's cudnn_eager.cu names its spatial axes in the
+// order of the input's dimensions and registers both. GPU only.
+#if defined(KG_GPU)
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernelgate/candidate.hpp"
+#include "kernelgate/cudnn/eager.hpp"
+
+namespace kg::kernels {
+
+// x [batch_size, in_channels, spatial...] * weight [out_channels,
+// in_channels / groups, kernel_size...] with one stride, padding and dilation
+// for every spatial dimension.
+inline cudnn::ConvolutionShape standard_conv_shape(const Axes& axes, const std::vector<std::string>& spatial) {
+  const std::int64_t n = axes.at("batch_size"), cin = axes.at("in_channels"), cout = axes.at("out_channels");
+  const std::int64_t k = axes.at("kernel_size"), stride = axes.at("stride"), padding = axes.at("padding");
+  const std::int64_t dilation = axes.at("dilation"), groups = axes.at("groups");
+  cudnn::ConvolutionShape s;
+  s.x = {n, cin};
+  s.w = {cout, cin / groups};
+  s.y = {n, cout};
+  for (const std::string& name : spatial) {
+    const std::int64_t extent = axes.at(name);
+    s.x.push_back(extent);
+    s.w.push_back(k);
+    s.y.push_back((extent + 2 * padding - dilation * (k - 1) - 1) / stride + 1);
+    s.padding.push_back(padding);
+    s.stride.push_back(stride);
+    s.dilation.push_back(dilation);
+  }
+  return s;
+}
+
+inline std::size_t standard_conv_workspace_bytes(const Axes& axes, const std::vector<std::string>& spatial,
+                                                 cudnn::MathMode math) {
+  return cudnn::convolution_workspace_bytes(standard_conv_shape(axes, spatial), math);
+}
+
+inline void launch_standard_conv(const LaunchArgs& args, const std::vector<std::string>& spatial,
+                                 cudnn::MathMode math) {
+  cudnn::run_convolution(standard_conv_shape(args.axes, spatial), math, args.in("x"), args.in("weight"),
+                         args.output, args.workspace, args.workspace_bytes, args.stream);
+}
+
+}  // namespace kg::kernels
+#endif  // KG_GPU
