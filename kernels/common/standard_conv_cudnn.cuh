@@ -3,15 +3,18 @@
 // nn.Conv3d; KernelBench's level-1 conv problems): one cuDNN forward
 // convolution, TF32 allowed and the engine from cuDNN's heuristics, as
 // PyTorch eager runs it, and the same graph in strict FP32 as the workload's
-// GPU reference. A workload's cudnn_eager.cu names its spatial axes in the
-// order of the input's dimensions and registers both. GPU only.
+// GPU reference. A workload's cudnn_eager.cu registers both with one
+// StandardConvEager naming its spatial axes in the order of the input's
+// dimensions. GPU only.
 #if defined(KG_GPU)
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cudnn/eager.hpp"
+#include "kernelgate/strict_reference.hpp"
 
 namespace kg::kernels {
 
@@ -48,6 +51,38 @@ inline void launch_standard_conv(const LaunchArgs& args, const std::vector<std::
   cudnn::run_convolution(standard_conv_shape(args.axes, spatial), math, args.in("x"), args.in("weight"),
                          args.output, args.workspace, args.workspace_bytes, args.stream);
 }
+
+// Constructing one registers `workload`'s cudnn_eager candidate (TF32
+// allowed, as PyTorch eager) and its strict-FP32 reference (no tensor cores).
+class StandardConvEager {
+ public:
+  StandardConvEager(const char* workload, const std::string& dimensions, std::vector<std::string> spatial,
+                    const char* source_file = __builtin_FILE())
+      : candidate_(Candidate{.workload = workload,
+                             .id = "cudnn_eager",
+                             .precision = "tf32",
+                             .summary = "PyTorch eager's " + dimensions +
+                                        " convolution: one cuDNN forward convolution, TF32 allowed",
+                             .workspace_bytes = workspace(spatial, cudnn::MathMode::tf32_allowed),
+                             .launch = run(spatial, cudnn::MathMode::tf32_allowed)},
+                   source_file),
+        reference_(StrictReference{
+            .workload = workload,
+            .summary = "cuDNN " + dimensions + " forward convolution, strict FP32 (no tensor cores, FMA math)",
+            .workspace_bytes = workspace(spatial, cudnn::MathMode::strict_fp32),
+            .launch = run(spatial, cudnn::MathMode::strict_fp32)}) {}
+
+ private:
+  static std::function<std::size_t(const Axes&)> workspace(std::vector<std::string> spatial, cudnn::MathMode math) {
+    return [spatial, math](const Axes& axes) { return standard_conv_workspace_bytes(axes, spatial, math); };
+  }
+  static std::function<void(const LaunchArgs&)> run(std::vector<std::string> spatial, cudnn::MathMode math) {
+    return [spatial, math](const LaunchArgs& args) { launch_standard_conv(args, spatial, math); };
+  }
+
+  CandidateRegistrar candidate_;
+  StrictReferenceRegistrar reference_;
+};
 
 }  // namespace kg::kernels
 #endif  // KG_GPU
