@@ -19,7 +19,7 @@ import sys
 
 import numpy as np
 
-from kernelbench_modules import generate, problem_folder, rel_l2, run_float64, run_kernelbench
+from kernelbench_modules import generate, kernelbench_suites, problem_folder, rel_l2, run_float64, run_kernelbench
 
 SUITES = pathlib.Path(__file__).resolve().parent.parent.parent / "suites"
 
@@ -50,9 +50,8 @@ def main():
         ok &= same
         tensors[entry["name"]] = array
     if args.kernelbench:
-        suites = [json.loads(path.read_text()) for path in sorted(SUITES.rglob("*.json"))]
-        suite = next((s for s in suites if s.get("id") == workload), None)
-        if suite is None or "file" not in suite.get("origin", {}):
+        suite = kernelbench_suites(SUITES).get(workload)
+        if suite is None:
             sys.exit(f"{workload}: no suite under {SUITES} names a KernelBench problem file")
         want = run_kernelbench(problem_folder(args.kernelbench) / suite["origin"]["file"], suite, axes, tensors)
     else:

@@ -105,6 +105,16 @@ def run_float64(workload, axes, tensors):
         return module(x).numpy()
 
 
+def kernelbench_suites(folder):
+    """The suites under `folder` whose origin is a KernelBench problem file, by id."""
+    suites = {}
+    for path in sorted(pathlib.Path(folder).rglob("*.json")):
+        suite = json.loads(path.read_text())
+        if suite.get("origin", {}).get("benchmark") == "KernelBench" and "file" in suite["origin"]:
+            suites[suite["id"]] = suite
+    return suites
+
+
 def problem_folder(checkout):
     """The folder of a KernelBench checkout that holds level1/, level2/, ..."""
     folder = pathlib.Path(checkout)

@@ -34,7 +34,7 @@ import tempfile
 import numpy as np
 import torch
 
-from kernelbench_modules import generate, problem_folder, rel_l2, run_float64, run_kernelbench
+from kernelbench_modules import generate, kernelbench_suites, problem_folder, rel_l2, run_float64, run_kernelbench
 from torch_ops import run_forward
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -72,16 +72,6 @@ CASES = [
 ]
 
 
-def kernelbench_suites():
-    """The suites whose origin is a KernelBench problem file, by id."""
-    suites = {}
-    for path in sorted(SUITES.rglob("*.json")):
-        suite = json.loads(path.read_text())
-        if suite.get("origin", {}).get("benchmark") == "KernelBench" and "file" in suite["origin"]:
-            suites[suite["id"]] = suite
-    return suites
-
-
 def all_cases(suites):
     """The cases above, and one at the ci preset for each suite they leave
     out (the first three workloads' ci presets are large beside their cases
@@ -99,7 +89,7 @@ def main():
     args = parser.parse_args()
     problems = problem_folder(args.kernelbench)
 
-    suites = kernelbench_suites()
+    suites = kernelbench_suites(SUITES)
     cases = all_cases(suites)
     out = pathlib.Path(args.out)
     if out.exists():

@@ -1,6 +1,7 @@
 // Suite: axes resolution and legality, tensor shapes, tolerances and costs.
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <sstream>
 
 #include "kernelgate/error.hpp"
@@ -80,13 +81,22 @@ bool has_axis(const Suite& suite, const std::string& name) {
   return std::any_of(suite.axes.begin(), suite.axes.end(), [&](const AxisSpec& axis) { return axis.name == name; });
 }
 
+// The axis an override named `name` sets in `suite` by renamed_axes: the new
+// name, when `name` is an old one and the suite has the new name but not the old.
+std::optional<std::string> renamed_to(const Suite& suite, const std::string& name) {
+  const auto renamed = renamed_axes().find(name);
+  if (renamed == renamed_axes().end() || has_axis(suite, name) || !has_axis(suite, renamed->second))
+    return std::nullopt;
+  return renamed->second;
+}
+
 }  // namespace
 
 std::vector<std::string> renamed_axis_notes(const Suite& suite, const Axes& overrides) {
   std::vector<std::string> notes;
-  for (const auto& [old_name, new_name] : renamed_axes())
-    if (overrides.count(old_name) && !has_axis(suite, old_name) && has_axis(suite, new_name))
-      notes.push_back("note: axis '" + old_name + "' of " + suite.id + " is now '" + new_name +
+  for (const auto& [old_name, unused] : overrides)
+    if (auto new_name = renamed_to(suite, old_name))
+      notes.push_back("note: axis '" + old_name + "' of " + suite.id + " is now '" + *new_name +
                       "'; the old name is accepted until 0.2.0");
   return notes;
 }
@@ -138,13 +148,10 @@ Axes Suite::resolve_axes(const std::string& preset, const Axes& overrides) const
   }
   for (const auto& [given_name, value] : overrides) {
     std::string name = given_name;
-    if (!axes.count(name)) {
-      auto renamed = renamed_axes().find(name);
-      if (renamed != renamed_axes().end() && axes.count(renamed->second)) {
-        if (overrides.count(renamed->second))
-          throw Error("axis '" + renamed->second + "' is given twice (also as '" + name + "', its old name)");
-        name = renamed->second;
-      }
+    if (auto renamed = renamed_to(*this, given_name)) {
+      if (overrides.count(*renamed))
+        throw Error("axis '" + *renamed + "' is given twice (also as '" + given_name + "', its old name)");
+      name = *renamed;
     }
     if (!axes.count(name))
       throw Error("unknown axis '" + name + "' for workload " + id + " (axes: " + axis_names(*this) +
