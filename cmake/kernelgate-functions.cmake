@@ -31,7 +31,8 @@ function(kernelgate_count_accesses target)
 endfunction()
 
 # kernelgate_candidate_library(<target> <folder>...): every <folder>/<workload>/*.cu
-# (folder "common" excluded) as one object library; each folder is also an
+# (folder "common" excluded) as one object library, each file compiled with
+# the workload and candidate id its path names; each folder is also an
 # include directory. The same .cu source is compiled by nvcc in the gpu build
 # and as C++ against the interpret-mode runtime in the cpu build.
 function(kernelgate_candidate_library target)
@@ -54,6 +55,15 @@ function(kernelgate_candidate_library target)
     message(FATAL_ERROR "kernelgate: no candidate (<folder>/<workload>/*.cu) in ${ARGN}")
   endif()
   add_library(${target} OBJECT ${sources})
+  # The path names the candidate: <folder>/<workload>/<id>.cu registers
+  # workload and id without writing them again (kernelgate/candidate.hpp).
+  foreach(source IN LISTS sources)
+    get_filename_component(id ${source} NAME_WE)
+    get_filename_component(workload_dir ${source} DIRECTORY)
+    get_filename_component(workload ${workload_dir} NAME)
+    set_property(SOURCE ${source} TARGET_DIRECTORY ${target} APPEND PROPERTY COMPILE_DEFINITIONS
+                 "KG_CANDIDATE_WORKLOAD=\"${workload}\"" "KG_CANDIDATE_ID=\"${id}\"")
+  endforeach()
   # Each folder is an include root, so a candidate reaches its folder's
   # common/ headers as "common/x.cuh".
   target_include_directories(${target} PRIVATE ${ARGN})

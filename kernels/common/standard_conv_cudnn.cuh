@@ -52,25 +52,23 @@ inline void launch_standard_conv(const LaunchArgs& args, const std::vector<std::
                          args.output, args.workspace, args.workspace_bytes, args.stream);
 }
 
-// Constructing one registers `workload`'s cudnn_eager candidate (TF32
+// Constructed in kernels/<workload>/cudnn_eager.cu with that file's
+// KG_REGISTRATION_SITE: registers the workload's cudnn_eager candidate (TF32
 // allowed, as PyTorch eager) and its strict-FP32 reference (no tensor cores).
 class StandardConvEager {
  public:
-  StandardConvEager(const char* workload, const std::string& dimensions, std::vector<std::string> spatial,
-                    const char* source_file = __builtin_FILE())
-      : candidate_(Candidate{.workload = workload,
-                             .id = "cudnn_eager",
-                             .precision = "tf32",
+  StandardConvEager(RegistrationSite site, const std::string& dimensions, std::vector<std::string> spatial)
+      : candidate_(Candidate{.precision = "tf32",
                              .summary = "PyTorch eager's " + dimensions +
                                         " convolution: one cuDNN forward convolution, TF32 allowed",
                              .workspace_bytes = workspace(spatial, cudnn::MathMode::tf32_allowed),
                              .launch = run(spatial, cudnn::MathMode::tf32_allowed)},
-                   source_file),
+                   site),
         reference_(StrictReference{
-            .workload = workload,
             .summary = "cuDNN " + dimensions + " forward convolution, strict FP32 (no tensor cores, FMA math)",
             .workspace_bytes = workspace(spatial, cudnn::MathMode::strict_fp32),
-            .launch = run(spatial, cudnn::MathMode::strict_fp32)}) {}
+            .launch = run(spatial, cudnn::MathMode::strict_fp32)},
+                   site) {}
 
  private:
   static std::function<std::size_t(const Axes&)> workspace(std::vector<std::string> spatial, cudnn::MathMode math) {

@@ -31,8 +31,6 @@ void launch(const kg::LaunchArgs& args) {
 }
 
 KG_REGISTER_CANDIDATE({
-    .workload = "l1_001_square_matmul",
-    .id = "direct_fp32",
     .precision = "fp32",
     .summary = "matmul from the definition, one thread per element of C, FP32",
     .launch = launch,

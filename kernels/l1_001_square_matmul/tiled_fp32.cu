@@ -72,8 +72,6 @@ void launch(const kg::LaunchArgs& args) {
 }
 
 KG_REGISTER_CANDIDATE({
-    .workload = "l1_001_square_matmul",
-    .id = "tiled_fp32",
     .precision = "fp32",
     .summary = "64 x 64 tiles of C per block from 16-deep shared-memory slices of A and B, 4 x 4 outputs per "
                "thread, FP32",

@@ -8,7 +8,7 @@
 namespace {
 
 // The input's spatial dimensions, in order.
-const kg::kernels::StandardConvEager registration{"l1_054_conv_standard_3d", "3-D", {"depth", "width", "height"}};
+const kg::kernels::StandardConvEager registration{KG_REGISTRATION_SITE, "3-D", {"depth", "width", "height"}};
 
 }  // namespace
 

@@ -73,8 +73,6 @@ void launch(const kg::LaunchArgs& args) {
 }
 
 KG_REGISTER_CANDIDATE({
-    .workload = "l1_054_conv_standard_3d",
-    .id = "direct_fp32",
     .precision = "fp32",
     .summary = "Conv3d from the definition, one thread per output element, FP32",
     .launch = launch,

@@ -8,7 +8,7 @@
 namespace {
 
 // The input's spatial dimensions, in order.
-const kg::kernels::StandardConvEager registration{"l1_063_conv_standard_2d", "2-D", {"height", "width"}};
+const kg::kernels::StandardConvEager registration{KG_REGISTRATION_SITE, "2-D", {"height", "width"}};
 
 }  // namespace
 

@@ -62,8 +62,6 @@ void launch(const kg::LaunchArgs& args) {
 }
 
 KG_REGISTER_CANDIDATE({
-    .workload = "l1_063_conv_standard_2d",
-    .id = "direct_fp32",
     .precision = "fp32",
     .summary = "Conv2d from the definition, one thread per output element, FP32",
     .launch = launch,

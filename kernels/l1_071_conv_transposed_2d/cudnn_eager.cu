@@ -45,17 +45,13 @@ void launch(const kg::LaunchArgs& args, MathMode math) {
 }  // namespace
 
 KG_REGISTER_CANDIDATE({
-    .workload = "l1_071_conv_transposed_2d",
-    .id = "cudnn_eager",
     .precision = "tf32",
     .summary = "PyTorch eager's path: cuDNN backward-data convolution, TF32 allowed, heuristics' engine",
-    .unsupported_reason = nullptr,
     .workspace_bytes = [](const kg::Axes& axes) { return workspace_bytes(axes, MathMode::tf32_allowed); },
     .launch = [](const kg::LaunchArgs& args) { launch(args, MathMode::tf32_allowed); },
 });
 
 KG_REGISTER_STRICT_REFERENCE({
-    .workload = "l1_071_conv_transposed_2d",
     .summary = "cuDNN backward-data convolution, strict FP32 (no tensor cores, FMA math)",
     .workspace_bytes = [](const kg::Axes& axes) { return workspace_bytes(axes, MathMode::strict_fp32); },
     .launch = [](const kg::LaunchArgs& args) { launch(args, MathMode::strict_fp32); },

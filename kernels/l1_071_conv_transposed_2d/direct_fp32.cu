@@ -69,8 +69,6 @@ void launch(const kg::LaunchArgs& args) {
 }
 
 KG_REGISTER_CANDIDATE({
-    .workload = "l1_071_conv_transposed_2d",
-    .id = "direct_fp32",
     .precision = "fp32",
     .summary = "ConvTranspose2d from the definition, one thread per output element, FP32",
     .launch = launch,

@@ -582,15 +582,12 @@ inline std::string fp32_unsupported_reason(const Axes& axes) {
 }
 
 // An implicit-GEMM candidate's registration: they all support the same axes
-// (unsupported_reason, bounded further for fp32) and need no workspace; id,
+// (unsupported_reason, bounded further for fp32) and need no workspace;
 // precision, summary and the launch (mma.sync or wgmma, and the precision)
 // tell them apart.
-inline Candidate implicit_gemm_candidate(const char* id, const char* precision,
-                                         const char* summary,
+inline Candidate implicit_gemm_candidate(const char* precision, const char* summary,
                                          void (*launch)(const LaunchArgs&)) {
   return Candidate{
-      .workload = "l1_071_conv_transposed_2d",
-      .id = id,
       .precision = precision,
       .summary = summary,
       .unsupported_reason =

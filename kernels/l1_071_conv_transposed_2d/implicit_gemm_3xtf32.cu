@@ -6,7 +6,7 @@
 namespace {
 
 KG_REGISTER_CANDIDATE({kg::l1_071::implicit_gemm_candidate(
-    "implicit_gemm_3xtf32", "fp32",
+    "fp32",
     "implicit GEMM (parity classes for stride > 1) on TF32 mma.sync with 3xTF32 error compensation "
     "(FP32 accuracy), cp.async double-buffered halo tiles",
     kg::l1_071::launch<kg::l1_071::Precision::tf32x3>)});

@@ -6,7 +6,7 @@
 namespace {
 
 KG_REGISTER_CANDIDATE({kg::l1_071::implicit_gemm_candidate(
-    "implicit_gemm_tf32", "tf32",
+    "tf32",
     "implicit GEMM (flipped weight, implicit padding, parity classes for stride > 1) on "
     "TF32 mma.sync, "
     "cp.async double-buffered halo tiles, weights resident in shared memory",

@@ -9,7 +9,7 @@
 namespace {
 
 KG_REGISTER_CANDIDATE({kg::l1_071::implicit_gemm_candidate(
-    "implicit_gemm_tf32_wgmma_8rows", "tf32",
+    "tf32",
     "implicit_gemm_tf32_wgmma with tiles of 8 output rows: less halo traffic, "
     "two blocks per SM",
     kg::l1_071::launch_wgmma<kg::l1_071::Precision::tf32, 8>)});

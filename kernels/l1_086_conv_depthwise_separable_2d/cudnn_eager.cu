@@ -65,17 +65,13 @@ void launch(const kg::LaunchArgs& args, MathMode math) {
 }  // namespace
 
 KG_REGISTER_CANDIDATE({
-    .workload = "l1_086_conv_depthwise_separable_2d",
-    .id = "cudnn_eager",
     .precision = "tf32",
     .summary = "PyTorch eager's two steps: cuDNN depthwise then 1x1 forward convolution, TF32 allowed",
-    .unsupported_reason = nullptr,
     .workspace_bytes = [](const kg::Axes& axes) { return workspace_bytes(axes, MathMode::tf32_allowed); },
     .launch = [](const kg::LaunchArgs& args) { launch(args, MathMode::tf32_allowed); },
 });
 
 KG_REGISTER_STRICT_REFERENCE({
-    .workload = "l1_086_conv_depthwise_separable_2d",
     .summary = "cuDNN depthwise then 1x1 forward convolution, strict FP32 (no tensor cores, FMA math)",
     .workspace_bytes = [](const kg::Axes& axes) { return workspace_bytes(axes, MathMode::strict_fp32); },
     .launch = [](const kg::LaunchArgs& args) { launch(args, MathMode::strict_fp32); },

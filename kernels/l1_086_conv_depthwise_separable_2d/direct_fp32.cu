@@ -32,8 +32,6 @@ void launch(const kg::LaunchArgs& args) {
 }
 
 KG_REGISTER_CANDIDATE({
-    .workload = "l1_086_conv_depthwise_separable_2d",
-    .id = "direct_fp32",
     .precision = "fp32",
     .summary = "depthwise then pointwise Conv2d from the definition, one thread per output "
                "element, FP32",

@@ -8,8 +8,6 @@ namespace {
 using kg::l1_086::PointwisePrecision;
 
 KG_REGISTER_CANDIDATE({
-    .workload = "l1_086_conv_depthwise_separable_2d",
-    .id = "fused_fp32",
     .precision = "fp32",
     .summary = "one pass: cp.async input tile with halo, FP32 depthwise into shared memory, "
                "pointwise on 3xTF32 mma.sync m16n8k8 (FP32-faithful), float4 output",

@@ -7,8 +7,6 @@ namespace {
 using kg::l1_086::PointwisePrecision;
 
 KG_REGISTER_CANDIDATE({
-    .workload = "l1_086_conv_depthwise_separable_2d",
-    .id = "fused_tf32",
     .precision = "tf32",
     .summary = "one pass: cp.async input tile with halo, FP32 depthwise into shared memory, "
                "pointwise on TF32 mma.sync m16n8k8, float4 output",

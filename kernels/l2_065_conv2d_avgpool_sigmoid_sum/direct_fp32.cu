@@ -113,8 +113,6 @@ void launch(const kg::LaunchArgs& args) {
 }
 
 KG_REGISTER_CANDIDATE({
-    .workload = "l2_065_conv2d_avgpool_sigmoid_sum",
-    .id = "direct_fp32",
     .precision = "fp32",
     .summary = "Conv2d, AvgPool2d and sigmoid from the definition, one thread per pooled value, then one "
                "block per image sums them, FP32",

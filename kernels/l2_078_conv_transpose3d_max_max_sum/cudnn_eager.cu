@@ -158,18 +158,14 @@ void launch(const kg::LaunchArgs& args, MathMode math) {
 }  // namespace
 
 KG_REGISTER_CANDIDATE({
-    .workload = "l2_078_conv_transpose3d_max_max_sum",
-    .id = "cudnn_eager",
     .precision = "tf32",
     .summary = "PyTorch eager's steps: cuDNN backward-data convolution (TF32), bias add, two max pools with "
                "indices, channel sum",
-    .unsupported_reason = nullptr,
     .workspace_bytes = [](const kg::Axes& axes) { return workspace_bytes(axes, MathMode::tf32_allowed); },
     .launch = [](const kg::LaunchArgs& args) { launch(args, MathMode::tf32_allowed); },
 });
 
 KG_REGISTER_STRICT_REFERENCE({
-    .workload = "l2_078_conv_transpose3d_max_max_sum",
     .summary = "cuDNN backward-data convolution in strict FP32 (no tensor cores), bias, max pools, channel sum",
     .workspace_bytes = [](const kg::Axes& axes) { return workspace_bytes(axes, MathMode::strict_fp32); },
     .launch = [](const kg::LaunchArgs& args) { launch(args, MathMode::strict_fp32); },

@@ -137,8 +137,6 @@ void launch(const kg::LaunchArgs& args) {
 }
 
 KG_REGISTER_CANDIDATE({
-    .workload = "l2_078_conv_transpose3d_max_max_sum",
-    .id = "direct_fp32",
     .precision = "fp32",
     .summary = "ConvTranspose3d + two max pools from the definition, one thread per image, "
                "channel and output, then the channel sum, FP32",

@@ -9,7 +9,7 @@ namespace {
 
 // TF32 hi and lo planes, three products: FP32-level accuracy.
 KG_REGISTER_CANDIDATE({kg::l2_078::fused_candidate</*kPlanes=*/2, /*kWgmma=*/false>(
-    "fused_3xtf32", "fp32",
+    "fp32",
     "fused parity-class implicit GEMM on 3xTF32 (hi/lo split) mma.sync, 6x6x6 max "
     "in registers, bias after max, fixed-order channel sum")});
 

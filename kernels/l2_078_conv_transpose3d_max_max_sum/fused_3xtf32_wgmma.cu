@@ -11,7 +11,7 @@ namespace {
 // TF32 hi and lo planes, three products (FP32-level accuracy); the paired shape
 // on wgmma.
 KG_REGISTER_CANDIDATE({kg::l2_078::fused_candidate</*kPlanes=*/2, /*kWgmma=*/true>(
-    "fused_3xtf32_wgmma", "fp32",
+    "fp32",
     "fused_3xtf32 with the two-image CTA tile on wgmma m64n64k8 (sm_90a): hi/lo "
     "weight planes read from shared memory by three chained products")});
 

@@ -751,10 +751,8 @@ void launch_fused(const LaunchArgs& args) {
 // packed weights) and its launch follow from kPlanes, kWgmma and
 // kBf16Correction.
 template <int kPlanes, bool kWgmma, bool kBf16Correction = false>
-Candidate fused_candidate(const char* id, const char* precision, const char* summary) {
+Candidate fused_candidate(const char* precision, const char* summary) {
   return Candidate{
-      .workload = "l2_078_conv_transpose3d_max_max_sum",
-      .id = id,
       .precision = precision,
       .summary = summary,
       .unsupported_reason =

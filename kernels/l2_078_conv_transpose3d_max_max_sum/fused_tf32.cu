@@ -7,7 +7,7 @@ namespace {
 
 // One TF32 product per multiply-add.
 KG_REGISTER_CANDIDATE({kg::l2_078::fused_candidate</*kPlanes=*/1, /*kWgmma=*/false>(
-    "fused_tf32", "tf32",
+    "tf32",
     "fused parity-class implicit GEMM on TF32 mma.sync, 6x6x6 max in registers, "
     "bias after max, fixed-order channel sum")});
 

@@ -11,7 +11,7 @@ namespace {
 
 KG_REGISTER_CANDIDATE({kg::l2_078::fused_candidate</*kPlanes=*/2, /*kWgmma=*/true,
                                                    /*kBf16Correction=*/true>(
-    "fused_tf32_bf16corr_wgmma", "fp32",
+    "fp32",
     "fused_3xtf32_wgmma's tile with a_hi*b_hi on TF32 and both error corrections in one BF16 "
     "wgmma (sm_90a): FP32-level, about 1e-6 rel. L2")});
 

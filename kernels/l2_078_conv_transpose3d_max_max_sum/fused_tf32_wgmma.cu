@@ -10,7 +10,7 @@ namespace {
 
 // One TF32 product per multiply-add; the paired shape on wgmma.
 KG_REGISTER_CANDIDATE({kg::l2_078::fused_candidate</*kPlanes=*/1, /*kWgmma=*/true>(
-    "fused_tf32_wgmma", "tf32",
+    "tf32",
     "fused_tf32 with the two-image CTA tile on wgmma m64n64k8 (sm_90a): B from the "
     "shared-memory weight stage, asynchronous across the stage barrier")});
 

@@ -1,6 +1,7 @@
 #pragma once
-// A candidate: one file kernels/<workload>/<id>.cu with one KG_REGISTER_CANDIDATE.
-// docs/adding-a-candidate.md has a complete example.
+// A candidate: one file kernels/<workload>/<id>.cu with one KG_REGISTER_CANDIDATE;
+// the file's path names its workload and id. docs/adding-a-candidate.md has a
+// complete example.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -38,8 +39,10 @@ struct LaunchArgs {
 };
 
 struct Candidate {
-  std::string workload;   // suite id, as the suite file names it
-  std::string id;         // e.g. "implicit_gemm_tf32"
+  // Left out of a registration in <folder>/<workload>/<id>.cu (built by
+  // kernelgate_candidate_library): taken from the path. Given: must equal it.
+  std::string workload{};  // suite id, as the suite file names it
+  std::string id{};        // e.g. "implicit_gemm_tf32"
   std::string precision;  // "fp32", "tf32", "bf16": selects the suite's tolerance
   std::string summary;    // one line: the method
   // Empty when the axes are supported; otherwise why not (-> not_supported).
@@ -54,13 +57,33 @@ struct Candidate {
 // Every candidate linked into this binary, in registration order.
 std::vector<Candidate>& candidate_registry();
 
-// Throws kg::Error when two registered candidates share a (workload, id),
-// naming both source files: the parent and the child could otherwise pick
-// different ones, and a wrong kernel hide behind a correct one.
+// Throws kg::Error when a registration was refused (named_by_site), or when
+// two registered candidates share a (workload, id), naming both source files:
+// the parent and the child could otherwise pick different ones, and a wrong
+// kernel hide behind a correct one.
 void check_candidate_registry();
 
+// Where a registration is written: its source file and, for a file built by
+// kernelgate_candidate_library, the workload and id its path names (empty for
+// a registration anywhere else, which must name both itself).
+struct RegistrationSite {
+  const char* file = nullptr;
+  const char* workload = "";
+  const char* id = "";
+};
+
+// The candidate with the workload and id of its site filled in where the
+// registration left them out. Throws kg::Error naming the file when a name
+// given differs from the path's, or when neither the registration nor the
+// path gives one: the id is what baselines and reports are keyed by, so the
+// file a reader opens must be the candidate it names.
+Candidate named_by_site(Candidate candidate, const RegistrationSite& site);
+
+// Registers the candidate, or keeps why it cannot be registered for
+// check_candidate_registry: a throw here, in static initialisation, would end
+// the process before main could print a message.
 struct CandidateRegistrar {
-  explicit CandidateRegistrar(Candidate candidate, const char* source_file = nullptr);
+  explicit CandidateRegistrar(Candidate candidate, RegistrationSite site = {});
 };
 
 // A kernel folder's resources.json (made by ci/kernel-resources.sh from the
@@ -78,9 +101,17 @@ std::map<std::string, KernelResources> registered_kernel_resources();
 
 #define KG_CANDIDATE_CONCAT_INNER(a, b) a##b
 #define KG_CANDIDATE_CONCAT(a, b) KG_CANDIDATE_CONCAT_INNER(a, b)
-// KG_REGISTER_CANDIDATE({.workload = ..., .id = ..., .precision = ..., ...});
+// kernelgate_candidate_library defines the names each candidate file's path
+// gives; a file built any other way has none.
+#if defined(KG_CANDIDATE_WORKLOAD) && defined(KG_CANDIDATE_ID)
+#define KG_REGISTRATION_SITE (::kg::RegistrationSite{__FILE__, KG_CANDIDATE_WORKLOAD, KG_CANDIDATE_ID})
+#else
+#define KG_REGISTRATION_SITE (::kg::RegistrationSite{__FILE__, "", ""})
+#endif
+
+// KG_REGISTER_CANDIDATE({.precision = ..., .summary = ..., .launch = ...});
 #define KG_REGISTER_CANDIDATE(...)                                                  \
   static const ::kg::CandidateRegistrar KG_CANDIDATE_CONCAT(kg_candidate_registrar_, \
                                                             __LINE__) {             \
-    ::kg::Candidate __VA_ARGS__, __FILE__                                           \
+    ::kg::Candidate __VA_ARGS__, KG_REGISTRATION_SITE                               \
   }

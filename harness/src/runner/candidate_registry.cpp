@@ -1,5 +1,6 @@
 // The registry of candidates linked into this binary (KG_REGISTER_CANDIDATE),
 // and of the register tables of their kernels (KernelResourcesRegistrar).
+#include <string>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -7,6 +8,7 @@
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/error.hpp"
 #include "kernelgate/json_reader.hpp"
+#include "runner_internal.hpp"
 
 namespace kg {
 
@@ -18,6 +20,14 @@ std::vector<std::string>& source_files() {
   return files;
 }
 
+// Why a registration was refused, for check_candidate_registry to report.
+std::vector<std::string>& refused_registrations() {
+  static std::vector<std::string> refused;
+  return refused;
+}
+
+std::string file_or_unknown(const char* file) { return file ? file : "(registered without a file name)"; }
+
 // The resources.json texts compiled in, with their files.
 std::vector<std::pair<std::string, std::string>>& resource_tables() {
   static std::vector<std::pair<std::string, std::string>> tables;
@@ -26,21 +36,49 @@ std::vector<std::pair<std::string, std::string>>& resource_tables() {
 
 }  // namespace
 
+void detail::refuse_registration(std::string why) { refused_registrations().push_back(std::move(why)); }
+
+std::string detail::name_by_site(std::string name, const char* from_path, const char* what,
+                                 const RegistrationSite& site) {
+  const std::string path_name = from_path ? from_path : "";
+  if (name.empty()) name = path_name;
+  if (name.empty())
+    throw Error(file_or_unknown(site.file) + ": the registration gives no " + what +
+                " and the file is not <folder>/<workload>/<id>.cu of a candidate library");
+  if (!path_name.empty() && name != path_name)
+    throw Error(file_or_unknown(site.file) + ": the registration names the " + what + " '" + name +
+                "' but the file's path names '" + path_name + "' (leave ." + what +
+                " out: the path gives it)");
+  return name;
+}
+
 std::vector<Candidate>& candidate_registry() {
   static std::vector<Candidate> registry;  // function-local: safe in static init
   return registry;
 }
 
-CandidateRegistrar::CandidateRegistrar(Candidate candidate, const char* source_file) {
-  candidate_registry().push_back(std::move(candidate));
+Candidate named_by_site(Candidate candidate, const RegistrationSite& site) {
+  candidate.workload = detail::name_by_site(std::move(candidate.workload), site.workload, "workload", site);
+  candidate.id = detail::name_by_site(std::move(candidate.id), site.id, "id", site);
+  return candidate;
+}
+
+CandidateRegistrar::CandidateRegistrar(Candidate candidate, RegistrationSite site) {
+  try {
+    candidate_registry().push_back(named_by_site(std::move(candidate), site));
+  } catch (const Error& e) {
+    detail::refuse_registration(e.what());
+    return;
+  }
   source_files().resize(candidate_registry().size() - 1);
-  source_files().push_back(source_file ? source_file : "(registered without a file name)");
+  source_files().push_back(file_or_unknown(site.file));
 }
 
 void check_candidate_registry() {
+  if (!refused_registrations().empty()) throw Error(refused_registrations().front());
   const auto& all = candidate_registry();
   auto file_of = [](std::size_t i) {
-    return i < source_files().size() ? source_files()[i] : std::string("(registered without a file name)");
+    return i < source_files().size() ? source_files()[i] : file_or_unknown(nullptr);
   };
   for (std::size_t i = 0; i < all.size(); ++i)
     for (std::size_t j = i + 1; j < all.size(); ++j)

@@ -15,6 +15,15 @@
 
 namespace kg::detail {
 
+// Keeps why a registration (a candidate's or a strict reference's) was
+// refused during static initialisation; check_candidate_registry reports the
+// first (candidate_registry.cpp).
+void refuse_registration(std::string why);
+// A registration's workload or id (`what`): the name it gives, else the one
+// its path gives (named_by_site); throws kg::Error when they differ or
+// neither gives one.
+std::string name_by_site(std::string name, const char* from_path, const char* what, const RegistrationSite& site);
+
 // Text a candidate controls (its output, an exception's message) made safe
 // for a one-line message and for JSON: printable ASCII kept, every other
 // byte a '?'.

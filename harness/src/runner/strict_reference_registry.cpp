@@ -5,6 +5,7 @@
 
 #include "kernelgate/error.hpp"
 #include "kernelgate/strict_reference.hpp"
+#include "runner_internal.hpp"
 
 namespace kg {
 
@@ -19,9 +20,20 @@ const StrictReference* find_strict_reference(std::string_view workload) {
   return nullptr;
 }
 
-StrictReferenceRegistrar::StrictReferenceRegistrar(StrictReference reference) {
-  if (find_strict_reference(reference.workload) != nullptr)
-    throw Error("two strict-FP32 references registered for workload '" + reference.workload + "'");
+StrictReferenceRegistrar::StrictReferenceRegistrar(StrictReference reference, RegistrationSite site) {
+  // The workload as a candidate's: from the path where the registration
+  // leaves it out.
+  try {
+    reference.workload = detail::name_by_site(std::move(reference.workload), site.workload, "workload", site);
+  } catch (const Error& e) {
+    detail::refuse_registration(e.what());
+    return;
+  }
+  if (find_strict_reference(reference.workload) != nullptr) {
+    detail::refuse_registration(std::string(site.file ? site.file : "(registered without a file name)") +
+                                ": a second strict-FP32 reference for workload '" + reference.workload + "'");
+    return;
+  }
   strict_reference_registry().push_back(std::move(reference));
 }
 

@@ -134,11 +134,9 @@ inline std::string always_supported(const Axes&) { return {}; }
 // The registration of an adversarial candidate that misbehaves in its launch
 // only: fp32, every axes value supported, and the workspace of the honest
 // direct_fp32 (which its launch may wrap: launch_honest).
-inline Candidate candidate(const char* workload, const char* id, const char* summary,
-                           std::function<void(const LaunchArgs&)> launch) {
+inline Candidate candidate(const char* workload, const char* summary, std::function<void(const LaunchArgs&)> launch) {
   return Candidate{
       .workload = workload,
-      .id = id,
       .precision = "fp32",
       .summary = summary,
       .unsupported_reason = always_supported,
@@ -149,8 +147,8 @@ inline Candidate candidate(const char* workload, const char* id, const char* sum
 
 // One of this workload that launches the shared kernel with `misbehaviour`
 // on the harness's stream.
-inline Candidate misbehaving_candidate(const char* id, const char* summary, Misbehaviour misbehaviour) {
-  return candidate(kWorkload, id, summary, [misbehaviour](const LaunchArgs& args) {
+inline Candidate misbehaving_candidate(const char* summary, Misbehaviour misbehaviour) {
+  return candidate(kWorkload, summary, [misbehaviour](const LaunchArgs& args) {
     launch_misbehaving(args, misbehaviour, args.stream);
   });
 }

@@ -19,7 +19,6 @@ void nan_in_the_middle(const kg::LaunchArgs& args) {
 }
 
 KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
-    kWorkload, "nan_between_samples",
-    "adversarial: one NaN where the sampled comparison does not look", nan_in_the_middle)});
+    kWorkload, "adversarial: one NaN where the sampled comparison does not look", nan_in_the_middle)});
 
 }  // namespace

@@ -15,7 +15,6 @@ void skip_once_timed(const kg::LaunchArgs& args) {
 }
 
 KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
-    kWorkload, "skips_when_timed",
-    "adversarial: does nothing once it is being timed", skip_once_timed)});
+    kWorkload, "adversarial: does nothing once it is being timed", skip_once_timed)});
 
 }  // namespace

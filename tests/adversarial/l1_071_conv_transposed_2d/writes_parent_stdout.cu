@@ -27,7 +27,6 @@ void write_to_parent_stdout(const kg::LaunchArgs& args) {
 }
 
 KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
-    kWorkload, "writes_parent_stdout",
-    "adversarial: writes into the parent's stdout", write_to_parent_stdout)});
+    kWorkload, "adversarial: writes into the parent's stdout", write_to_parent_stdout)});
 
 }  // namespace

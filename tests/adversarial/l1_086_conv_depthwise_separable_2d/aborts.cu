@@ -7,7 +7,6 @@
 namespace {
 
 KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
-    kg::adversarial::kWorkload, "aborts",
-    "adversarial: aborts the process", [](const kg::LaunchArgs&) { std::abort(); })});
+    kg::adversarial::kWorkload, "adversarial: aborts the process", [](const kg::LaunchArgs&) { std::abort(); })});
 
 }  // namespace

@@ -12,8 +12,6 @@ void honest(const kg::LaunchArgs& args) {
 }
 
 KG_REGISTER_CANDIDATE({
-    .workload = kg::adversarial::kWorkload,
-    .id = "aborts_in_workspace_bytes",
     .precision = "fp32",
     .summary = "adversarial: aborts in workspace_bytes",
     .unsupported_reason = kg::adversarial::always_supported,

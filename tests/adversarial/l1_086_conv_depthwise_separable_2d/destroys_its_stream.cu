@@ -15,7 +15,6 @@ void on_a_destroyed_stream(const kg::LaunchArgs& args) {
 }
 
 KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
-    kg::adversarial::kWorkload, "destroys_its_stream",
-    "adversarial: launches on its own stream and destroys it", on_a_destroyed_stream)});
+    kg::adversarial::kWorkload, "adversarial: launches on its own stream and destroys it", on_a_destroyed_stream)});
 
 }  // namespace

@@ -29,7 +29,6 @@ void forge(const kg::LaunchArgs&) {
 }
 
 KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
-    kg::adversarial::kWorkload, "forges_result",
-    "adversarial: forges a passing result and exits 0", forge)});
+    kg::adversarial::kWorkload, "adversarial: forges a passing result and exits 0", forge)});
 
 }  // namespace

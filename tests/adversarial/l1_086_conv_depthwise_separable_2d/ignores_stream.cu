@@ -6,7 +6,7 @@
 namespace {
 
 KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
-    kg::adversarial::kWorkload, "ignores_stream", "adversarial: launches on the default stream",
+    kg::adversarial::kWorkload, "adversarial: launches on the default stream",
     [](const kg::LaunchArgs& args) {
       kg::adversarial::launch_misbehaving(args, kg::adversarial::Misbehaviour::none, nullptr);
     })});

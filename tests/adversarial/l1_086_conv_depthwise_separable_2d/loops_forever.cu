@@ -5,7 +5,7 @@
 namespace {
 
 KG_REGISTER_CANDIDATE({kg::adversarial::misbehaving_candidate(
-    "loops_forever", "adversarial: never finishes",
+    "adversarial: never finishes",
     kg::adversarial::Misbehaviour::spin_forever)});
 
 }  // namespace

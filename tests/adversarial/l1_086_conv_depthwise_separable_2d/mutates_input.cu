@@ -5,7 +5,7 @@
 namespace {
 
 KG_REGISTER_CANDIDATE({kg::adversarial::misbehaving_candidate(
-    "mutates_input", "adversarial: writes into its input x",
+    "adversarial: writes into its input x",
     kg::adversarial::Misbehaviour::mutate_input)});
 
 }  // namespace

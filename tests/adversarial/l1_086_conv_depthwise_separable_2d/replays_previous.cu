@@ -21,7 +21,6 @@ void replay(const kg::LaunchArgs& args) {
 }
 
 KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
-    kg::adversarial::kWorkload, "replays_previous",
-    "adversarial: returns the previous call's result", replay)});
+    kg::adversarial::kWorkload, "adversarial: returns the previous call's result", replay)});
 
 }  // namespace

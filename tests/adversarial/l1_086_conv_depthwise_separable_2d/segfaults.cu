@@ -5,7 +5,7 @@
 namespace {
 
 KG_REGISTER_CANDIDATE({kg::adversarial::misbehaving_candidate(
-    "segfaults", "adversarial: writes through an unmapped address",
+    "adversarial: writes through an unmapped address",
     kg::adversarial::Misbehaviour::wild_pointer)});
 
 }  // namespace

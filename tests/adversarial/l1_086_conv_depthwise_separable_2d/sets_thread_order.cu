@@ -16,7 +16,6 @@ void forward_only(const kg::LaunchArgs& args) {
 }
 
 KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
-    kg::adversarial::kWorkload, "sets_thread_order",
-    "adversarial: resets the interpret-mode thread order from the environment", forward_only)});
+    kg::adversarial::kWorkload, "adversarial: resets the interpret-mode thread order from the environment", forward_only)});
 
 }  // namespace

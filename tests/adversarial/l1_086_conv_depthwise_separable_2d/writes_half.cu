@@ -5,7 +5,7 @@
 namespace {
 
 KG_REGISTER_CANDIDATE({kg::adversarial::misbehaving_candidate(
-    "writes_half", "adversarial: writes only the first half of the output",
+    "adversarial: writes only the first half of the output",
     kg::adversarial::Misbehaviour::write_first_half)});
 
 }  // namespace

@@ -5,7 +5,7 @@
 namespace {
 
 KG_REGISTER_CANDIDATE({kg::adversarial::misbehaving_candidate(
-    "writes_nan", "adversarial: writes NaN into one output element",
+    "adversarial: writes NaN into one output element",
     kg::adversarial::Misbehaviour::write_nan)});
 
 }  // namespace

@@ -5,7 +5,7 @@
 namespace {
 
 KG_REGISTER_CANDIDATE({kg::adversarial::misbehaving_candidate(
-    "writes_past_end", "adversarial: writes one element past the end of the output",
+    "adversarial: writes one element past the end of the output",
     kg::adversarial::Misbehaviour::write_past_end)});
 
 }  // namespace

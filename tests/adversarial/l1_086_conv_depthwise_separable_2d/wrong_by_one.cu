@@ -5,7 +5,7 @@
 namespace {
 
 KG_REGISTER_CANDIDATE({kg::adversarial::misbehaving_candidate(
-    "wrong_by_one", "adversarial: one output element is off by 1.0",
+    "adversarial: one output element is off by 1.0",
     kg::adversarial::Misbehaviour::wrong_by_one)});
 
 }  // namespace

@@ -35,7 +35,6 @@ void leave_a_grandchild(const kg::LaunchArgs& args) {
 }
 
 KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
-    kWorkload, "leaves_grandchild",
-    "adversarial: leaves a process behind in a new session", leave_a_grandchild)});
+    kWorkload, "adversarial: leaves a process behind in a new session", leave_a_grandchild)});
 
 }  // namespace

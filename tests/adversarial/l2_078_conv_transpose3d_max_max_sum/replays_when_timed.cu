@@ -27,7 +27,6 @@ void replay_once_timed(const kg::LaunchArgs& args) {
 }
 
 KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
-    kWorkload, "replays_when_timed",
-    "adversarial: replays its last answer once it is being timed", replay_once_timed)});
+    kWorkload, "adversarial: replays its last answer once it is being timed", replay_once_timed)});
 
 }  // namespace

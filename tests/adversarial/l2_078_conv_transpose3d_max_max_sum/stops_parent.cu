@@ -24,7 +24,6 @@ void stop_the_parent(const kg::LaunchArgs& args) {
 }
 
 KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
-    kWorkload, "stops_parent",
-    "adversarial: stops the parent until it is done", stop_the_parent)});
+    kWorkload, "adversarial: stops the parent until it is done", stop_the_parent)});
 
 }  // namespace

@@ -13,8 +13,6 @@ std::string throw_instead(const kg::Axes&) { throw std::runtime_error("adversari
 void honest(const kg::LaunchArgs& args) { kg::adversarial::launch_honest(kWorkload, args); }
 
 KG_REGISTER_CANDIDATE({
-    .workload = kWorkload,
-    .id = "throws_in_unsupported_reason",
     .precision = "fp32",
     .summary = "adversarial: throws from unsupported_reason",
     .unsupported_reason = throw_instead,

@@ -73,8 +73,6 @@ void launch(const kg::LaunchArgs& args) {
 }
 
 KG_REGISTER_CANDIDATE({
-    .workload = "team_mobile_block",
-    .id = "direct_fp32",
     .precision = "fp32",
     .summary = "depthwise then pointwise convolution, one thread per output element, FP32",
     .launch = launch,

@@ -12,7 +12,6 @@ constexpr const char* kWorkload = "l2_078_conv_transpose3d_max_max_sum";
 void nothing(const kg::LaunchArgs&) {}
 
 KG_REGISTER_CANDIDATE({kg::adversarial::candidate(
-    kWorkload, "direct_fp32",
-    "adversarial: a second direct_fp32", nothing)});
+    kWorkload, "adversarial: a second direct_fp32", nothing)});
 
 }  // namespace

@@ -1,0 +1,63 @@
+// A candidate's workload and id come from its file's path
+// (<folder>/<workload>/<id>.cu, kernelgate_candidate_library): a registration
+// may leave them out, may repeat them, and may not contradict them.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+
+#include "kernelgate/candidate.hpp"
+#include "kernelgate/error.hpp"
+
+namespace kg {
+namespace {
+
+const RegistrationSite kInCandidateFolder{"kernels/l1_086/fused_fp32.cu", "l1_086", "fused_fp32"};
+const RegistrationSite kElsewhere{"tests/runner/test_candidates.cpp", "", ""};
+
+// A registration that gives these names (empty: left out).
+Candidate registration(std::string workload, std::string id) {
+  Candidate candidate{.precision = "fp32", .summary = "test", .launch = [](const LaunchArgs&) {}};
+  candidate.workload = std::move(workload);
+  candidate.id = std::move(id);
+  return candidate;
+}
+
+std::string refusal(const Candidate& candidate, const RegistrationSite& site) {
+  try {
+    named_by_site(candidate, site);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Registration, ThePathNamesWhatTheRegistrationLeavesOut) {
+  const Candidate named = named_by_site(registration("", ""), kInCandidateFolder);
+  EXPECT_EQ(named.workload, "l1_086");
+  EXPECT_EQ(named.id, "fused_fp32");
+  EXPECT_EQ(named.precision, "fp32");
+}
+
+TEST(Registration, NamesThatRepeatThePathAreAccepted) {
+  const Candidate named = named_by_site(registration("l1_086", "fused_fp32"), kInCandidateFolder);
+  EXPECT_EQ(named.id, "fused_fp32");
+}
+
+TEST(Registration, AnIdOtherThanThePathsIsRefusedNamingBoth) {
+  EXPECT_EQ(refusal(registration("", "fused_tf32"), kInCandidateFolder),
+            "kernels/l1_086/fused_fp32.cu: the registration names the id 'fused_tf32' but the file's path "
+            "names 'fused_fp32' (leave .id out: the path gives it)");
+  EXPECT_NE(refusal(registration("l1_071", ""), kInCandidateFolder).find("the workload 'l1_071'"),
+            std::string::npos);
+}
+
+TEST(Registration, OutsideACandidateFolderBothNamesMustBeGiven) {
+  EXPECT_EQ(named_by_site(registration("w", "c"), kElsewhere).id, "c");
+  EXPECT_EQ(refusal(registration("w", ""), kElsewhere),
+            "tests/runner/test_candidates.cpp: the registration gives no id and the file is not "
+            "<folder>/<workload>/<id>.cu of a candidate library");
+}
+
+}  // namespace
+}  // namespace kg
