@@ -9,6 +9,7 @@
 // of the whole tensor) and one sampled element of a full-size output (a box
 // of one element, which reads only the inputs it depends on).
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,7 +67,7 @@ enum class OpKind {
 };
 
 // Every kind with its name, in declaration order.
-const std::vector<std::pair<OpKind, std::string_view>>& op_kinds();
+std::span<const std::pair<OpKind, std::string_view>> op_kinds();
 std::string_view to_string(OpKind kind);
 // Throws kg::Error naming the known kinds.
 OpKind op_kind_from_string(std::string_view name);

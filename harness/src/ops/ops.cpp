@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kernelgate/detail/parallel.hpp"
+#include "kernelgate/enum_names.hpp"
 #include "op_families.hpp"
 
 namespace kg::ops {
@@ -43,8 +44,9 @@ Region::Region(Box box_of_values) : box(std::move(box_of_values)) {
   data.assign(static_cast<std::size_t>(box.numel()), 0.0);
 }
 
-const std::vector<std::pair<OpKind, std::string_view>>& op_kinds() {
-  static const std::vector<std::pair<OpKind, std::string_view>> kinds = {
+namespace {
+
+constexpr EnumNames<OpKind, 17> kOpKindNames{"op", {{
       {OpKind::conv, "conv"},         {OpKind::conv_transpose, "conv_transpose"},
       {OpKind::max_pool, "max_pool"}, {OpKind::avg_pool, "avg_pool"},
       {OpKind::sum, "sum"},           {OpKind::mean, "mean"},
@@ -54,24 +56,15 @@ const std::vector<std::pair<OpKind, std::string_view>>& op_kinds() {
       {OpKind::sigmoid, "sigmoid"},   {OpKind::tanh, "tanh"},
       {OpKind::clamp, "clamp"},       {OpKind::scale, "scale"},
       {OpKind::matmul, "matmul"},
-  };
-  return kinds;
-}
+}}};
 
-std::string_view to_string(OpKind kind) {
-  for (const auto& [k, name] : op_kinds())
-    if (k == kind) return name;
-  return "?";
-}
+}  // namespace
 
-OpKind op_kind_from_string(std::string_view name) {
-  std::string known;
-  for (const auto& [kind, kind_name] : op_kinds()) {
-    if (kind_name == name) return kind;
-    known += (known.empty() ? "" : ", ") + std::string(kind_name);
-  }
-  throw Error("unknown op '" + std::string(name) + "' (known: " + known + ")");
-}
+std::span<const std::pair<OpKind, std::string_view>> op_kinds() { return kOpKindNames.names; }
+
+std::string_view to_string(OpKind kind) { return kOpKindNames.name(kind); }
+
+OpKind op_kind_from_string(std::string_view name) { return kOpKindNames.parse(name); }
 
 std::pair<std::size_t, std::size_t> operand_count(OpKind kind) {
   switch (kind) {

@@ -9,6 +9,7 @@
 
 #include "kernelgate/error.hpp"
 #include "kernelgate/hardware.hpp"
+#include "kernelgate/enum_names.hpp"
 #include "kernelgate/json_reader.hpp"
 #include "kernelgate/roofline.hpp"
 #include "kernelgate/sample_comparison.hpp"
@@ -17,20 +18,16 @@ namespace kg {
 
 using nlohmann::ordered_json;
 
-std::string_view to_string(Trust trust) {
-  switch (trust) {
-    case Trust::reported: return "reported";
-    case Trust::measured: return "measured";
-    case Trust::modelled: return "modelled";
-  }
-  return "measured";
-}
+namespace {
 
-Trust trust_from_string(std::string_view text) {
-  for (Trust trust : {Trust::reported, Trust::measured, Trust::modelled})
-    if (text == to_string(trust)) return trust;
-  throw Error("unknown trust '" + std::string(text) + "' (expected reported, measured or modelled)");
-}
+constexpr EnumNames<Trust, 3> kTrustNames{
+    "trust", {{{Trust::reported, "reported"}, {Trust::measured, "measured"}, {Trust::modelled, "modelled"}}}};
+
+}  // namespace
+
+std::string_view to_string(Trust trust) { return kTrustNames.name(trust); }
+
+Trust trust_from_string(std::string_view text) { return kTrustNames.parse(text); }
 
 std::optional<long> iso_date_days(std::string_view text) {
   if (text.size() < 10 || text[4] != '-' || text[7] != '-') return std::nullopt;

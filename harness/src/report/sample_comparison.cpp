@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "kernelgate/enum_names.hpp"
+
 namespace kg {
 
 namespace {
@@ -70,12 +72,11 @@ Shift log_shift(const std::vector<double>& base, const std::vector<double>& head
 }  // namespace
 
 std::string_view to_string(SampleVerdict verdict) {
-  switch (verdict) {
-    case SampleVerdict::passed: return "passed";
-    case SampleVerdict::regressed: return "regressed";
-    case SampleVerdict::inconclusive: return "inconclusive";
-  }
-  return "inconclusive";
+  constexpr EnumNames<SampleVerdict, 3> kVerdictNames{"verdict",
+                                                      {{{SampleVerdict::passed, "passed"},
+                                                        {SampleVerdict::regressed, "regressed"},
+                                                        {SampleVerdict::inconclusive, "inconclusive"}}}};
+  return kVerdictNames.name(verdict);
 }
 
 std::string describe_ratio(const SampleComparison& c, const std::string& whose, bool relative_to_eager) {

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "kernelgate/error.hpp"
+#include "kernelgate/enum_names.hpp"
 #include "kernelgate/json_reader.hpp"
 #include "kernelgate/result.hpp"
 #include "kernelgate/roofline.hpp"
@@ -20,7 +21,7 @@
 namespace kg {
 namespace {
 
-constexpr std::array<std::pair<Outcome, std::string_view>, 12> kOutcomeNames{{
+constexpr EnumNames<Outcome, 12> kOutcomeNames{"outcome", {{
     {Outcome::passed, "passed"},
     {Outcome::new_record, "new"},
     {Outcome::incorrect, "incorrect"},
@@ -33,7 +34,7 @@ constexpr std::array<std::pair<Outcome, std::string_view>, 12> kOutcomeNames{{
     {Outcome::stale, "stale"},
     {Outcome::not_supported, "not_supported"},
     {Outcome::skipped, "skipped"},
-}};
+}}};
 
 // One value of a record is read by the type of the member it fills
 // (kernelgate/json_reader.hpp's read_value); a single number may be NaN or
@@ -80,19 +81,9 @@ const CandidateResult* find_candidate(const RunResult& run, std::string_view id)
   return nullptr;
 }
 
-std::string_view to_string(Outcome outcome) {
-  for (const auto& [value, name] : kOutcomeNames)
-    if (value == outcome) return name;
-  return "unknown";
-}
+std::string_view to_string(Outcome outcome) { return kOutcomeNames.name(outcome); }
 
-Outcome outcome_from_string(std::string_view text) {
-  for (const auto& [value, name] : kOutcomeNames)
-    if (name == text) return value;
-  std::string known;
-  for (const auto& [value, name] : kOutcomeNames) known += (known.empty() ? "" : ", ") + std::string(name);
-  throw Error("unknown outcome '" + std::string(text) + "' (known: " + known + ")");
-}
+Outcome outcome_from_string(std::string_view text) { return kOutcomeNames.parse(text); }
 
 namespace {
 

@@ -11,14 +11,7 @@
 
 namespace kg {
 
-std::string_view to_string(TensorRole role) {
-  switch (role) {
-    case TensorRole::input: return "input";
-    case TensorRole::parameter: return "parameter";
-    case TensorRole::output: return "output";
-  }
-  return "unknown";
-}
+std::string_view to_string(TensorRole role) { return kTensorRoleNames.name(role); }
 
 namespace {
 

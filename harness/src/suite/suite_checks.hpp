@@ -7,10 +7,17 @@
 #include <optional>
 #include <string>
 
+#include "kernelgate/enum_names.hpp"
 #include "kernelgate/json_reader.hpp"
 #include "kernelgate/suite.hpp"
 
 namespace kg {
+
+// A tensor's "role" in the suite file.
+inline constexpr EnumNames<TensorRole, 3> kTensorRoleNames{"role",
+                                                           {{{TensorRole::input, "input"},
+                                                             {TensorRole::parameter, "parameter"},
+                                                             {TensorRole::output, "output"}}}};
 
 struct ShapeProblem {
   std::size_t tensor_index;

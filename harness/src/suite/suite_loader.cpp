@@ -182,11 +182,9 @@ void read_tensors(const JsonReader& field, Suite& suite) {
       tensor_field.at("name").fail("tensor names are letters, digits and '_', not starting with a digit");
     if (!names.insert(tensor.name).second)
       tensor_field.at("name").fail("tensor '" + tensor.name + "' is declared twice");
-    std::string role = tensor_field.at("role").as_string();
-    if (role == "input") tensor.role = TensorRole::input;
-    else if (role == "parameter") tensor.role = TensorRole::parameter;
-    else if (role == "output") tensor.role = TensorRole::output;
-    else tensor_field.at("role").fail("unknown role '" + role + "' (known: input, parameter, output)");
+    const std::string role = tensor_field.at("role").as_string();
+    if (const auto known_role = kTensorRoleNames.find(role)) tensor.role = *known_role;
+    else tensor_field.at("role").fail("unknown role '" + role + "' (known: " + kTensorRoleNames.known() + ")");
     JsonReader shape_field = tensor_field.at("shape");
     shape_field.expect_array();
     if (shape_field.json().empty()) shape_field.fail("a shape needs at least one dimension");
