@@ -536,6 +536,9 @@ void apply_gate(RunResult& run, const GateVerdict& verdict) {
     for (const CheckResult* verdict_check : {&gate->latency, &gate->staleness}) {
       auto existing = std::find_if(candidate.checks.begin(), candidate.checks.end(),
                                    [&](const CheckResult& c) { return c.name == verdict_check->name; });
+      // The runner writes neither check; results of an earlier version carry
+      // a provisional latency check, which the verdict replaces. A failed one
+      // (a file edited by hand) stays failed.
       if (existing == candidate.checks.end()) {
         candidate.checks.push_back(*verdict_check);
       } else if (!is_failure(existing->outcome)) {
