@@ -52,6 +52,16 @@ TEST(Registration, AnIdOtherThanThePathsIsRefusedNamingBoth) {
             std::string::npos);
 }
 
+TEST(Registration, NamesAreLowercaseIdentifiers) {
+  const RegistrationSite capitals{"kernels/l1_086/Fused-FP32.cu", "l1_086", "Fused-FP32"};
+  EXPECT_EQ(refusal(registration("", ""), capitals),
+            "kernels/l1_086/Fused-FP32.cu: the id 'Fused-FP32' is not lowercase letters, digits and '_' "
+            "(not starting with a digit): rename the file or its folder");
+  EXPECT_NE(refusal(registration("w", "8rows"), kElsewhere).find("rename the registration's .id"), std::string::npos);
+  EXPECT_EQ(named_by_site(registration("w", "implicit_gemm_tf32_wgmma_8rows"), kElsewhere).id,
+            "implicit_gemm_tf32_wgmma_8rows");
+}
+
 TEST(Registration, OutsideACandidateFolderBothNamesMustBeGiven) {
   EXPECT_EQ(named_by_site(registration("w", "c"), kElsewhere).id, "c");
   EXPECT_EQ(refusal(registration("w", ""), kElsewhere),

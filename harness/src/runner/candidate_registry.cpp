@@ -1,5 +1,6 @@
 // The registry of candidates linked into this binary (KG_REGISTER_CANDIDATE),
 // and of the register tables of their kernels (KernelResourcesRegistrar).
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -49,6 +50,15 @@ std::string detail::name_by_site(std::string name, const char* from_path, const 
     throw Error(file_or_unknown(site.file) + ": the registration names the " + what + " '" + name +
                 "' but the file's path names '" + path_name + "' (leave ." + what +
                 " out: the path gives it)");
+  // As a suite id: the name becomes file names, test names and baseline keys.
+  const bool lowercase_identifier =
+      (name[0] < '0' || name[0] > '9') && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+      });
+  if (!lowercase_identifier)
+    throw Error(file_or_unknown(site.file) + ": the " + what + " '" + name +
+                "' is not lowercase letters, digits and '_' (not starting with a digit): rename the " +
+                (path_name.empty() ? "registration's ." + std::string(what) : std::string("file or its folder")));
   return name;
 }
 
