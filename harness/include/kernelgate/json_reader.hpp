@@ -103,7 +103,7 @@ struct FileKind {
 int read_file_kind(const JsonReader& document, const FileKind& expected);
 
 // One value into a variable, with the strict read its type calls for: a
-// record that lists its members once (a for_each_member of its own) reads
+// record that lists its members once (KG_JSON_MEMBERS, json_members.hpp) reads
 // every member with these, so its writer and its reader share that list.
 inline void read_value(const JsonReader& r, std::int64_t& value) { value = r.as_integer(); }
 inline void read_value(const JsonReader& r, std::uint64_t& value) { value = r.as_unsigned(); }

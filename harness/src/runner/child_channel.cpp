@@ -4,13 +4,12 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <concepts>
 #include <cstring>
 #include <set>
 #include <string>
-#include <type_traits>
 
 #include "kernelgate/error.hpp"
+#include "kernelgate/json_members.hpp"
 #include "runner_internal.hpp"
 
 namespace kg::detail {
@@ -107,96 +106,20 @@ std::optional<Message> read_message(int fd) {
 
 namespace {
 
-// The members of each message with their JSON names: one list serves the
-// writer and the strict reader, so the two cannot drift apart. `M` is the
-// message, const or not.
-template <typename M, typename T>
-concept MessageOf = std::same_as<std::remove_const_t<M>, T>;
-
-template <typename M, typename Visit>
-void for_each_member(M& r, Visit&& visit) requires MessageOf<M, OpenRequest> {
-  visit("workload", r.workload);
-  visit("suite_file", r.suite_file);
-  visit("candidate", r.candidate);
-  visit("device", r.device);
-  visit("axes", r.axes);
-  visit("seed", r.seed);
-  visit("thread_order", r.thread_order);
-  visit("tensor_cores", r.tensor_cores);
-  visit("nonce", r.nonce);
-  visit("model", r.model);
-}
-
-template <typename M, typename Visit>
-void for_each_member(M& r, Visit&& visit) requires MessageOf<M, RunRequest> {
-  visit("set", r.set);
-  visit("timed", r.timed);
-  visit("audit", r.audit);
-  visit("count", r.count);
-  visit("sample_blocks", r.sample_blocks);
-  visit("hardware", r.hardware);
-}
-
-template <typename M, typename Visit>
-void for_each_member(M& r, Visit&& visit) requires MessageOf<M, ValuesRequest> {
-  visit("all", r.all);
-  visit("indices", r.indices);
-}
-
-template <typename M, typename Visit>
-void for_each_member(M& r, Visit&& visit) requires MessageOf<M, StrictRequest> {
-  visit("indices", r.indices);
-  visit("atol", r.atol);
-  visit("rtol", r.rtol);
-  visit("rel_l2", r.rel_l2);
-}
-
-template <typename M, typename Visit>
-void for_each_member(M& r, Visit&& visit) requires MessageOf<M, CountRequest> {
-  visit("count", r.count);
-}
-
-template <typename M, typename Visit>
-void for_each_member(M& r, Visit&& visit) requires MessageOf<M, OpenReply> {
-  visit("unsupported", r.unsupported);
-  visit("numel", r.numel);
-  visit("workspace_bytes", r.workspace_bytes);
-  visit("overlap", r.overlap);
-}
-
-template <typename M, typename Visit>
-void for_each_member(M& r, Visit&& visit) requires MessageOf<M, FloatScan> {
-  visit("poisoned", r.poisoned);
-  visit("first_poisoned", r.first_poisoned);
-  visit("non_finite", r.non_finite);
-  visit("first_non_finite", r.first_non_finite);
-}
-
-template <typename M, typename Visit>
-void for_each_member(M& r, Visit&& visit) requires MessageOf<M, RunReply> {
-  visit("stream", r.stream);
-  visit("guards", r.guards);
-  visit("inputs", r.inputs);
-  visit("output_hash", r.output_hash);
-  visit("scan", r.scan);
-  visit("time_ms", r.time_ms);
-  visit("sm_clock_mhz", r.sm_clock_mhz);
-  visit("sm_clock_max_mhz", r.sm_clock_max_mhz);
-  visit("counted", r.counted);
-  visit("counters", r.counters);
-  visit("counters_unavailable", r.counters_unavailable);
-}
-
-template <typename M, typename Visit>
-void for_each_member(M& r, Visit&& visit) requires MessageOf<M, StrictReply> {
-  visit("stats", r.stats);
-  visit("summary", r.summary);
-}
-
-template <typename M, typename Visit>
-void for_each_member(M& r, Visit&& visit) requires MessageOf<M, OverheadReply> {
-  visit("times_ms", r.times_ms);
-}
+// The members of each message, in the order they are written: one list
+// serves the writer and the strict reader.
+KG_JSON_MEMBERS(OpenRequest, workload, suite_file, candidate, device, axes, seed, thread_order, tensor_cores, nonce,
+                model)
+KG_JSON_MEMBERS(RunRequest, set, timed, audit, count, sample_blocks, hardware)
+KG_JSON_MEMBERS(ValuesRequest, all, indices)
+KG_JSON_MEMBERS(StrictRequest, indices, atol, rtol, rel_l2)
+KG_JSON_MEMBERS(CountRequest, count)
+KG_JSON_MEMBERS(OpenReply, unsupported, numel, workspace_bytes, overlap)
+KG_JSON_MEMBERS(FloatScan, poisoned, first_poisoned, non_finite, first_non_finite)
+KG_JSON_MEMBERS(RunReply, stream, guards, inputs, output_hash, scan, time_ms, sm_clock_mhz, sm_clock_max_mhz, counted,
+                counters, counters_unavailable)
+KG_JSON_MEMBERS(StrictReply, stats, summary)
+KG_JSON_MEMBERS(OverheadReply, times_ms)
 
 // A type with a member list above (a message, or a record inside one).
 template <typename T>

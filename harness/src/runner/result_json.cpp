@@ -4,7 +4,6 @@
 #include <array>
 #include <chrono>
 #include <cmath>
-#include <concepts>
 #include <ctime>
 #include <limits>
 #include <set>
@@ -14,6 +13,7 @@
 #include "kernelgate/error.hpp"
 #include "kernelgate/enum_names.hpp"
 #include "kernelgate/json_reader.hpp"
+#include "kernelgate/json_members.hpp"
 #include "kernelgate/result.hpp"
 #include "kernelgate/roofline.hpp"
 #include "runner_internal.hpp"
@@ -87,47 +87,13 @@ Outcome outcome_from_string(std::string_view text) { return kOutcomeNames.parse(
 
 namespace {
 
-// The members of the two statistics records with their JSON names, in the
-// order they are written: one list serves the writer, the strict reader and
-// the keys it allows. `Stats` is the record, const or not.
-template <typename Stats, typename Visit>
-void for_each_member(Stats& v, Visit&& visit) requires std::same_as<std::remove_const_t<Stats>, ErrorStats> {
-  visit("checked", v.checked);
-  visit("sampled", v.sampled);
-  visit("max_abs", v.max_abs);
-  visit("max_rel", v.max_rel);
-  visit("rel_l2", v.rel_l2);
-  visit("mismatches", v.mismatches);
-  visit("first_mismatch_index", v.first_mismatch_index);
-  visit("first_mismatch_got", v.first_mismatch_got);
-  visit("first_mismatch_want", v.first_mismatch_want);
-  visit("non_finite", v.non_finite);
-  visit("kernelbench_1e2", v.kernelbench_1e2);
-  visit("kernelbench_1e4", v.kernelbench_1e4);
-  visit("elementwise_fraction", v.elementwise_fraction);
-  visit("rel_l2_fraction", v.rel_l2_fraction);
-}
-
-template <typename Stats, typename Visit>
-void for_each_member(Stats& v, Visit&& visit) requires std::same_as<std::remove_const_t<Stats>, LatencyStats> {
-  visit("protocol", v.protocol);
-  visit("clock", v.clock);
-  visit("warmups", v.warmups);
-  visit("n", v.n);
-  visit("mean_ms", v.mean_ms);
-  visit("std_ms", v.std_ms);
-  visit("min_ms", v.min_ms);
-  visit("median_ms", v.median_ms);
-  visit("max_ms", v.max_ms);
-  visit("cv", v.cv);
-  visit("checked_samples", v.checked_samples);
-  visit("check_ms", v.check_ms);
-  visit("overhead_ms", v.overhead_ms);
-  visit("rounds", v.rounds);
-  visit("samples_ms", v.samples_ms);
-  visit("throttled_samples", v.throttled_samples);
-  visit("sm_clock_mhz", v.sm_clock_mhz);
-}
+// The members of the two statistics records, in the order they are written:
+// one list serves the writer, the strict reader and the keys it allows.
+KG_JSON_MEMBERS(ErrorStats, checked, sampled, max_abs, max_rel, rel_l2, mismatches, first_mismatch_index,
+                first_mismatch_got, first_mismatch_want, non_finite, kernelbench_1e2, kernelbench_1e4,
+                elementwise_fraction, rel_l2_fraction)
+KG_JSON_MEMBERS(LatencyStats, protocol, clock, warmups, n, mean_ms, std_ms, min_ms, median_ms, max_ms, cv,
+                checked_samples, check_ms, overhead_ms, rounds, samples_ms, throttled_samples, sm_clock_mhz)
 
 template <typename Stats>
 nlohmann::ordered_json write_members(const Stats& v) {
