@@ -89,29 +89,26 @@ int compare_command(const CompareCommandOptions& options, const CommonOptions& c
   return ab_exit_code(comparisons);
 }
 
-void add_compare_command(CLI::App* compare, CommonOptions& common, int& exit_code) {
+}  // namespace
+
+Work add_compare_command(CLI::App& compare, CommonOptions& common) {
   auto options = std::make_shared<CompareCommandOptions>();
-  compare->add_option("--base", options->base_files, "the --results file of the base build (once per round)")
+  compare.add_option("--base", options->base_files, "the --results file of the base build (once per round)")
       ->required()
       ->take_all();
-  compare->add_option("--head", options->head_files, "the --results file of the head build (once per round)")
+  compare.add_option("--head", options->head_files, "the --results file of the head build (once per round)")
       ->required()
       ->take_all();
-  compare->add_flag("--json", options->json, "the comparison as JSON instead of a Markdown table");
-  add_suites_option(*compare, common);
+  compare.add_flag("--json", options->json, "the comparison as JSON instead of a Markdown table");
+  add_suites_option(compare, common);
   compare
-      ->add_option_function<double>(
+      .add_option_function<double>(
           "--latency-tolerance", [options](double value) { options->gate.latency_tolerance = value; },
           "relative slowdown allowed (default: the suite's)")
       ->check(number_in(0, 10, "a fraction", &options->option_errors, "--latency-tolerance"));
-  compare->add_flag("--gate-interpret-latency", options->gate.gate_wall_clock,
-                    "also judge interpret-mode (wall clock) samples, which are informational by default");
-  compare->callback([options, &common, &exit_code] { exit_code = compare_command(*options, common); });
+  compare.add_flag("--gate-interpret-latency", options->gate.gate_wall_clock,
+                   "also judge interpret-mode (wall clock) samples, which are informational by default");
+  return [options, &common] { return compare_command(*options, common); };
 }
 
-const CommandRegistrar compare_registrar{{"compare",
-    "Compare the --results of two runs on one machine (base and head), candidate by candidate",
-    add_compare_command}};
-
-}  // namespace
 }  // namespace kg::cli

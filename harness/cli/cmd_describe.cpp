@@ -155,19 +155,15 @@ void describe(std::FILE* out, const Suite& suite, const Axes& axes, const std::s
               suite.contract.no_aliasing ? "true" : "false");
 }
 
-struct Options {
-  std::string workload;
-  std::string preset;
-  std::string axes;
-};
+}  // namespace
 
-void add_describe_command(CLI::App* command, CommonOptions& common, int&) {
-  auto options = std::make_shared<Options>();
-  add_workload_options(*command, options->workload, options->preset, options->axes);
-  add_suites_option(*command, common);
-  command->callback([options, &common] {
+Work add_describe_command(CLI::App& command, CommonOptions& common) {
+  auto options = std::make_shared<WorkloadChoice>();
+  add_workload_options(command, *options);
+  add_suites_option(command, common);
+  return [options, &common] {
     Suite suite = find_suite(suites_dir_of(common), options->workload);
-    Axes axes = resolve_workload_axes(suite, options->preset, options->axes);
+    Axes axes = resolve_workload_axes(suite, *options);
     // Into memory first: an axis value that fails late (a shape too large to
     // count) must give the error alone, not half a description before it.
     char* text = nullptr;
@@ -184,12 +180,8 @@ void add_describe_command(CLI::App* command, CommonOptions& common, int&) {
     std::fclose(out);
     std::fwrite(text, 1, size, stdout);
     std::free(text);
-  });
+    return 0;
+  };
 }
 
-const CommandRegistrar registrar{{"describe",
-    "Show a workload: axes, tensors, FLOPs, bytes, floors per hardware, identity",
-    add_describe_command}};
-
-}  // namespace
 }  // namespace kg::cli

@@ -17,12 +17,14 @@ struct DeviceOptions {
   bool label_only = false;
 };
 
-void add_device_command(CLI::App* command, CommonOptions&, int&) {
+}  // namespace
+
+Work add_device_command(CLI::App& command, CommonOptions&) {
   auto options = std::make_shared<DeviceOptions>();
-  command->add_option("--device", options->device, "auto (default), cpu, cuda or cuda:N");
-  command->add_flag("--label", options->label_only,
-                    "Print only the CTest label (cpu, h100, h200, or gpu for any other GPU)");
-  command->callback([options] {
+  command.add_option("--device", options->device, "auto (default), cpu, cuda or cuda:N");
+  command.add_flag("--label", options->label_only,
+                   "Print only the CTest label (cpu, h100, h200, or gpu for any other GPU)");
+  return [options] {
     // A missing GPU is an error here (open_device names the reason): this
     // command exists to say what the runner has.
     const std::unique_ptr<Device> device = open_device(options->device);
@@ -30,16 +32,12 @@ void add_device_command(CLI::App* command, CommonOptions&, int&) {
     const std::string label = hardware_label(key);
     if (options->label_only) {
       std::printf("%s\n", label.c_str());
-      return;
+      return 0;
     }
     std::printf("device        %s\nhardware key  %s\nctest label   %s\n%s\n", device->name().c_str(),
                 key.c_str(), label.c_str(), device->environment().dump(2).c_str());
-  });
+    return 0;
+  };
 }
 
-const CommandRegistrar registrar{{"device",
-    "Show the device a run would use: name, hardware key, CTest label, environment",
-    add_device_command}};
-
-}  // namespace
 }  // namespace kg::cli

@@ -18,7 +18,7 @@ namespace {
 
 struct GateCommandOptions {
   std::string results_file;
-  std::string baselines_dir;
+  std::filesystem::path baselines_dir;
   std::string report_dir = "kernelgate-reports";
   bool allow_empty_baselines = false;
   OptionErrors option_errors;
@@ -31,8 +31,7 @@ int gate_command(const GateCommandOptions& options, const CommonOptions& common)
   if (!options.option_errors.empty()) throw Error(options.option_errors.front());
   const std::vector<RunResult> runs = load_run_results(options.results_file);
   if (runs.empty()) throw Error(options.results_file + ": holds no runs");
-  const std::filesystem::path baselines_dir =
-      options.baselines_dir.empty() ? default_baselines_dir() : std::filesystem::path(options.baselines_dir);
+  const std::filesystem::path baselines_dir = options.baselines_dir;
   check_baselines_dir(baselines_dir, options.allow_empty_baselines);
   ensure_report_dir_writable(options.report_dir);
 
@@ -65,24 +64,20 @@ int gate_command(const GateCommandOptions& options, const CommonOptions& common)
   return exit_code;
 }
 
-void add_gate_command(CLI::App* gate, CommonOptions& common, int& exit_code) {
+}  // namespace
+
+Work add_gate_command(CLI::App& gate, CommonOptions& common) {
   auto options = std::make_shared<GateCommandOptions>();
-  gate->add_option("--results", options->results_file, "the --results file of kernelgate run")->required();
-  gate->add_option("--baselines", options->baselines_dir,
-                   "folder of <workload>/<hardware>.json (default: ./baselines); it must exist");
-  gate->add_flag("--allow-empty-baselines", options->allow_empty_baselines,
-                 "a missing --baselines folder means no records (every candidate new)");
-  gate->add_option("--report-dir", options->report_dir, "where the reports go")->capture_default_str();
-  add_suites_option(*gate, common);
-  gate->add_flag("--quiet,-q", options->quiet, "no table");
-  gate->add_flag("--json", options->json, "the JSON report on stdout instead of the table");
-  add_gate_options(*gate, options->gate, &options->option_errors);
-  gate->callback([options, &common, &exit_code] { exit_code = gate_command(*options, common); });
+  gate.add_option("--results", options->results_file, "the --results file of kernelgate run")->required();
+  add_baselines_option(gate, options->baselines_dir, "folder of <workload>/<hardware>.json; it must exist");
+  gate.add_flag("--allow-empty-baselines", options->allow_empty_baselines,
+                "a missing --baselines folder means no records (every candidate new)");
+  gate.add_option("--report-dir", options->report_dir, "where the reports go")->capture_default_str();
+  add_suites_option(gate, common);
+  gate.add_flag("--quiet,-q", options->quiet, "no table");
+  gate.add_flag("--json", options->json, "the JSON report on stdout instead of the table");
+  add_gate_options(gate, options->gate, &options->option_errors);
+  return [options, &common] { return gate_command(*options, common); };
 }
 
-const CommandRegistrar gate_registrar{{"gate",
-    "Gate the results of an earlier `kernelgate run --results` and write its reports, running nothing",
-    add_gate_command}};
-
-}  // namespace
 }  // namespace kg::cli

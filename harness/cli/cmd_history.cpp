@@ -21,7 +21,7 @@ using nlohmann::ordered_json;
 struct HistoryOptions {
   std::string workload;
   std::string hardware;
-  std::string baselines_dir;
+  std::filesystem::path baselines_dir;
   bool json = false;
   std::optional<double> min_change;
   OptionErrors option_errors;
@@ -106,7 +106,7 @@ void history_command(const HistoryOptions& options, const CommonOptions& common)
   const Suite suite = find_suite(suites_dir_of(common), options.workload);  // an unknown workload is an error
   ChangePointPolicy policy = change_point_policy(suite.gate);
   if (options.min_change) policy.min_relative_change = *options.min_change;
-  const fs::path baselines_dir = options.baselines_dir.empty() ? default_baselines_dir() : fs::path(options.baselines_dir);
+  const fs::path baselines_dir = options.baselines_dir;
   // Every file is read and checked before anything is printed.
   std::vector<std::pair<fs::path, BaselineFile>> files;
   for (const std::string& key : history_keys(baselines_dir, suite.id, options.hardware)) {
@@ -126,28 +126,24 @@ void history_command(const HistoryOptions& options, const CommonOptions& common)
   if (options.json) std::printf("%s\n", all.dump(2).c_str());
 }
 
-void add_history_command(CLI::App* history, CommonOptions& common, int& exit_code) {
+}  // namespace
+
+Work add_history_command(CLI::App& history, CommonOptions& common) {
   auto options = std::make_shared<HistoryOptions>();
-  history->add_option("workload", options->workload, "Workload id (see `kernelgate list`)")->required();
-  history->add_option("--hardware", options->hardware, "one hardware key (default: every file of the workload)");
-  history->add_option("--baselines", options->baselines_dir, "baselines folder")
-      ->default_str(default_baselines_dir().string());
-  history->add_flag("--json", options->json, "the histories as JSON");
+  history.add_option("workload", options->workload, "Workload id (see `kernelgate list`)")->required();
+  history.add_option("--hardware", options->hardware, "one hardware key (default: every file of the workload)");
+  add_baselines_option(history, options->baselines_dir, "baselines folder");
+  history.add_flag("--json", options->json, "the histories as JSON");
   history
-      ->add_option_function<double>(
+      .add_option_function<double>(
           "--min-change", [options](double value) { options->min_change = value; },
           "smallest relative change that counts as a change point (default: the suite's latency tolerance)")
       ->check(number_in(0, 10, "a fraction", &options->option_errors, "--min-change"));
-  add_suites_option(*history, common);
-  history->callback([options, &common, &exit_code] {
+  add_suites_option(history, common);
+  return [options, &common] {
     history_command(*options, common);
-    exit_code = 0;
-  });
+    return 0;
+  };
 }
 
-const CommandRegistrar history_registrar{{"history",
-    "Show each implementation's published records over time, with their change points",
-    add_history_command}};
-
-}  // namespace
 }  // namespace kg::cli

@@ -6,11 +6,10 @@
 #include "kernelgate/suite.hpp"
 
 namespace kg::cli {
-namespace {
 
-void add_list_command(CLI::App* command, CommonOptions& common, int&) {
-  add_suites_option(*command, common);
-  command->callback([&common] {
+Work add_list_command(CLI::App& command, CommonOptions& common) {
+  add_suites_option(command, common);
+  return [&common] {
     std::filesystem::path dir = suites_dir_of(common);
     for (const Suite& suite : load_suites(dir)) {
       std::string origin;
@@ -20,10 +19,8 @@ void add_list_command(CLI::App* command, CommonOptions& common, int&) {
                  std::to_string(suite.origin["problem"].get<int>());
       std::printf("%-40s %-20s %s\n", suite.id.c_str(), origin.c_str(), suite.title.c_str());
     }
-  });
+    return 0;
+  };
 }
 
-const CommandRegistrar registrar{{"list", "List the workloads of the suites folder", add_list_command}};
-
-}  // namespace
 }  // namespace kg::cli

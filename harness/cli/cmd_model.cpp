@@ -24,9 +24,7 @@ namespace kg::cli {
 namespace {
 
 struct ModelOptions {
-  std::string workload;
-  std::string preset;
-  std::string axes;
+  WorkloadChoice choice;
   std::string hardware = "h100-sxm,h200";
   std::string candidates;
   std::uint64_t blocks = 16;
@@ -60,7 +58,7 @@ std::string counters_line(const NamedCounters& counters) {
 }
 
 int model_command(const ModelOptions& options, const CommonOptions& common) {
-  const Suite suite = find_suite(suites_dir_of(common), options.workload);
+  const Suite suite = find_suite(suites_dir_of(common), options.choice.workload);
   std::vector<GridRun> runs;
   const std::vector<std::string> asked = split_list(options.hardware);
   for (const auto& key : asked) {
@@ -73,8 +71,8 @@ int model_command(const ModelOptions& options, const CommonOptions& common) {
   if (runs.empty()) throw Error("--hardware: name at least one GPU key");
 
   RunOptions run_options;
-  run_options.preset = options.preset;
-  run_options.axis_overrides = parse_axes_list(options.axes);
+  run_options.preset = options.choice.preset;
+  run_options.axis_overrides = parse_axes_list(options.choice.axes);
   note_renamed_axes(suite, run_options.axis_overrides);
   run_options.candidate_ids = split_list(options.candidates);
   run_options.timing.protocol = "none";
@@ -160,26 +158,22 @@ int model_command(const ModelOptions& options, const CommonOptions& common) {
   return 0;
 }
 
-void add_model_command(CLI::App* command, CommonOptions& common, int& exit_code) {
+}  // namespace
+
+Work add_model_command(CLI::App& command, CommonOptions& common) {
   auto options = std::make_shared<ModelOptions>();
-  add_workload_options(*command, options->workload, options->preset, options->axes);
-  command->add_option("--hardware", options->hardware, "GPU keys to model on, comma-separated")
+  add_workload_options(command, options->choice);
+  command.add_option("--hardware", options->hardware, "GPU keys to model on, comma-separated")
       ->capture_default_str();
-  command->add_option("--candidates", options->candidates, "Candidate ids, comma-separated (default: all)");
-  command->add_option("--blocks", options->blocks, "Blocks of each launch to run and count")
+  command.add_option("--candidates", options->candidates, "Candidate ids, comma-separated (default: all)");
+  command.add_option("--blocks", options->blocks, "Blocks of each launch to run and count")
       ->capture_default_str()
       ->check(number_in(1, 1 << 20, "a whole number of blocks"));
-  command->add_option("--timeout", options->timeout_s, "Watchdog per candidate, seconds (default: the device's)")
+  command.add_option("--timeout", options->timeout_s, "Watchdog per candidate, seconds (default: the device's)")
       ->check(number_in(1, 86400, "a number of seconds"));
-  command->add_flag("--json", options->json, "Print JSON instead of text");
-  add_suites_option(*command, common);
-  command->callback([options, &common, &exit_code] { exit_code = model_command(*options, common); });
+  command.add_flag("--json", options->json, "Print JSON instead of text");
+  add_suites_option(command, common);
+  return [options, &common] { return model_command(*options, common); };
 }
 
-const CommandRegistrar registrar{{"model",
-    "Model every candidate's time on GPU keys from interpret mode's counters, at full size by "
-    "counting a sample of each launch's blocks (docs/roofline.md)",
-    add_model_command}};
-
-}  // namespace
 }  // namespace kg::cli

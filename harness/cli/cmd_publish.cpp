@@ -34,25 +34,20 @@ int publish_command(PublishOptions options, const CommonOptions& common) {
   return 0;
 }
 
-void add_publish_command(CLI::App* publish, CommonOptions& common, int& exit_code) {
+}  // namespace
+
+Work add_publish_command(CLI::App& publish, CommonOptions& common) {
   auto options = std::make_shared<PublishOptions>();
-  options->baselines_dir = "baselines";
-  publish->add_option("--reports", options->reports_dir, "folder of <workload>.<hardware>.json reports")
+  publish.add_option("--reports", options->reports_dir, "folder of <workload>.<hardware>.json reports")
       ->required();
-  publish->add_option("--baselines", options->baselines_dir, "folder of <workload>/<hardware>.json")
-      ->capture_default_str();
-  add_suites_option(*publish, common);
-  publish->add_flag("--dry-run,-n", options->dry_run, "print what would change, write nothing");
-  publish->add_flag("--force", options->force,
-                    "let an older record replace a newer one (refused and listed otherwise)");
-  publish->add_option("--by", options->by,
-                      "who publishes, for the history (default: $KERNELGATE_PUBLISHER, $GITHUB_ACTOR, $USER)");
-  publish->callback([options, &common, &exit_code] { exit_code = publish_command(*options, common); });
+  add_baselines_option(publish, options->baselines_dir, "folder of <workload>/<hardware>.json");
+  add_suites_option(publish, common);
+  publish.add_flag("--dry-run,-n", options->dry_run, "print what would change, write nothing");
+  publish.add_flag("--force", options->force,
+                   "let an older record replace a newer one (refused and listed otherwise)");
+  publish.add_option("--by", options->by,
+                     "who publishes, for the history (default: $KERNELGATE_PUBLISHER, $GITHUB_ACTOR, $USER)");
+  return [options, &common] { return publish_command(*options, common); };
 }
 
-const CommandRegistrar publish_registrar{{"publish",
-    "Merge the measured records of reports into the baseline files, keeping history",
-    add_publish_command}};
-
-}  // namespace
 }  // namespace kg::cli

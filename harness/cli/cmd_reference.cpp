@@ -20,9 +20,7 @@ namespace kg::cli {
 namespace {
 
 struct Options {
-  std::string workload;
-  std::string preset;
-  std::string axes;
+  WorkloadChoice choice;
   std::uint64_t seed = 0;
   std::string dump_dir;
   double max_gflop = 20;
@@ -37,7 +35,7 @@ void write_dump(const std::filesystem::path& dir, const Suite& suite, const Axes
   manifest["format"] = "kernelgate-reference-dump/1";
   manifest["workload"] = suite.id;
   manifest["identity"] = suite.identity;
-  manifest["preset"] = options.preset;
+  manifest["preset"] = options.choice.preset;
   manifest["axes"] = nlohmann::ordered_json::object();
   for (const auto& axis : suite.axes) manifest["axes"][axis.name] = axes.at(axis.name);
   manifest["seed"] = options.seed;
@@ -69,18 +67,20 @@ void write_dump(const std::filesystem::path& dir, const Suite& suite, const Axes
   if (!out) throw Error("cannot write " + (dir / "manifest.json").string());
 }
 
-void add_reference_command(CLI::App* command, CommonOptions& common, int&) {
+}  // namespace
+
+Work add_reference_command(CLI::App& command, CommonOptions& common) {
   auto options = std::make_shared<Options>();
-  add_workload_options(*command, options->workload, options->preset, options->axes);
-  add_seed_option(*command, options->seed, "Seed of the input generator (default 0)");
-  command->add_option("--dump", options->dump_dir,
-                      "Write <tensor>.npy for every input, parameter and the output, plus manifest.json");
-  command->add_option("--max-gflop", options->max_gflop,
-                      "Refuse workloads above this many GFLOP (the reference is float64 on the CPU; default 20)");
-  add_suites_option(*command, common);
-  command->callback([options, &common] {
-    Suite suite = find_suite(suites_dir_of(common), options->workload);
-    Axes axes = resolve_workload_axes(suite, options->preset, options->axes);
+  add_workload_options(command, options->choice);
+  add_seed_option(command, options->seed, "Seed of the input generator (default 0)");
+  command.add_option("--dump", options->dump_dir,
+                     "Write <tensor>.npy for every input, parameter and the output, plus manifest.json");
+  command.add_option("--max-gflop", options->max_gflop,
+                     "Refuse workloads above this many GFLOP (the reference is float64 on the CPU; default 20)");
+  add_suites_option(command, common);
+  return [options, &common] {
+    Suite suite = find_suite(suites_dir_of(common), options->choice.workload);
+    Axes axes = resolve_workload_axes(suite, options->choice);
     double gflop = suite.flops(axes) / 1e9;
     if (gflop > options->max_gflop) {
       char buffer[200];
@@ -113,12 +113,8 @@ void add_reference_command(CLI::App* command, CommonOptions& common, int&) {
       write_dump(options->dump_dir, suite, axes, *options, inputs, output);
       std::printf("dumped    %s\n", options->dump_dir.c_str());
     }
-  });
+    return 0;
+  };
 }
 
-const CommandRegistrar registrar{{"reference",
-    "Generate a workload's inputs and its float64 reference; --dump writes .npy files",
-    add_reference_command}};
-
-}  // namespace
 }  // namespace kg::cli

@@ -12,31 +12,26 @@ namespace {
 struct ReportOptions {
   std::string html_dir;
   std::string reports_dir;
-  std::string baselines_dir;
+  std::filesystem::path baselines_dir;
 };
 
-void add_report_command(CLI::App* report, CommonOptions& common, int& exit_code) {
+}  // namespace
+
+Work add_report_command(CLI::App& report, CommonOptions& common) {
   auto options = std::make_shared<ReportOptions>();
-  report->add_option("--html", options->html_dir, "folder for the pages (created if missing)")->required();
-  report->add_option("--reports", options->reports_dir, "the --report-dir of `kernelgate run` (optional)");
-  report->add_option("--baselines", options->baselines_dir, "baselines folder")
-      ->default_str(default_baselines_dir().string());
-  add_suites_option(*report, common);
-  report->callback([options, &common, &exit_code] {
+  report.add_option("--html", options->html_dir, "folder for the pages (created if missing)")->required();
+  report.add_option("--reports", options->reports_dir, "the --report-dir of `kernelgate run` (optional)");
+  add_baselines_option(report, options->baselines_dir, "baselines folder");
+  add_suites_option(report, common);
+  return [options, &common] {
     HtmlReportOptions html;
     html.out_dir = options->html_dir;
     html.reports_dir = options->reports_dir;
-    html.baselines_dir =
-        options->baselines_dir.empty() ? default_baselines_dir() : std::filesystem::path(options->baselines_dir);
+    html.baselines_dir = options->baselines_dir;
     html.suites_dir = suites_dir_of(common);
     for (const auto& page : write_html_report(html)) std::printf("%s\n", page.string().c_str());
-    exit_code = 0;
-  });
+    return 0;
+  };
 }
 
-const CommandRegistrar report_registrar{{"report",
-    "Render a static HTML leaderboard per workload from the reports and baselines",
-    add_report_command}};
-
-}  // namespace
 }  // namespace kg::cli

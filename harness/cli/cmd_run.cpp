@@ -28,7 +28,7 @@ struct RunCommandOptions {
   std::string preset;
   std::string axes;
   std::uint64_t seed = 0;
-  std::string baselines_dir;
+  std::filesystem::path baselines_dir;
   std::string report_dir = "kernelgate-reports";
   std::string protocol;
   double timeout_s = 0;
@@ -158,8 +158,7 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
   run_options.sample_points = options.sample_points;
   run_options.allow_slow = options.allow_slow;
   run_options.count_accesses = options.counters;
-  const std::filesystem::path baselines_dir =
-      options.baselines_dir.empty() ? default_baselines_dir() : std::filesystem::path(options.baselines_dir);
+  const std::filesystem::path baselines_dir = options.baselines_dir;
 
   // Everything that can be wrong with the inputs is found before the first
   // candidate runs: the baselines (folder and every file this run gates
@@ -214,76 +213,70 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
   return exit_code;
 }
 
-void add_run_command(CLI::App* run, CommonOptions& common, int& exit_code) {
+}  // namespace
+
+Work add_run_command(CLI::App& run, CommonOptions& common) {
   auto options = std::make_shared<RunCommandOptions>();
-  run->add_option("--workload,-w", options->workload, "workload id (see `kernelgate list`)");
-  run->add_flag("--all", options->all, "every workload of the suites folder");
-  run->add_option("--device,-d", options->device, "auto | cpu | cuda | cuda:N")
+  run.add_option("--workload,-w", options->workload, "workload id (see `kernelgate list`)");
+  run.add_flag("--all", options->all, "every workload of the suites folder");
+  run.add_option("--device,-d", options->device, "auto | cpu | cuda | cuda:N")
       ->capture_default_str();
-  run->add_option("--preset", options->preset, "axes preset, e.g. ci (default: the full shapes)");
-  run->add_option("--axes", options->axes, "axis overrides k=v,k=v");
-  add_seed_option(*run, options->seed, "seed of input set A (set B uses seed + 1; default 0)",
+  run.add_option("--preset", options->preset, "axes preset, e.g. ci (default: the full shapes)");
+  run.add_option("--axes", options->axes, "axis overrides k=v,k=v");
+  add_seed_option(run, options->seed, "seed of input set A (set B uses seed + 1; default 0)",
                   &options->option_errors);
-  run->add_option("--baselines", options->baselines_dir,
-                  "folder of <workload>/<hardware>.json (default: ./baselines); it must exist");
-  run->add_flag("--allow-empty-baselines", options->allow_empty_baselines,
-                "a first run: a missing --baselines folder means no records (every candidate new)");
-  run->add_option("--report-dir", options->report_dir, "where the reports go")
+  add_baselines_option(run, options->baselines_dir, "folder of <workload>/<hardware>.json; it must exist");
+  run.add_flag("--allow-empty-baselines", options->allow_empty_baselines,
+               "a first run: a missing --baselines folder means no records (every candidate new)");
+  run.add_option("--report-dir", options->report_dir, "where the reports go")
       ->capture_default_str();
-  run->add_option("--protocol", options->protocol,
-                  "timing: kernelbench | adaptive | none (default: adaptive)")
+  run.add_option("--protocol", options->protocol,
+                 "timing: kernelbench | adaptive | none (default: adaptive)")
       ->check(CLI::IsMember({"kernelbench", "adaptive", "none"}));
-  run->add_option("--timeout", options->timeout_s,
-                  "watchdog seconds per candidate (default: the device's, cpu 300, GPU per device)")
+  run.add_option("--timeout", options->timeout_s,
+                 "watchdog seconds per candidate (default: the device's, cpu 300, GPU per device)")
       ->check(number_in(1, 86400, "a number of seconds", &options->option_errors, "--timeout"));
-  run->add_option("--budget", options->budget_s,
-                  "adaptive protocol: seconds of sampling per candidate (default: cpu 1, GPU 5)")
+  run.add_option("--budget", options->budget_s,
+                 "adaptive protocol: seconds of sampling per candidate (default: cpu 1, GPU 5)")
       ->check(number_in(0, 3600, "a number of seconds", &options->option_errors, "--budget"));
-  run->add_option("--min-samples", options->min_samples,
-                  "adaptive protocol: take at least this many samples per candidate, even past the "
-                  "budget (default: cpu 2, GPU 100)")
+  run.add_option("--min-samples", options->min_samples,
+                 "adaptive protocol: take at least this many samples per candidate, even past the "
+                 "budget (default: cpu 2, GPU 100)")
       ->check(number_in(1, 100000, "a number of samples", &options->option_errors, "--min-samples"));
-  run->add_flag("--allow-slow", options->allow_slow,
-                "run on cpu even where interpret mode cannot finish a candidate inside the watchdog");
-  run->add_flag("--counters", options->counters,
-                "interpret mode: count each candidate's memory requests, bank conflicts and tensor-core "
-                "work into the report (model.counters)");
-  run->add_option("--orders", options->orders,
-                  "interpret mode: thread orders, each in its own run (forward,reverse,random:S)")
+  run.add_flag("--allow-slow", options->allow_slow,
+               "run on cpu even where interpret mode cannot finish a candidate inside the watchdog");
+  run.add_flag("--counters", options->counters,
+               "interpret mode: count each candidate's memory requests, bank conflicts and tensor-core "
+               "work into the report (model.counters)");
+  run.add_option("--orders", options->orders,
+                 "interpret mode: thread orders, each in its own run (forward,reverse,random:S)")
       ->capture_default_str();
-  run->add_option("--candidates", options->candidates, "only these candidate ids, comma-separated");
-  run->add_option("--results", options->results_file,
-                  "also write the runner's results before the gate (a JSON array of runs)");
-  run->add_option("--compare-whole-max", options->compare_whole_max,
-                  "outputs of at most this many elements are compared whole; larger ones at "
-                  "--sample-points points plus a scan of every element")
+  run.add_option("--candidates", options->candidates, "only these candidate ids, comma-separated");
+  run.add_option("--results", options->results_file,
+                 "also write the runner's results before the gate (a JSON array of runs)");
+  run.add_option("--compare-whole-max", options->compare_whole_max,
+                 "outputs of at most this many elements are compared whole; larger ones at "
+                 "--sample-points points plus a scan of every element")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40))
       ->capture_default_str();
-  run->add_option("--sample-points", options->sample_points,
-                  "points of the float64 reference compared where the output is not compared whole")
+  run.add_option("--sample-points", options->sample_points,
+                 "points of the float64 reference compared where the output is not compared whole")
       ->check(CLI::Range(std::int64_t{2}, std::int64_t{1} << 24))
       ->capture_default_str();
-  add_suites_option(*run, common);
-  run->add_flag("--quiet,-q", options->quiet, "no progress lines and no table");
-  run->add_flag("--json", options->json, "the JSON report on stdout (progress on stderr)");
-  add_gate_options(*run, options->gate, &options->option_errors);
-  run->callback([options, &common, &exit_code] { exit_code = run_command(*options, common); });
+  add_suites_option(run, common);
+  run.add_flag("--quiet,-q", options->quiet, "no progress lines and no table");
+  run.add_flag("--json", options->json, "the JSON report on stdout (progress on stderr)");
+  add_gate_options(run, options->gate, &options->option_errors);
+  return [options, &common] { return run_command(*options, common); };
 }
-
-const CommandRegistrar run_registrar{{"run",
-    "Run, check and time every candidate of a workload, gate it, write reports",
-    add_run_command}};
 
 // The runner starts each candidate as `<this binary> __kg-candidate-child
 // <scratch folder>`; hidden from --help (an empty group).
-void add_child_command(CLI::App* child, CommonOptions&, int& exit_code) {
+Work add_child_command(CLI::App& child, CommonOptions&) {
   auto folder = std::make_shared<std::string>();
-  child->group("");
-  child->add_option("folder", *folder)->required();
-  child->callback([folder, &exit_code] { exit_code = run_child(*folder); });
+  child.group("");
+  child.add_option("folder", *folder)->required();
+  return [folder] { return run_child(*folder); };
 }
 
-const CommandRegistrar child_registrar{{kChildSubcommand, "", add_child_command}};
-
-}  // namespace
 }  // namespace kg::cli

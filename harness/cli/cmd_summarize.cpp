@@ -16,13 +16,15 @@ struct SummarizeOptions {
   std::string output;
 };
 
-void add_summarize_command(CLI::App* summarize, CommonOptions&, int& exit_code) {
+}  // namespace
+
+Work add_summarize_command(CLI::App& summarize, CommonOptions&) {
   auto options = std::make_shared<SummarizeOptions>();
-  summarize->add_option("report_dir", options->report_dir, "the --report-dir of `kernelgate run`")
+  summarize.add_option("report_dir", options->report_dir, "the --report-dir of `kernelgate run`")
       ->required();
-  summarize->add_option("--output,-o", options->output,
-                        "append to this file (e.g. $GITHUB_STEP_SUMMARY) instead of printing");
-  summarize->callback([options, &exit_code] {
+  summarize.add_option("--output,-o", options->output,
+                       "append to this file (e.g. $GITHUB_STEP_SUMMARY) instead of printing");
+  return [options] {
     const std::string summary = summarize_reports(options->report_dir);
     if (options->output.empty()) {
       std::cout << summary;
@@ -30,13 +32,8 @@ void add_summarize_command(CLI::App* summarize, CommonOptions&, int& exit_code) 
       std::ofstream out(options->output, std::ios::app);
       if (!(out << summary)) throw Error(options->output + ": cannot be written");
     }
-    exit_code = 0;
-  });
+    return 0;
+  };
 }
 
-const CommandRegistrar summarize_registrar{{"summarize",
-    "Join the Markdown summaries of all reports in a folder",
-    add_summarize_command}};
-
-}  // namespace
 }  // namespace kg::cli

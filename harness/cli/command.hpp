@@ -1,5 +1,6 @@
 #pragma once
-// Subcommands of the kernelgate CLI register themselves: one file per command.
+// The subcommands of the kernelgate CLI: one file per command, one table of
+// them in main.cpp.
 #include <filesystem>
 #include <cstdint>
 #include <functional>
@@ -18,17 +19,33 @@ struct CommonOptions {
   std::string suites_dir;  // --suites: load workloads from another folder
 };
 
+// What a subcommand does once its options are parsed. It returns the
+// process's exit code for the outcomes that are not errors (0, 1 when a gate
+// fails, CTest's skip code) and throws kg::Error on failure.
+using Work = std::function<int()>;
+
+// One subcommand: its name, its line in `kernelgate --help`, and the function
+// that adds its options to the subcommand main() made and returns its work.
 struct Command {
-  std::string name;
-  std::string description;  // one line, in `kernelgate --help`
-  // Adds the options to the subcommand main() made of name and description;
-  // the subcommand's callback does the work and throws kg::Error on failure.
-  // It sets `exit_code` for non-error outcomes (e.g. 1 when a gate fails,
-  // CTest's skip code).
-  std::function<void(CLI::App* command, CommonOptions& common, int& exit_code)> add;
+  const char* name;
+  const char* description;
+  Work (*add)(CLI::App& command, CommonOptions& common);
 };
 
-std::vector<Command>& commands();
+// The subcommands, one file each (cmd_<name>.cpp); main.cpp lists them.
+Work add_list_command(CLI::App& command, CommonOptions& common);
+Work add_describe_command(CLI::App& command, CommonOptions& common);
+Work add_reference_command(CLI::App& command, CommonOptions& common);
+Work add_run_command(CLI::App& command, CommonOptions& common);
+Work add_child_command(CLI::App& command, CommonOptions& common);  // in cmd_run.cpp
+Work add_gate_command(CLI::App& command, CommonOptions& common);
+Work add_compare_command(CLI::App& command, CommonOptions& common);
+Work add_publish_command(CLI::App& command, CommonOptions& common);
+Work add_history_command(CLI::App& command, CommonOptions& common);
+Work add_report_command(CLI::App& command, CommonOptions& common);
+Work add_summarize_command(CLI::App& command, CommonOptions& common);
+Work add_model_command(CLI::App& command, CommonOptions& common);
+Work add_device_command(CLI::App& command, CommonOptions& common);
 
 // Where a command collects the errors of its option values instead of
 // stopping the parse: `run` reports them once it knows its report folder, so
@@ -51,21 +68,26 @@ std::vector<std::string> split_list(const std::string& text);
 
 // The workload a command is about, as its positional argument, with --preset
 // and --axes choosing its axes.
-void add_workload_options(CLI::App& command, std::string& workload, std::string& preset, std::string& axes);
+struct WorkloadChoice {
+  std::string workload;
+  std::string preset;
+  std::string axes;
+};
+void add_workload_options(CLI::App& command, WorkloadChoice& choice);
 
 // An axis of --axes under its old name (kg::renamed_axes) is accepted for one
 // release: this says so on stderr, for each suite it applies to.
 void note_renamed_axes(const Suite& suite, const Axes& overrides);
 // The axes of add_workload_options: the suite's defaults, --preset, then
 // --axes (kg::Suite::resolve_axes), with the note above.
-Axes resolve_workload_axes(const Suite& suite, const std::string& preset, const std::string& axes);
+Axes resolve_workload_axes(const Suite& suite, const WorkloadChoice& choice);
 
 // --suites on a subcommand, and the folder it names (kg::resolve_suites_dir).
 void add_suites_option(CLI::App& command, CommonOptions& common);
 std::filesystem::path suites_dir_of(const CommonOptions& common);
 
-struct CommandRegistrar {
-  explicit CommandRegistrar(Command command) { commands().push_back(std::move(command)); }
-};
+// --baselines: the folder of <workload>/<hardware>.json, kg::default_baselines_dir
+// unless given.
+void add_baselines_option(CLI::App& command, std::filesystem::path& dir, const std::string& description);
 
 }  // namespace kg::cli

@@ -8,13 +8,41 @@
 #include "command.hpp"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/runner.hpp"
 
-namespace kg::cli {
-std::vector<Command>& commands() {
-  static std::vector<Command> all;
-  return all;
-}
-}  // namespace kg::cli
+namespace {
+
+// The subcommands, in the order `kernelgate --help` lists them: the everyday
+// ones first, then the gate's steps, then the tools around it.
+const kg::cli::Command kCommands[] = {
+    {"list", "List the workloads of the suites folder", kg::cli::add_list_command},
+    {"describe", "Show a workload: axes, tensors, FLOPs, bytes, floors per hardware, identity",
+     kg::cli::add_describe_command},
+    {"reference", "Generate a workload's inputs and its float64 reference; --dump writes .npy files",
+     kg::cli::add_reference_command},
+    {"run", "Run, check and time every candidate of a workload, gate it, write reports", kg::cli::add_run_command},
+    {"gate", "Gate the results of an earlier `kernelgate run --results` and write its reports, running nothing",
+     kg::cli::add_gate_command},
+    {"compare", "Compare the --results of two runs on one machine (base and head), candidate by candidate",
+     kg::cli::add_compare_command},
+    {"publish", "Merge the measured records of reports into the baseline files, keeping history",
+     kg::cli::add_publish_command},
+    {"history", "Show each implementation's published records over time, with their change points",
+     kg::cli::add_history_command},
+    {"report", "Render a static HTML leaderboard per workload from the reports and baselines",
+     kg::cli::add_report_command},
+    {"summarize", "Join the Markdown summaries of all reports in a folder", kg::cli::add_summarize_command},
+    {"model",
+     "Model every candidate's time on GPU keys from interpret mode's counters, at full size by counting a sample "
+     "of each launch's blocks (docs/roofline.md)",
+     kg::cli::add_model_command},
+    {"device", "Show the device a run would use: name, hardware key, CTest label, environment",
+     kg::cli::add_device_command},
+    // How the runner starts each candidate's child; hidden from --help.
+    {kg::kChildSubcommand, "", kg::cli::add_child_command},
+};
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"kernelgate: a CI regression suite for GPU kernels"};
@@ -23,8 +51,10 @@ int main(int argc, char** argv) {
                                         KERNELGATE_BUILD_REVISION + ", " + KERNELGATE_BUILD_KIND + ")");
   kg::cli::CommonOptions common;
   int exit_code = 0;
-  for (auto& command : kg::cli::commands())
-    command.add(app.add_subcommand(command.name, command.description), common, exit_code);
+  for (const kg::cli::Command& command : kCommands) {
+    CLI::App* subcommand = app.add_subcommand(command.name, command.description);
+    subcommand->callback([&exit_code, work = command.add(*subcommand, common)] { exit_code = work(); });
+  }
   // A word where the subcommand goes that names none: said as such, not as
   // "a subcommand is required".
   auto is_subcommand = [&](const std::string& word) {

@@ -10,10 +10,10 @@
 
 namespace kg::cli {
 
-void add_workload_options(CLI::App& command, std::string& workload, std::string& preset, std::string& axes) {
-  command.add_option("workload", workload, "Workload id (see `kernelgate list`)")->required();
-  command.add_option("--preset", preset, "Axes preset, e.g. ci (default: the defaults, KernelBench's sizes)");
-  command.add_option("--axes", axes, "Axis overrides: name=value,name=value");
+void add_workload_options(CLI::App& command, WorkloadChoice& choice) {
+  command.add_option("workload", choice.workload, "Workload id (see `kernelgate list`)")->required();
+  command.add_option("--preset", choice.preset, "Axes preset, e.g. ci (default: the defaults, KernelBench's sizes)");
+  command.add_option("--axes", choice.axes, "Axis overrides: name=value,name=value");
 }
 
 void add_suites_option(CLI::App& command, CommonOptions& common) {
@@ -22,14 +22,19 @@ void add_suites_option(CLI::App& command, CommonOptions& common) {
 
 std::filesystem::path suites_dir_of(const CommonOptions& common) { return resolve_suites_dir(common.suites_dir); }
 
+void add_baselines_option(CLI::App& command, std::filesystem::path& dir, const std::string& description) {
+  dir = default_baselines_dir();
+  command.add_option("--baselines", dir, description)->capture_default_str();
+}
+
 void note_renamed_axes(const Suite& suite, const Axes& overrides) {
   for (const std::string& note : renamed_axis_notes(suite, overrides)) std::fprintf(stderr, "%s\n", note.c_str());
 }
 
-Axes resolve_workload_axes(const Suite& suite, const std::string& preset, const std::string& axes) {
-  const Axes overrides = parse_axes_list(axes);
+Axes resolve_workload_axes(const Suite& suite, const WorkloadChoice& choice) {
+  const Axes overrides = parse_axes_list(choice.axes);
   note_renamed_axes(suite, overrides);
-  return suite.resolve_axes(preset, overrides);
+  return suite.resolve_axes(choice.preset, overrides);
 }
 
 std::vector<std::string> split_list(const std::string& text) {
