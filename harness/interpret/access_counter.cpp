@@ -8,14 +8,17 @@
 #include <atomic>
 #include <bit>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 
 #include "block_runner.hpp"
 #include "kernel_symbols.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/json_members.hpp"
 
 namespace kg::interp {
 
@@ -103,34 +106,26 @@ Counters& Counters::operator+=(const Counters& o) {
   return *this;
 }
 
+// The counts by their JSON names (a member's name), in the order reports list
+// them.
+KG_JSON_MEMBERS(Counters, global_load_requests, global_store_requests, global_load_sectors, global_store_sectors,
+                global_bytes_requested, global_load_waits, dram_read_bytes, dram_write_bytes, shared_requests,
+                shared_wavefronts, shared_wavefronts_ideal, mma_m16n8k8_flops, wgmma_flops, cp_async_bytes, barriers,
+                launches, blocks, blocks_run, threads, max_threads_per_block, max_dynamic_smem_bytes,
+                max_registers_per_thread, max_static_smem_bytes, launches_without_resources)
+
 std::vector<std::pair<std::string, std::uint64_t>> named(const Counters& c) {
-  return {{"global_requests", c.global_requests()},
-          {"global_load_requests", c.global_load_requests},
-          {"global_store_requests", c.global_store_requests},
-          {"global_load_sectors", c.global_load_sectors},
-          {"global_store_sectors", c.global_store_sectors},
-          {"global_bytes_requested", c.global_bytes_requested},
-          {"global_load_waits", c.global_load_waits},
-          {"dram_bytes", c.dram_bytes()},
-          {"dram_read_bytes", c.dram_read_bytes},
-          {"dram_write_bytes", c.dram_write_bytes},
-          {"shared_requests", c.shared_requests},
-          {"shared_wavefronts", c.shared_wavefronts},
-          {"shared_wavefronts_ideal", c.shared_wavefronts_ideal},
-          {"tensor_flops", c.tensor_flops()},
-          {"mma_m16n8k8_flops", c.mma_m16n8k8_flops},
-          {"wgmma_flops", c.wgmma_flops},
-          {"cp_async_bytes", c.cp_async_bytes},
-          {"barriers", c.barriers},
-          {"launches", c.launches},
-          {"blocks", c.blocks},
-          {"blocks_run", c.blocks_run},
-          {"threads", c.threads},
-          {"max_threads_per_block", c.max_threads_per_block},
-          {"max_dynamic_smem_bytes", c.max_dynamic_smem_bytes},
-          {"max_registers_per_thread", c.max_registers_per_thread},
-          {"max_static_smem_bytes", c.max_static_smem_bytes},
-          {"launches_without_resources", c.launches_without_resources}};
+  // Each sum is listed just before the first count it adds up.
+  const std::map<std::string_view, std::pair<std::string, std::uint64_t>> sums = {
+      {"global_load_requests", {"global_requests", c.global_requests()}},
+      {"dram_read_bytes", {"dram_bytes", c.dram_bytes()}},
+      {"mma_m16n8k8_flops", {"tensor_flops", c.tensor_flops()}}};
+  std::vector<std::pair<std::string, std::uint64_t>> all;
+  for_each_member(c, [&](std::string_view name, std::uint64_t value) {
+    if (const auto sum = sums.find(name); sum != sums.end()) all.push_back(sum->second);
+    all.emplace_back(name, value);
+  });
+  return all;
 }
 
 void register_global_memory(const void* begin, std::size_t bytes) {
