@@ -11,6 +11,19 @@
 
 namespace kg::cudnn {
 
+// The attribute type cuDNN gives one value of each plain C++ type the typed
+// setter takes; a type without one is refused at compile time.
+template <typename T>
+struct AttributeType;
+template <> struct AttributeType<float> { static constexpr auto value = CUDNN_TYPE_FLOAT; };
+template <> struct AttributeType<bool> { static constexpr auto value = CUDNN_TYPE_BOOLEAN; };
+template <> struct AttributeType<cudnnDataType_t> { static constexpr auto value = CUDNN_TYPE_DATA_TYPE; };
+template <> struct AttributeType<cudnnConvolutionMode_t> { static constexpr auto value = CUDNN_TYPE_CONVOLUTION_MODE; };
+template <> struct AttributeType<cudnnBackendHeurMode_t> { static constexpr auto value = CUDNN_TYPE_HEUR_MODE; };
+template <> struct AttributeType<cudnnHandle_t> { static constexpr auto value = CUDNN_TYPE_HANDLE; };
+template <typename T>
+concept PlainAttribute = requires { AttributeType<T>::value; };
+
 class BackendDescriptor {
  public:
   BackendDescriptor() = default;  // empty; get() is null
@@ -29,12 +42,10 @@ class BackendDescriptor {
                          std::int64_t count, const void* values);
   BackendDescriptor& set(cudnnBackendAttributeName_t name, std::int64_t value);
   BackendDescriptor& set(cudnnBackendAttributeName_t name, const std::vector<std::int64_t>& values);
-  BackendDescriptor& set(cudnnBackendAttributeName_t name, float value);
-  BackendDescriptor& set(cudnnBackendAttributeName_t name, bool value);
-  BackendDescriptor& set(cudnnBackendAttributeName_t name, cudnnDataType_t value);
-  BackendDescriptor& set(cudnnBackendAttributeName_t name, cudnnConvolutionMode_t value);
-  BackendDescriptor& set(cudnnBackendAttributeName_t name, cudnnBackendHeurMode_t value);
-  BackendDescriptor& set(cudnnBackendAttributeName_t name, cudnnHandle_t value);
+  template <PlainAttribute T>
+  BackendDescriptor& set(cudnnBackendAttributeName_t name, T value) {
+    return set(name, AttributeType<T>::value, 1, &value);
+  }
   BackendDescriptor& set(cudnnBackendAttributeName_t name, const BackendDescriptor& value);
   BackendDescriptor& set(cudnnBackendAttributeName_t name, const std::vector<const BackendDescriptor*>& values);
   BackendDescriptor& set(cudnnBackendAttributeName_t name, const std::vector<void*>& pointers);

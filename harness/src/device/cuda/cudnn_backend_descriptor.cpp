@@ -59,30 +59,6 @@ BackendDescriptor& BackendDescriptor::set(cudnnBackendAttributeName_t name, cons
   return set(name, CUDNN_TYPE_INT64, static_cast<std::int64_t>(values.size()), values.data());
 }
 
-BackendDescriptor& BackendDescriptor::set(cudnnBackendAttributeName_t name, float value) {
-  return set(name, CUDNN_TYPE_FLOAT, 1, &value);
-}
-
-BackendDescriptor& BackendDescriptor::set(cudnnBackendAttributeName_t name, bool value) {
-  return set(name, CUDNN_TYPE_BOOLEAN, 1, &value);
-}
-
-BackendDescriptor& BackendDescriptor::set(cudnnBackendAttributeName_t name, cudnnDataType_t value) {
-  return set(name, CUDNN_TYPE_DATA_TYPE, 1, &value);
-}
-
-BackendDescriptor& BackendDescriptor::set(cudnnBackendAttributeName_t name, cudnnConvolutionMode_t value) {
-  return set(name, CUDNN_TYPE_CONVOLUTION_MODE, 1, &value);
-}
-
-BackendDescriptor& BackendDescriptor::set(cudnnBackendAttributeName_t name, cudnnBackendHeurMode_t value) {
-  return set(name, CUDNN_TYPE_HEUR_MODE, 1, &value);
-}
-
-BackendDescriptor& BackendDescriptor::set(cudnnBackendAttributeName_t name, cudnnHandle_t value) {
-  return set(name, CUDNN_TYPE_HANDLE, 1, &value);
-}
-
 BackendDescriptor& BackendDescriptor::set(cudnnBackendAttributeName_t name, const BackendDescriptor& value) {
   cudnnBackendDescriptor_t raw = value.get();
   return set(name, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &raw);
