@@ -5,8 +5,7 @@
 # within the watchdog is listed as not modelled. Takes minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-kernelgate=${1:-build/cpu/bin/kernelgate}
-[ -x "$kernelgate" ] || { echo "no $kernelgate: build the cpu preset first" >&2; exit 2; }
+kernelgate=$(ci/cpu-kernelgate.sh "${1:-}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for suite in suites/*/*.json; do

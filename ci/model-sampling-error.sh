@@ -7,8 +7,7 @@
 # reads. Minutes on 2 cores; docs/roofline.md quotes its output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-kernelgate=${1:-build/cpu/bin/kernelgate}
-[ -x "$kernelgate" ] || { echo "no $kernelgate: build the cpu preset first" >&2; exit 2; }
+kernelgate=$(ci/cpu-kernelgate.sh "${1:-}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cases=(  # name workload axes candidates

@@ -8,22 +8,14 @@
 #include <gtest/gtest.h>
 
 #include "kernelgate/json_reader.hpp"
+#include "support/error_of.hpp"
 
 namespace kg {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-// The message of the kg::Error `read` throws, or "" when it throws none.
-template <typename F>
-std::string error_of(F&& read) {
-  try {
-    read();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::error_of;
 
 const Json kDocument = Json::parse(R"({"records": [{"latency": {"mean_ms": "fast", "n": 3}}], "note": null})");
 

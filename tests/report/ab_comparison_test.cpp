@@ -10,10 +10,7 @@
 namespace kg {
 namespace {
 
-using test::candidate;
-using test::fixture_run;
-using test::samples_around;
-using test::set_samples;
+using namespace test;  // the fixtures (fixtures.hpp)
 
 // The fixture run with 200 samples per timed candidate around its mean
 // times factor (cudnn_eager: eager_factor).

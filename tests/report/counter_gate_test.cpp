@@ -9,10 +9,7 @@
 namespace kg {
 namespace {
 
-using test::candidate;
-using test::check;
-using test::fixture_options;
-using test::fixture_run;
+using namespace test;  // the fixtures (fixtures.hpp)
 
 // The fixture cpu run with the same counters for every candidate.
 RunResult counted_run() {

@@ -11,11 +11,7 @@
 namespace kg {
 namespace {
 
-using test::candidate;
-using test::check;
-using test::fixture_baseline;
-using test::fixture_options;
-using test::fixture_run;
+using namespace test;  // the fixtures (fixtures.hpp)
 
 // Gates the fixture run against a fixture baseline and applies the verdicts.
 struct Gated {

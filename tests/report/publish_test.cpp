@@ -20,14 +20,7 @@
 namespace kg {
 namespace {
 
-using test::candidate;
-using test::fixture_baseline;
-using test::fixture_dir;
-using test::fixture_options;
-using test::fixture_run;
-using test::fresh_dir;
-using test::reported;
-using test::write_reports;
+using namespace test;  // the fixtures (fixtures.hpp)
 
 const std::string kWorkload = "l1_071_conv_transposed_2d";
 const std::string kOtherWorkload = "l2_078_conv_transpose3d_max_max_sum";

@@ -19,14 +19,7 @@
 namespace kg {
 namespace {
 
-using test::candidate;
-using test::fixture_baseline;
-using test::fixture_options;
-using test::fixture_run;
-using test::fresh_dir;
-using test::reported;
-using test::Reported;
-using test::write_reports;
+using namespace test;  // the fixtures (fixtures.hpp)
 
 // A run with one incorrect candidate and one that crashed before any check.
 RunResult run_with_failures() {

@@ -13,13 +13,7 @@
 namespace kg {
 namespace {
 
-using test::candidate;
-using test::check;
-using test::fixture_baseline;
-using test::fixture_options;
-using test::fixture_run;
-using test::samples_around;
-using test::set_samples;
+using namespace test;  // the fixtures (fixtures.hpp)
 
 BaselineRecord& record(BaselineFile& file, const std::string& id) {
   for (auto& r : file.records)

@@ -1,4 +1,5 @@
 // The equivalence comparison against the float64 reference.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,6 +9,8 @@
 
 namespace kg {
 namespace {
+
+using ::testing::HasSubstr;
 
 const Tolerance kFp32{.atol = 1e-4, .rtol = 1e-4, .rel_l2 = 1e-5};
 
@@ -139,8 +142,7 @@ TEST(MismatchLocation, MismatchesOnTheBorderSayIt) {
   output.wrong(1, 2, 4, 1);  // last row
   output.wrong(0, 1, 2, 5);  // last column
   output.wrong(1, 3, 1, 0);  // first column
-  EXPECT_NE(output.where().find("; all 4 mismatches lie on the border (first or last h or w)"), std::string::npos)
-      << output.where();
+  EXPECT_THAT(output.where(), HasSubstr("; all 4 mismatches lie on the border (first or last h or w)"));
   output.wrong(1, 1, 2, 2);  // and one inside: no pattern
   EXPECT_EQ(output.where().find(';'), std::string::npos) << output.where();
 }

@@ -1,5 +1,6 @@
 // Every outcome the runner decides, each from a test candidate run in its own
 // child process on the cpu device (test_candidates.cpp).
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <map>
@@ -9,6 +10,8 @@
 
 namespace kg::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 RunOptions quick_options(std::vector<std::string> ids) {
   RunOptions options;
@@ -41,7 +44,7 @@ void expect_violation(const CandidateResult& result, const std::string& rule) {
   const CheckResult* contract = find_check(result, "contract");
   ASSERT_NE(contract, nullptr);
   EXPECT_EQ(contract->rule, rule);
-  EXPECT_NE(result.message.find(rule), std::string::npos) << result.message;
+  EXPECT_THAT(result.message, HasSubstr(rule));
 }
 
 // The one rule every outcome comes from (decide_outcome, result.hpp).
@@ -181,16 +184,14 @@ TEST(RunnerOutcomes, WrongElementIsIncorrectWithItsIndex) {
   EXPECT_NEAR(result.error->first_mismatch_got - result.error->first_mismatch_want, 1.0, 1e-4);
   EXPECT_FALSE(result.error->kernelbench_1e2);
   // Output (1, 5, 6, 7): 105 = 2 x 42 + 3 x 7.
-  EXPECT_NE(result.message.find("first at (n=0, c=2, h=3, w=0), flat index 105"), std::string::npos) << result.message;
+  EXPECT_THAT(result.message, HasSubstr("first at (n=0, c=2, h=3, w=0), flat index 105"));
 }
 
 TEST(RunnerOutcomes, MismatchesOfOneChannelAreNamedAsSuch) {
   const auto result = run_one("wrong_last_channel");
   EXPECT_EQ(result.outcome, Outcome::incorrect) << result.message;
   // The 42 elements of channel 4 (1 x 6 x 7), all compared at this size.
-  EXPECT_NE(result.message.find("first at (n=0, c=4, h=0, w=0), flat index 168; all 42 mismatches share c=4"),
-            std::string::npos)
-      << result.message;
+  EXPECT_THAT(result.message, HasSubstr("first at (n=0, c=4, h=0, w=0), flat index 168; all 42 mismatches share c=4"));
 }
 
 TEST(RunnerOutcomes, NanNeverPasses) {
@@ -205,13 +206,13 @@ TEST(RunnerOutcomes, NanNeverPasses) {
 TEST(RunnerOutcomes, PartlyWrittenOutputIsAContractViolation) {
   const auto result = run_one("writes_half");
   expect_violation(result, "output_fully_written");
-  EXPECT_NE(result.message.find("105 of 210"), std::string::npos) << result.message;
+  EXPECT_THAT(result.message, HasSubstr("105 of 210"));
 }
 
 TEST(RunnerOutcomes, MutatedInputIsAContractViolation) {
   const auto result = run_one("mutates_input");
   expect_violation(result, "inputs_unchanged");
-  EXPECT_NE(result.message.find("input x"), std::string::npos) << result.message;
+  EXPECT_THAT(result.message, HasSubstr("input x"));
 }
 
 TEST(RunnerOutcomes, MutatedInputPassesWhereTheSuiteAllowsIt) {
@@ -226,7 +227,7 @@ TEST(RunnerOutcomes, MutatedInputPassesWhereTheSuiteAllowsIt) {
 TEST(RunnerOutcomes, WritePastTheEndIsAContractViolation) {
   const auto result = run_one("writes_past_end");
   expect_violation(result, "guard_bands");
-  EXPECT_NE(result.message.find("after output y"), std::string::npos) << result.message;
+  EXPECT_THAT(result.message, HasSubstr("after output y"));
 }
 
 TEST(RunnerOutcomes, ReplayedAnswerFailsTheFreshInputsRule) {
@@ -247,32 +248,32 @@ TEST(RunnerOutcomes, LastBitJitterPassesButIsNotBitwiseDeterministic) {
 TEST(RunnerOutcomes, LaunchOnAnotherStreamIsAContractViolation) {
   const auto result = run_one("default_stream");
   expect_violation(result, "launch_stream");
-  EXPECT_NE(result.message.find("default stream"), std::string::npos) << result.message;
+  EXPECT_THAT(result.message, HasSubstr("default stream"));
 }
 
 TEST(RunnerOutcomes, EveryThreadOrderIsChecked) {
   const auto result = run_one("wrong_under_reverse");
   EXPECT_EQ(result.outcome, Outcome::incorrect) << result.message;
-  EXPECT_NE(result.message.find("under thread order reverse"), std::string::npos) << result.message;
+  EXPECT_THAT(result.message, HasSubstr("under thread order reverse"));
   EXPECT_EQ(result.thread_orders, (std::vector<std::string>{"forward", "reverse"}));
 }
 
 TEST(RunnerOutcomes, SegfaultIsCrashedWithTheSignalNamed) {
   const auto result = run_one("segfaults");
   EXPECT_EQ(result.outcome, Outcome::crashed);
-  EXPECT_NE(result.message.find("SIGSEGV"), std::string::npos) << result.message;
+  EXPECT_THAT(result.message, HasSubstr("SIGSEGV"));
 }
 
 TEST(RunnerOutcomes, AbortIsCrashedWithTheSignalNamed) {
   const auto result = run_one("aborts");
   EXPECT_EQ(result.outcome, Outcome::crashed);
-  EXPECT_NE(result.message.find("SIGABRT"), std::string::npos) << result.message;
+  EXPECT_THAT(result.message, HasSubstr("SIGABRT"));
 }
 
 TEST(RunnerOutcomes, ExceptionIsCrashedWithItsMessage) {
   const auto result = run_one("throws");
   EXPECT_EQ(result.outcome, Outcome::crashed);
-  EXPECT_NE(result.message.find("test candidate gave up"), std::string::npos) << result.message;
+  EXPECT_THAT(result.message, HasSubstr("test candidate gave up"));
 }
 
 TEST(RunnerOutcomes, HangIsTimedOutAndTheRunGoesOn) {
@@ -285,7 +286,7 @@ TEST(RunnerOutcomes, HangIsTimedOutAndTheRunGoesOn) {
   RunResult run = run_workload(suite, *device, options);
   ASSERT_EQ(run.candidates.size(), 2u);
   EXPECT_EQ(run.candidates[0].outcome, Outcome::timed_out);
-  EXPECT_NE(run.candidates[0].message.find("1.5 s"), std::string::npos) << run.candidates[0].message;
+  EXPECT_THAT(run.candidates[0].message, HasSubstr("1.5 s"));
   EXPECT_EQ(run.candidates[1].outcome, Outcome::passed) << run.candidates[1].message;
   EXPECT_EQ(finished, (std::vector<std::string>{"hangs", "oracle"}));
   EXPECT_EQ(run.hardware, "cpu");
@@ -300,8 +301,7 @@ TEST(RunnerOutcomes, UnknownCandidateIdIsAnError) {
     run_workload(suite, *device, quick_options({"no_such_candidate"}));
     FAIL() << "expected kg::Error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("has no candidate 'no_such_candidate'"), std::string::npos)
-        << e.what();
+    EXPECT_THAT(std::string(e.what()), HasSubstr("has no candidate 'no_such_candidate'"));
   }
 }
 

@@ -1,6 +1,7 @@
 // A candidate's workload and id come from its file's path
 // (<folder>/<workload>/<id>.cu, kernelgate_candidate_library): a registration
 // may leave them out, may repeat them, and may not contradict them.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -8,9 +9,12 @@
 
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/error.hpp"
+#include "support/error_of.hpp"
 
 namespace kg {
 namespace {
+
+using ::testing::HasSubstr;
 
 const RegistrationSite kInCandidateFolder{"kernels/l1_086/fused_fp32.cu", "l1_086", "fused_fp32"};
 const RegistrationSite kElsewhere{"tests/runner/test_candidates.cpp", "", ""};
@@ -24,12 +28,7 @@ Candidate registration(std::string workload, std::string id) {
 }
 
 std::string refusal(const Candidate& candidate, const RegistrationSite& site) {
-  try {
-    named_by_site(candidate, site);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_of([&] { named_by_site(candidate, site); });
 }
 
 TEST(Registration, ThePathNamesWhatTheRegistrationLeavesOut) {
@@ -48,8 +47,7 @@ TEST(Registration, AnIdOtherThanThePathsIsRefusedNamingBoth) {
   EXPECT_EQ(refusal(registration("", "fused_tf32"), kInCandidateFolder),
             "kernels/l1_086/fused_fp32.cu: the registration names the id 'fused_tf32' but the file's path "
             "names 'fused_fp32' (leave .id out: the path gives it)");
-  EXPECT_NE(refusal(registration("l1_071", ""), kInCandidateFolder).find("the workload 'l1_071'"),
-            std::string::npos);
+  EXPECT_THAT(refusal(registration("l1_071", ""), kInCandidateFolder), HasSubstr("the workload 'l1_071'"));
 }
 
 TEST(Registration, NamesAreLowercaseIdentifiers) {
@@ -57,7 +55,7 @@ TEST(Registration, NamesAreLowercaseIdentifiers) {
   EXPECT_EQ(refusal(registration("", ""), capitals),
             "kernels/l1_086/Fused-FP32.cu: the id 'Fused-FP32' is not lowercase letters, digits and '_' "
             "(not starting with a digit): rename the file or its folder");
-  EXPECT_NE(refusal(registration("w", "8rows"), kElsewhere).find("rename the registration's .id"), std::string::npos);
+  EXPECT_THAT(refusal(registration("w", "8rows"), kElsewhere), HasSubstr("rename the registration's .id"));
   EXPECT_EQ(named_by_site(registration("w", "implicit_gemm_tf32_wgmma_8rows"), kElsewhere).id,
             "implicit_gemm_tf32_wgmma_8rows");
 }

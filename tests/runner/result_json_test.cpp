@@ -1,5 +1,6 @@
 // The result records survive the trip through JSON (child to parent, and
 // into the reports), including NaN values and every outcome name.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,9 +10,12 @@
 #include "kernelgate/error.hpp"
 #include "kernelgate/json_reader.hpp"
 #include "kernelgate/result.hpp"
+#include "support/error_of.hpp"
 
 namespace kg {
 namespace {
+
+using ::testing::HasSubstr;
 
 // The names are a published format: every outcome, in declaration order,
 // has the name docs/report.schema.json lists for it, and reads back as itself.
@@ -100,12 +104,7 @@ TEST(ResultJson, RunResultRoundTrips) {
 // has is an error naming its path, not a default or a silent drop.
 TEST(ResultJson, ResultsAreReadStrictlyNamingThePath) {
   const auto error_of = [](const char* text) {
-    try {
-      read_run_result(JsonReader(nlohmann::ordered_json::parse(text), "results.json"));
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string();
+    return test::error_of([&] { read_run_result(JsonReader(nlohmann::ordered_json::parse(text), "results.json")); });
   };
   EXPECT_EQ(error_of(R"({"workload": "w", "candidates": [{"id": "a", "outcome": "passed"}]})"), "");
   EXPECT_EQ(error_of(R"({"workload": "w", "seed": "7"})"), "results.json: $.seed: expected an integer >= 0, got string \"7\"");
@@ -117,9 +116,8 @@ TEST(ResultJson, ResultsAreReadStrictlyNamingThePath) {
                                                          "latency": {"mean_ms": "fast"}}]})"),
             "results.json: $.candidates[0].latency.mean_ms: expected a number (or \"NaN\", \"Infinity\", "
             "\"-Infinity\"), got string \"fast\"");
-  EXPECT_NE(error_of(R"({"workload": "w", "candidates": [{"id": "a", "outcome": "passed", "verdict": "ok"}]})")
-                .find("results.json: $.candidates[0].verdict: unknown key"),
-            std::string::npos);
+  EXPECT_THAT(error_of(R"({"workload": "w", "candidates": [{"id": "a", "outcome": "passed", "verdict": "ok"}]})"),
+              HasSubstr("results.json: $.candidates[0].verdict: unknown key"));
   EXPECT_EQ(error_of(R"({"candidates": []})"), "results.json: $.workload: missing required field");
 }
 

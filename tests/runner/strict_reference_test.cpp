@@ -1,6 +1,7 @@
 // The whole-output check against a workload's strict-FP32 GPU reference,
 // which the runner adds where the float64 comparison is only sampled. The
 // test oracle is registered as the strict reference (test_candidates.cpp).
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -10,6 +11,8 @@
 
 namespace kg::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 // Only the first and the last element are sampled (the tiny output has 210).
 RunOptions sampled_options(const std::string& id) {
@@ -45,17 +48,14 @@ TEST(StrictReference, CorrectCandidatePassesAndTheCheckSaysSo) {
   EXPECT_EQ(result.outcome, Outcome::passed) << result.message;
   ASSERT_TRUE(result.error.has_value());
   EXPECT_TRUE(result.error->sampled);
-  EXPECT_NE(check_message(result, "equivalence").find("strict-FP32 GPU reference (test oracle)"),
-            std::string::npos);
+  EXPECT_THAT(check_message(result, "equivalence"), HasSubstr("strict-FP32 GPU reference (test oracle)"));
 }
 
 TEST(StrictReference, CatchesAnErrorBetweenTheSampledPoints) {
   // Element 105 is wrong; the float64 samples (0 and 209) cannot see it.
   const auto result = run_sampled("wrong_one_element");
   EXPECT_EQ(result.outcome, Outcome::incorrect) << result.message;
-  EXPECT_NE(result.message.find("input set A, every element against the strict-FP32 GPU reference"),
-            std::string::npos)
-      << result.message;
+  EXPECT_THAT(result.message, HasSubstr("input set A, every element against the strict-FP32 GPU reference"));
   ASSERT_TRUE(result.error.has_value());
   EXPECT_FALSE(result.error->sampled);
   EXPECT_EQ(result.error->checked, 210);
@@ -67,10 +67,8 @@ TEST(StrictReference, ABrokenReferenceStopsTheRunNamingItself) {
   const auto result = run_sampled("oracle");
   unsetenv("KG_TEST_BREAK_STRICT_REFERENCE");
   EXPECT_EQ(result.outcome, Outcome::crashed) << result.message;
-  EXPECT_NE(result.message.find("the strict-FP32 GPU reference of " + kTestWorkload +
-                                " (test oracle) disagrees with the float64 reference on input set A"),
-            std::string::npos)
-      << result.message;
+  EXPECT_THAT(result.message, HasSubstr("the strict-FP32 GPU reference of " + kTestWorkload +
+                                        " (test oracle) disagrees with the float64 reference on input set A"));
 }
 
 }  // namespace

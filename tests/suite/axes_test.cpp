@@ -4,6 +4,7 @@
 
 #include "kernelgate/error.hpp"
 #include "kernelgate/suite.hpp"
+#include "support/error_of.hpp"
 
 namespace kg {
 namespace {
@@ -11,12 +12,7 @@ namespace {
 Suite stock(const std::string& id) { return find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), id); }
 
 std::string resolve_error(const Suite& suite, const std::string& preset, const std::string& overrides) {
-  try {
-    suite.resolve_axes(preset, parse_axes_list(overrides));
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
+  return test::error_of([&] { suite.resolve_axes(preset, parse_axes_list(overrides)); });
 }
 
 TEST(Axes, DefaultsAreKernelBenchs) {
@@ -132,14 +128,7 @@ TEST(Axes, ParseAxesList) {
   EXPECT_EQ(parse_axes_list(""), Axes{});
   EXPECT_EQ(parse_axes_list("a=1, b = -2"), (Axes{{"a", 1}, {"b", -2}}));
   EXPECT_EQ(format_axes({{"b", 2}, {"a", 1}}), "a=1,b=2");
-  auto error = [](const std::string& text) {
-    try {
-      parse_axes_list(text);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto error = [](const std::string& text) { return test::error_of([&] { parse_axes_list(text); }); };
   EXPECT_EQ(error("batch"), "bad axes list 'batch': expected name=value, got 'batch'");
   EXPECT_EQ(error("batch=two"), "bad axes list 'batch=two': value of 'batch' is not an integer: 'two'");
   EXPECT_EQ(error("batch=1,batch=2"), "bad axes list 'batch=1,batch=2': axis 'batch' is given twice");

@@ -2,17 +2,13 @@
 
 #include "kernelgate/error.hpp"
 #include "kernelgate/expression.hpp"
+#include "support/error_of.hpp"
 
 namespace kg {
 namespace {
 
-std::string error_of(const std::string& text, const Axes& axes = {}) {
-  try {
-    evaluate_expression(text, axes);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
+std::string error_of(const std::string& text) {
+  return test::error_of([&] { evaluate_expression(text, {}); });
 }
 
 TEST(Expression, ArithmeticFollowsPrecedence) {
