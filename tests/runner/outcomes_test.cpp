@@ -203,17 +203,32 @@ TEST(RunnerOutcomes, NanNeverPasses) {
   EXPECT_TRUE(std::isnan(result.error->first_mismatch_got));  // survives the JSON round trip
 }
 
-TEST(RunnerOutcomes, PartlyWrittenOutputIsAContractViolation) {
-  const auto result = run_one("writes_half");
-  expect_violation(result, "output_fully_written");
-  EXPECT_THAT(result.message, HasSubstr("105 of 210"));
+// A candidate that breaks one rule of the contract: the rule the runner names
+// and what its message says besides.
+struct Violation {
+  const char* candidate;
+  const char* rule;
+  const char* says;
+};
+void PrintTo(const Violation& violation, std::ostream* out) { *out << violation.candidate; }
+
+class ContractViolations : public ::testing::TestWithParam<Violation> {};
+
+TEST_P(ContractViolations, AreNamedByTheirRule) {
+  const auto result = run_one(GetParam().candidate);
+  expect_violation(result, GetParam().rule);
+  EXPECT_THAT(result.message, HasSubstr(GetParam().says));
 }
 
-TEST(RunnerOutcomes, MutatedInputIsAContractViolation) {
-  const auto result = run_one("mutates_input");
-  expect_violation(result, "inputs_unchanged");
-  EXPECT_THAT(result.message, HasSubstr("input x"));
-}
+INSTANTIATE_TEST_SUITE_P(
+    RunnerOutcomes, ContractViolations,
+    ::testing::Values(Violation{"writes_half", "output_fully_written", "105 of 210"},  // partly written output
+                      Violation{"mutates_input", "inputs_unchanged", "input x"},
+                      Violation{"writes_past_end", "guard_bands", "after output y"},
+                      Violation{"replays_first_answer", "fresh_inputs", "fresh_inputs"},  // an answer replayed
+                      Violation{"drifts_on_repeat", "repeat_agreement", "repeat_agreement"},  // runs disagree
+                      Violation{"default_stream", "launch_stream", "default stream"}),
+    [](const ::testing::TestParamInfo<Violation>& info) { return std::string(info.param.candidate); });
 
 TEST(RunnerOutcomes, MutatedInputPassesWhereTheSuiteAllowsIt) {
   // contract.no_mutation false: an in-place workload. The input is restored
@@ -224,31 +239,11 @@ TEST(RunnerOutcomes, MutatedInputPassesWhereTheSuiteAllowsIt) {
   EXPECT_EQ(result.outcome, Outcome::passed) << result.message;
 }
 
-TEST(RunnerOutcomes, WritePastTheEndIsAContractViolation) {
-  const auto result = run_one("writes_past_end");
-  expect_violation(result, "guard_bands");
-  EXPECT_THAT(result.message, HasSubstr("after output y"));
-}
-
-TEST(RunnerOutcomes, ReplayedAnswerFailsTheFreshInputsRule) {
-  expect_violation(run_one("replays_first_answer"), "fresh_inputs");
-}
-
-TEST(RunnerOutcomes, RepeatedRunsMustAgree) {
-  expect_violation(run_one("drifts_on_repeat"), "repeat_agreement");
-}
-
 TEST(RunnerOutcomes, LastBitJitterPassesButIsNotBitwiseDeterministic) {
   const auto result = run_one("last_bit_jitter");
   EXPECT_EQ(result.outcome, Outcome::passed) << result.message;
   ASSERT_TRUE(result.bitwise_deterministic.has_value());
   EXPECT_FALSE(*result.bitwise_deterministic);
-}
-
-TEST(RunnerOutcomes, LaunchOnAnotherStreamIsAContractViolation) {
-  const auto result = run_one("default_stream");
-  expect_violation(result, "launch_stream");
-  EXPECT_THAT(result.message, HasSubstr("default stream"));
 }
 
 TEST(RunnerOutcomes, EveryThreadOrderIsChecked) {
