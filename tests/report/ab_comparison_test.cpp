@@ -1,5 +1,6 @@
 // Same-job A/B (compare_runs): head's runner records against base's, with
 // the gate's sample comparison, on the fixture run with samples added.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "fixtures.hpp"
@@ -9,6 +10,8 @@
 
 namespace kg {
 namespace {
+
+using ::testing::HasSubstr;
 
 using namespace test;  // the fixtures (fixtures.hpp)
 
@@ -44,11 +47,10 @@ TEST(AbComparison, HeadTenPercentSlowerRegresses) {
   const RunAB ab = compare_runs(sampled_run(1.0), sampled_run(1.10), {});
   const CandidateAB& fused = find(ab, "fused_tf32");
   EXPECT_EQ(fused.outcome, Outcome::regressed) << fused.message;
-  EXPECT_NE(fused.message.find("typical latency 1.100x base's relative to cudnn_eager"), std::string::npos)
-      << fused.message;
+  EXPECT_THAT(fused.message, HasSubstr("typical latency 1.100x base's relative to cudnn_eager"));
   EXPECT_EQ(ab_exit_code({ab}), 1);
   const std::string table = ab_markdown({ab});
-  EXPECT_NE(table.find("| `fused_tf32` | regressed | 1.100x |"), std::string::npos) << table;
+  EXPECT_THAT(table, HasSubstr("| `fused_tf32` | regressed | 1.100x |"));
 }
 
 // The head job on a machine slower as a whole: cudnn_eager moved too.
@@ -76,7 +78,7 @@ TEST(AbComparison, TheTableKeepsItsColumnsWhateverAMessageHolds) {
   const std::string table = ab_markdown({compare_runs(sampled_run(1.0), head, {})});
   // The same cell text as the run's own Markdown summary: | escaped, the
   // line break a space.
-  EXPECT_NE(table.find("| head crashed: printed \\| a \\| b then died |\n"), std::string::npos) << table;
+  EXPECT_THAT(table, HasSubstr("| head crashed: printed \\| a \\| b then died |\n"));
 }
 
 TEST(AbComparison, RunsOfDifferentAxesOrIdentityAreRefused) {

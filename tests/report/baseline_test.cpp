@@ -1,5 +1,6 @@
 // Reading baseline files: the shipped ones, the fixtures, and broken ones
 // whose errors must name the file and the JSON path.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -17,6 +18,8 @@
 
 namespace kg {
 namespace {
+
+using ::testing::HasSubstr;
 
 std::string error_of(const std::filesystem::path& file) {
   try {
@@ -52,13 +55,12 @@ TEST(Baseline, RankingIsByMeanLatency) {
 
 TEST(Baseline, CorruptFileErrorNamesTheFile) {
   auto message = error_of(test::baseline_fixture_dir() / "corrupt.json");
-  EXPECT_NE(message.find("corrupt.json: not valid JSON"), std::string::npos) << message;
+  EXPECT_THAT(message, HasSubstr("corrupt.json: not valid JSON"));
 }
 
 TEST(Baseline, BadFieldErrorNamesTheJsonPath) {
   auto message = error_of(test::baseline_fixture_dir() / "bad_latency.json");
-  EXPECT_NE(message.find("bad_latency.json: $.records[2].latency.mean_ms: expected a number"), std::string::npos)
-      << message;
+  EXPECT_THAT(message, HasSubstr("bad_latency.json: $.records[2].latency.mean_ms: expected a number"));
 }
 
 TEST(Baseline, MissingFileIsNoBaseline) {
@@ -142,19 +144,17 @@ TEST(Baseline, UnknownFieldsAreErrorsNamingTheirPath) {
 TEST(Baseline, TheRankingMustDescribeTheRecords) {
   auto ghost = matching_json();
   ghost["ranking"][0]["implementation"] = "ghost";
-  EXPECT_NE(parse_error_of(ghost).find("edited.json: $.ranking[0]: ranks ghost (measured), which has no record"),
-            std::string::npos)
-      << parse_error_of(ghost);
+  EXPECT_THAT(parse_error_of(ghost),
+              HasSubstr("edited.json: $.ranking[0]: ranks ghost (measured), which has no record"));
   auto twice = matching_json();
   twice["ranking"][1]["rank"] = 1;
-  EXPECT_NE(parse_error_of(twice).find("$.ranking[1].rank: rank 1 is given twice"), std::string::npos)
-      << parse_error_of(twice);
+  EXPECT_THAT(parse_error_of(twice), HasSubstr("$.ranking[1].rank: rank 1 is given twice"));
   auto missing = matching_json();
   missing["ranking"].erase(missing["ranking"].size() - 1);
-  EXPECT_NE(parse_error_of(missing).find("$.ranking: does not rank"), std::string::npos) << parse_error_of(missing);
+  EXPECT_THAT(parse_error_of(missing), HasSubstr("$.ranking: does not rank"));
   auto mean = matching_json();
   mean["ranking"][0]["mean_ms"] = 0.5;
-  EXPECT_NE(parse_error_of(mean).find("$.ranking[0].mean_ms: says 0.5"), std::string::npos) << parse_error_of(mean);
+  EXPECT_THAT(parse_error_of(mean), HasSubstr("$.ranking[0].mean_ms: says 0.5"));
 }
 
 // Version 1 files (the fixtures, the shipped files) load as they are; the
@@ -195,8 +195,7 @@ TEST(Baseline, Version2RecordsCarrySortedSamplesAndVersion1FilesStillLoad) {
       << parse_error_of(too_many);
   auto beyond_n = v2;
   beyond_n["records"][1]["latency"]["n"] = 2;
-  EXPECT_NE(parse_error_of(beyond_n).find("holds 3 samples, more than n = 2"), std::string::npos)
-      << parse_error_of(beyond_n);
+  EXPECT_THAT(parse_error_of(beyond_n), HasSubstr("holds 3 samples, more than n = 2"));
   auto future_version = v2;
   future_version["schema_version"] = 4;
   EXPECT_EQ(parse_error_of(future_version),
@@ -228,9 +227,7 @@ TEST(Baseline, AFutureObservationIsAnError) {
 TEST(Baseline, KeysThatCouldLeaveTheStoreAreErrors) {
   auto escape = matching_json();
   escape["hardware"] = "../../x";
-  EXPECT_NE(parse_error_of(escape).find("edited.json: $.hardware: '../../x' has a character outside"),
-            std::string::npos)
-      << parse_error_of(escape);
+  EXPECT_THAT(parse_error_of(escape), HasSubstr("edited.json: $.hardware: '../../x' has a character outside"));
   EXPECT_THROW(baseline_path("store", "l1_071_conv_transposed_2d", "../../x"), Error);
   EXPECT_THROW(baseline_path("store", "..", "h100-sxm"), Error);
   EXPECT_THROW(baseline_path("store", "l1_071_conv_transposed_2d", ".hidden"), Error);
@@ -247,15 +244,15 @@ TEST(Baseline, NumbersOutOfRangeAreErrorsNamingTheFileAndPath) {
   text.replace(text.find(mean), mean.size(), "\"mean_ms\": 1e999");
   std::ofstream(file) << text;
   const std::string error = error_of(file);
-  EXPECT_NE(error.find(file.string() + ": $.ranking[0].mean_ms: "), std::string::npos) << error;  // the first 0.6 ms
-  EXPECT_NE(error.find("number overflow"), std::string::npos) << error;
+  EXPECT_THAT(error, HasSubstr(file.string() + ": $.ranking[0].mean_ms: "));  // the first 0.6 ms
+  EXPECT_THAT(error, HasSubstr("number overflow"));
   // And in a report, read the same way.
   std::ofstream(dir / "report.json") << "{\"kind\": \"kernelgate-report\", \"candidates\": [{\"x\": -1e999}]}";
   try {
     load_report(dir / "report.json");
     FAIL() << "a report with 1e999 was read";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("report.json: $.candidates[0].x: "), std::string::npos) << e.what();
+    EXPECT_THAT(std::string(e.what()), HasSubstr("report.json: $.candidates[0].x: "));
   }
 }
 
@@ -268,9 +265,7 @@ TEST(Baseline, AFileWhoseKeysDisagreeWithItsPathIsNamed) {
     load_stored_baseline(dir, "l1_071_conv_transposed_2d", "h100-sxm");
     FAIL() << "a file of another hardware key was accepted";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(file.string() + ": holds l1_071_conv_transposed_2d on h200"),
-              std::string::npos)
-        << e.what();
+    EXPECT_THAT(std::string(e.what()), HasSubstr(file.string() + ": holds l1_071_conv_transposed_2d on h200"));
   }
 }
 

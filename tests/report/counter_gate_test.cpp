@@ -1,5 +1,6 @@
 // The cpu key's gate on interpret mode's counters (docs/roofline.md): a
 // counted run against the modelled records that the same run publishes.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "fixtures.hpp"
@@ -8,6 +9,9 @@
 
 namespace kg {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 using namespace test;  // the fixtures (fixtures.hpp)
 
@@ -60,7 +64,7 @@ TEST(CounterGate, TheSameCountersPass) {
   RunResult run = gated(counted_run(), modelled_file(counted_run()));
   for (const auto& c : run.candidates) {
     EXPECT_EQ(c.outcome, Outcome::passed) << c.id << ": " << c.message;
-    EXPECT_NE(check(c, kLatencyCheck).message.find("within 1% tolerance"), std::string::npos);
+    EXPECT_THAT(check(c, kLatencyCheck).message, HasSubstr("within 1% tolerance"));
     EXPECT_EQ(check(c, kStalenessCheck).outcome, Outcome::passed);
   }
   EXPECT_EQ(gate_exit_code(run), 0);
@@ -76,13 +80,13 @@ TEST(CounterGate, ACounterAboveTheToleranceRegressesNamingIt) {
 
   const auto& fused = check(candidate(run, "fused_tf32"), kLatencyCheck);
   EXPECT_EQ(fused.outcome, Outcome::regressed);
-  EXPECT_NE(fused.message.find("shared_wavefronts 200 vs 50 (+300.0%)"), std::string::npos) << fused.message;
-  EXPECT_NE(fused.message.find("wavefronts per ideal 4 vs 1"), std::string::npos) << fused.message;
-  EXPECT_EQ(fused.message.find("dram_bytes"), std::string::npos) << fused.message;
+  EXPECT_THAT(fused.message, HasSubstr("shared_wavefronts 200 vs 50 (+300.0%)"));
+  EXPECT_THAT(fused.message, HasSubstr("wavefronts per ideal 4 vs 1"));
+  EXPECT_THAT(fused.message, Not(HasSubstr("dram_bytes")));
 
   const auto& gemm = check(candidate(run, "implicit_gemm_tf32"), kLatencyCheck);
   EXPECT_EQ(gemm.outcome, Outcome::regressed);
-  EXPECT_NE(gemm.message.find("dram_bytes 10101 vs 10000"), std::string::npos) << gemm.message;
+  EXPECT_THAT(gemm.message, HasSubstr("dram_bytes 10101 vs 10000"));
   EXPECT_EQ(candidate(run, "fused_3xtf32").outcome, Outcome::passed);
   EXPECT_EQ(candidate(run, "cudnn_eager").outcome, Outcome::passed);
   EXPECT_EQ(gate_exit_code(run), 1);
@@ -110,7 +114,7 @@ TEST(CounterGate, ARatioCanRegressWhileEveryTotalStays) {
   run = gated(std::move(run), file);
   const auto& latency = check(candidate(run, "fused_tf32"), kLatencyCheck);
   EXPECT_EQ(latency.outcome, Outcome::regressed);
-  EXPECT_NE(latency.message.find("sectors per load request 8 vs 4"), std::string::npos) << latency.message;
+  EXPECT_THAT(latency.message, HasSubstr("sectors per load request 8 vs 4"));
 }
 
 TEST(CounterGate, FewerCountsPassAndAskForAPublish) {
@@ -120,7 +124,7 @@ TEST(CounterGate, FewerCountsPassAndAskForAPublish) {
   const auto& c = candidate(run, "fused_tf32");
   EXPECT_EQ(check(c, kLatencyCheck).outcome, Outcome::passed);
   EXPECT_EQ(check(c, kStalenessCheck).outcome, Outcome::stale);
-  EXPECT_NE(check(c, kStalenessCheck).message.find("dram_bytes 5000 vs 10000"), std::string::npos);
+  EXPECT_THAT(check(c, kStalenessCheck).message, HasSubstr("dram_bytes 5000 vs 10000"));
 
   GatePolicy quiet;
   quiet.win_is_stale = false;
@@ -140,9 +144,9 @@ TEST(CounterGate, FewerResidentWarpsRegressOnTheLatencyTerm) {
   run = gated(std::move(run), file);
   const auto& latency = check(candidate(run, "fused_tf32"), kLatencyCheck);
   EXPECT_EQ(latency.outcome, Outcome::regressed);
-  EXPECT_NE(latency.message.find("latency term on h100-sxm"), std::string::npos) << latency.message;
-  EXPECT_NE(latency.message.find("(+300.0%)"), std::string::npos) << latency.message;
-  EXPECT_EQ(latency.message.find("on h200"), std::string::npos) << latency.message;  // same figures as h100-sxm
+  EXPECT_THAT(latency.message, HasSubstr("latency term on h100-sxm"));
+  EXPECT_THAT(latency.message, HasSubstr("(+300.0%)"));
+  EXPECT_THAT(latency.message, Not(HasSubstr("on h200")));  // same figures as h100-sxm
   EXPECT_EQ(candidate(run, "implicit_gemm_tf32").outcome, Outcome::passed);
 }
 
@@ -159,8 +163,8 @@ TEST(CounterGate, TheLatencyTermIsJudgedOnEveryKey) {
   run = gated(std::move(run), file);
   const auto& latency = check(candidate(run, "fused_tf32"), kLatencyCheck);
   EXPECT_EQ(latency.outcome, Outcome::regressed);
-  EXPECT_NE(latency.message.find("latency term on h100-pcie"), std::string::npos) << latency.message;
-  EXPECT_EQ(latency.message.find("on h100-sxm"), std::string::npos) << latency.message;
+  EXPECT_THAT(latency.message, HasSubstr("latency term on h100-pcie"));
+  EXPECT_THAT(latency.message, Not(HasSubstr("on h100-sxm")));
 }
 
 TEST(CounterGate, ARecordWithoutACounterCountedSinceGatesTheRestAndSaysSo) {
@@ -174,9 +178,7 @@ TEST(CounterGate, ARecordWithoutACounterCountedSinceGatesTheRestAndSaysSo) {
   EXPECT_EQ(check(candidate(run, "fused_tf32"), kLatencyCheck).outcome, Outcome::regressed);
   const auto& same = candidate(run, "implicit_gemm_tf32");
   EXPECT_EQ(same.outcome, Outcome::passed) << same.message;
-  EXPECT_NE(check(same, kLatencyCheck).message.find("predates them (publish to gate them): global_load_waits"),
-            std::string::npos)
-      << check(same, kLatencyCheck).message;
+  EXPECT_THAT(check(same, kLatencyCheck).message, HasSubstr("predates them (publish to gate them): global_load_waits"));
 }
 
 TEST(CounterGate, ARunThatCouldNotCountCannotGateOneThatDidNotTryIsNotCompared) {
@@ -188,10 +190,10 @@ TEST(CounterGate, ARunThatCouldNotCountCannotGateOneThatDidNotTryIsNotCompared) 
   run = gated(std::move(run), file);
   const auto& unable = check(candidate(run, "fused_tf32"), kLatencyCheck);
   EXPECT_EQ(unable.outcome, Outcome::unreliable);
-  EXPECT_NE(unable.message.find("could not count: more than 4194304"), std::string::npos) << unable.message;
+  EXPECT_THAT(unable.message, HasSubstr("could not count: more than 4194304"));
   const auto& untried = check(candidate(run, "implicit_gemm_tf32"), kLatencyCheck);
   EXPECT_EQ(untried.outcome, Outcome::passed);
-  EXPECT_NE(untried.message.find("kernelgate run --counters"), std::string::npos) << untried.message;
+  EXPECT_THAT(untried.message, HasSubstr("kernelgate run --counters"));
   EXPECT_EQ(gate_exit_code(run), 1);  // the unreliable one
 }
 
@@ -224,8 +226,7 @@ TEST(CounterGate, ModelledRecordsAreRefusedOutsideTheCpuKeyAndNeedTheirCounters)
     parse_baseline_file(file, "h100-sxm.json");
     FAIL() << "a modelled record in a GPU key's file was accepted";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("a modelled record belongs in the cpu key's file"), std::string::npos)
-        << e.what();
+    EXPECT_THAT(std::string(e.what()), HasSubstr("a modelled record belongs in the cpu key's file"));
   }
   auto refusal = [](nlohmann::ordered_json j) {
     j.erase("ranking");  // optional, and it would name the edited record's trust
@@ -238,10 +239,10 @@ TEST(CounterGate, ModelledRecordsAreRefusedOutsideTheCpuKeyAndNeedTheirCounters)
   };
   nlohmann::ordered_json bare = modelled_file(counted_run());
   bare["records"][0].erase("counters");
-  EXPECT_NE(refusal(bare).find("a modelled record needs its counters"), std::string::npos) << refusal(bare);
+  EXPECT_THAT(refusal(bare), HasSubstr("a modelled record needs its counters"));
   nlohmann::ordered_json measured = modelled_file(counted_run());
   measured["records"][0]["trust"] = "measured";
-  EXPECT_NE(refusal(measured).find("only a modelled record has counters"), std::string::npos) << refusal(measured);
+  EXPECT_THAT(refusal(measured), HasSubstr("only a modelled record has counters"));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Every verdict of the gate, each from a fixture baseline file
 // (tests/report/fixtures/make_baselines.py writes them) against a fixture run.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <tuple>
@@ -10,6 +11,9 @@
 
 namespace kg {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 using namespace test;  // the fixtures (fixtures.hpp)
 
@@ -55,8 +59,8 @@ TEST(Gate, SlowerThanRecordBeyondToleranceAndNoiseRegresses) {
   EXPECT_EQ(fused.outcome, Outcome::regressed);
   const auto& latency = check(fused, kLatencyCheck);
   EXPECT_EQ(latency.outcome, Outcome::regressed);
-  EXPECT_NE(latency.message.find("+20.0%"), std::string::npos) << latency.message;
-  EXPECT_NE(latency.message.find("ratio to cudnn_eager"), std::string::npos) << latency.message;
+  EXPECT_THAT(latency.message, HasSubstr("+20.0%"));
+  EXPECT_THAT(latency.message, HasSubstr("ratio to cudnn_eager"));
   EXPECT_EQ(candidate(g.run, "implicit_gemm_tf32").outcome, Outcome::passed);
   EXPECT_EQ(g.exit_code, 1);
 }
@@ -67,9 +71,8 @@ TEST(Gate, RatioToEagerAloneRegresses) {
   auto g = gate("regressed_ratio_only.json");
   const auto& latency = check(candidate(g.run, "fused_tf32"), kLatencyCheck);
   EXPECT_EQ(latency.outcome, Outcome::regressed);
-  EXPECT_EQ(latency.message.find("vs measured record"), std::string::npos) << latency.message;
-  EXPECT_NE(latency.message.find("ratio to cudnn_eager 0.400 vs stored 0.300"), std::string::npos)
-      << latency.message;
+  EXPECT_THAT(latency.message, Not(HasSubstr("vs measured record")));
+  EXPECT_THAT(latency.message, HasSubstr("ratio to cudnn_eager 0.400 vs stored 0.300"));
 }
 
 TEST(Gate, WithoutEagerInTheRunOnlyTheAbsoluteFigureGates) {
@@ -104,7 +107,7 @@ TEST(Gate, OldRecordIsStale) {
   const auto& three = candidate(g.run, "fused_3xtf32");
   EXPECT_EQ(three.outcome, Outcome::stale);
   const auto& staleness = check(three, kStalenessCheck);
-  EXPECT_NE(staleness.message.find("2025-11-01 is 134 days old (max 90)"), std::string::npos) << staleness.message;
+  EXPECT_THAT(staleness.message, HasSubstr("2025-11-01 is 134 days old (max 90)"));
   // The latency is still judged: an old record is still comparable.
   EXPECT_EQ(check(three, kLatencyCheck).outcome, Outcome::passed);
   EXPECT_EQ(g.exit_code, 1);
@@ -119,8 +122,8 @@ TEST(Gate, RecordOfAnotherWorkloadIdentityIsStale) {
   auto g = gate("stale_identity.json");
   const auto& implicit = candidate(g.run, "implicit_gemm_tf32");
   EXPECT_EQ(implicit.outcome, Outcome::stale);
-  EXPECT_NE(check(implicit, kStalenessCheck).message.find("workload identity bbbbbbbbbbbb"), std::string::npos);
-  EXPECT_NE(check(implicit, kLatencyCheck).message.find("not compared"), std::string::npos);
+  EXPECT_THAT(check(implicit, kStalenessCheck).message, HasSubstr("workload identity bbbbbbbbbbbb"));
+  EXPECT_THAT(check(implicit, kLatencyCheck).message, HasSubstr("not compared"));
   EXPECT_EQ(candidate(g.run, "fused_tf32").outcome, Outcome::passed);
 }
 
@@ -128,9 +131,8 @@ TEST(Gate, RecordOfAnotherPrecisionIsStale) {
   auto g = gate("stale_precision.json");
   const auto& fused = candidate(g.run, "fused_tf32");
   EXPECT_EQ(fused.outcome, Outcome::stale);
-  EXPECT_NE(check(fused, kStalenessCheck).message.find("the record is fp32 but the candidate now declares tf32"),
-            std::string::npos)
-      << check(fused, kStalenessCheck).message;
+  EXPECT_THAT(check(fused, kStalenessCheck).message,
+              HasSubstr("the record is fp32 but the candidate now declares tf32"));
 }
 
 TEST(Gate, RecordOfOtherAxesIsStale) {
@@ -140,7 +142,7 @@ TEST(Gate, RecordOfOtherAxesIsStale) {
   apply_gate(run, evaluate_gate(run, &baseline, fixture_options()));
   for (const auto& c : run.candidates) {
     EXPECT_EQ(c.outcome, Outcome::stale) << c.id;
-    EXPECT_NE(check(c, kStalenessCheck).message.find("batch=2"), std::string::npos);
+    EXPECT_THAT(check(c, kStalenessCheck).message, HasSubstr("batch=2"));
   }
 }
 
@@ -148,8 +150,7 @@ TEST(Gate, WinBeyondToleranceIsStaleUnlessPolicySaysOtherwise) {
   auto g = gate("stale_win.json");
   const auto& three = candidate(g.run, "fused_3xtf32");
   EXPECT_EQ(three.outcome, Outcome::stale);
-  EXPECT_NE(check(three, kStalenessCheck).message.find("faster than its record by 23.1%"), std::string::npos)
-      << check(three, kStalenessCheck).message;
+  EXPECT_THAT(check(three, kStalenessCheck).message, HasSubstr("faster than its record by 23.1%"));
   EXPECT_EQ(check(three, kLatencyCheck).outcome, Outcome::passed);
 
   GatePolicy keep_wins;
@@ -170,9 +171,7 @@ TEST(Gate, RankDriftNamesThePair) {
   for (const char* id : {"implicit_gemm_tf32", "fused_tf32"}) {
     const auto& c = candidate(g.run, id);
     EXPECT_EQ(c.outcome, Outcome::stale) << id;
-    EXPECT_NE(check(c, kStalenessCheck).message.find("puts implicit_gemm_tf32 (#1) ahead of fused_tf32 (#2)"),
-              std::string::npos)
-        << check(c, kStalenessCheck).message;
+    EXPECT_THAT(check(c, kStalenessCheck).message, HasSubstr("puts implicit_gemm_tf32 (#1) ahead of fused_tf32 (#2)"));
     EXPECT_EQ(check(c, kLatencyCheck).outcome, Outcome::passed) << id;
   }
   EXPECT_EQ(candidate(g.run, "fused_3xtf32").outcome, Outcome::passed);
@@ -243,7 +242,7 @@ TEST(Gate, InterpretModeWallClockIsInformational) {
   }
   apply_gate(run, evaluate_gate(run, &baseline, fixture_options()));
   EXPECT_EQ(candidate(run, "fused_tf32").outcome, Outcome::passed);
-  EXPECT_NE(check(candidate(run, "fused_tf32"), kLatencyCheck).message.find("informational"), std::string::npos);
+  EXPECT_THAT(check(candidate(run, "fused_tf32"), kLatencyCheck).message, HasSubstr("informational"));
 
   GateOptions gated = fixture_options();
   gated.policy.gate_wall_clock = true;
@@ -311,9 +310,8 @@ TEST(Gate, ANoisyStoredRecordCannotLetASlowdownPass) {
   auto g = gate_edited(baseline, run);
   const auto& fused = candidate(g.run, "fused_tf32");
   EXPECT_EQ(fused.outcome, Outcome::unreliable) << fused.message;
-  EXPECT_NE(check(fused, kLatencyCheck).message.find("the std of the stored record, 40 ms, is 6667% of its mean"),
-            std::string::npos)
-      << check(fused, kLatencyCheck).message;
+  EXPECT_THAT(check(fused, kLatencyCheck).message,
+              HasSubstr("the std of the stored record, 40 ms, is 6667% of its mean"));
   EXPECT_EQ(g.exit_code, 1);
 }
 
@@ -322,8 +320,8 @@ TEST(Gate, TooFewOrTooNoisySamplesNowAreUnreliable) {
   candidate(few, "fused_tf32").latency->n = 2;
   auto g = gate_edited(fixture_baseline("matching.json"), few);
   EXPECT_EQ(candidate(g.run, "fused_tf32").outcome, Outcome::unreliable);
-  EXPECT_NE(check(candidate(g.run, "fused_tf32"), kLatencyCheck).message.find("this run has 2 samples (5 needed)"),
-            std::string::npos);
+  EXPECT_THAT(check(candidate(g.run, "fused_tf32"), kLatencyCheck).message,
+              HasSubstr("this run has 2 samples (5 needed)"));
 
   RunResult noisy = fixture_run("run_h100.json");
   candidate(noisy, "implicit_gemm_tf32").latency->std_ms = 0.3;  // cv 0.375
@@ -337,13 +335,13 @@ TEST(Gate, AMeasuredRecordWithoutIdentityOrAxesIsStale) {
   stored_record(no_identity, "fused_tf32").workload_identity.clear();
   auto g = gate_edited(no_identity, fixture_run("run_h100.json"));
   EXPECT_EQ(candidate(g.run, "fused_tf32").outcome, Outcome::stale);
-  EXPECT_NE(candidate(g.run, "fused_tf32").message.find("names no workload identity"), std::string::npos);
+  EXPECT_THAT(candidate(g.run, "fused_tf32").message, HasSubstr("names no workload identity"));
 
   BaselineFile no_axes = fixture_baseline("matching.json");
   stored_record(no_axes, "fused_tf32").axes.clear();
   auto h = gate_edited(no_axes, fixture_run("run_h100.json"));
   EXPECT_EQ(candidate(h.run, "fused_tf32").outcome, Outcome::stale);
-  EXPECT_NE(candidate(h.run, "fused_tf32").message.find("names no axes"), std::string::npos);
+  EXPECT_THAT(candidate(h.run, "fused_tf32").message, HasSubstr("names no axes"));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // `kernelgate publish`: records from reports into baseline files, with history,
 // dry run, corrupt files left alone, and concurrent publishes losing nothing.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -19,6 +20,8 @@
 
 namespace kg {
 namespace {
+
+using ::testing::HasSubstr;
 
 using namespace test;  // the fixtures (fixtures.hpp)
 
@@ -116,7 +119,7 @@ TEST(Publish, ReplacedRecordIsKeptInHistory) {
       EXPECT_EQ(entry.action, "replaced");
       ASSERT_TRUE(entry.previous.has_value());
       EXPECT_DOUBLE_EQ(entry.previous->latency.mean_ms, 0.60);
-      EXPECT_NE(entry.origin.find("l1_071_conv_transposed_2d.h100-sxm.json"), std::string::npos);
+      EXPECT_THAT(entry.origin, HasSubstr("l1_071_conv_transposed_2d.h100-sxm.json"));
     }
   EXPECT_TRUE(found);
   // The ranking was recomputed from the new figures.
@@ -139,10 +142,10 @@ TEST(Publish, DryRunPrintsTheDiffAndWritesNothing) {
   EXPECT_TRUE(published[0].changed);
   std::string diff;
   for (const auto& line : published[0].diff) diff += line + "\n";
-  EXPECT_NE(diff.find("~ implicit_gemm_tf32: implicit_gemm_tf32 (tf32) 0.8 ms"), std::string::npos) << diff;
-  EXPECT_NE(diff.find("-> 0.55 ms (-31.2%)"), std::string::npos) << diff;
-  EXPECT_NE(diff.find("ranking: 1. fused_tf32, 2. implicit_gemm_tf32"), std::string::npos) << diff;
-  EXPECT_NE(diff.find("->  1. implicit_gemm_tf32, 2. fused_tf32"), std::string::npos) << diff;
+  EXPECT_THAT(diff, HasSubstr("~ implicit_gemm_tf32: implicit_gemm_tf32 (tf32) 0.8 ms"));
+  EXPECT_THAT(diff, HasSubstr("-> 0.55 ms (-31.2%)"));
+  EXPECT_THAT(diff, HasSubstr("ranking: 1. fused_tf32, 2. implicit_gemm_tf32"));
+  EXPECT_THAT(diff, HasSubstr("->  1. implicit_gemm_tf32, 2. fused_tf32"));
 }
 
 TEST(Publish, CorruptBaselineIsAnErrorNamingItAndIsNotOverwritten) {
@@ -152,7 +155,7 @@ TEST(Publish, CorruptBaselineIsAnErrorNamingItAndIsNotOverwritten) {
   const std::string before = read_text(file);
   const PublishResult result = publish_reports(options_for(reports, baselines));
   ASSERT_EQ(result.errors.size(), 1u) << "publish accepted a corrupt baseline file";
-  EXPECT_NE(result.errors[0].find(file.string() + ": not valid JSON"), std::string::npos) << result.errors[0];
+  EXPECT_THAT(result.errors[0], HasSubstr(file.string() + ": not valid JSON"));
   EXPECT_FALSE(result.written);
   EXPECT_EQ(read_text(file), before);
   // No temporary file was left beside it either.
@@ -233,9 +236,7 @@ TEST(Publish, AKeyThatWouldLeaveTheStoreIsRefused) {
   const auto baselines = fresh_dir("escape_baselines");
   const PublishResult result = publish_reports(options_for(reports, baselines));
   ASSERT_EQ(result.errors.size(), 1u);
-  EXPECT_NE(result.errors[0].find("$.hardware: '../../escape' has a character outside [a-z0-9_.-]"),
-            std::string::npos)
-      << result.errors[0];
+  EXPECT_THAT(result.errors[0], HasSubstr("$.hardware: '../../escape' has a character outside [a-z0-9_.-]"));
   EXPECT_TRUE(listing(baselines).empty());
   EXPECT_FALSE(std::filesystem::exists(baselines.parent_path() / "escape.json"));
 
@@ -244,9 +245,8 @@ TEST(Publish, AKeyThatWouldLeaveTheStoreIsRefused) {
   write_json(report_in(reports), report);
   const PublishResult unknown = publish_reports(options_for(reports, baselines));
   ASSERT_EQ(unknown.errors.size(), 1u);
-  EXPECT_NE(unknown.errors[0].find("$.workload.id: 'l9_999_not_a_suite' is not a workload of the loaded suites"),
-            std::string::npos)
-      << unknown.errors[0];
+  EXPECT_THAT(unknown.errors[0],
+              HasSubstr("$.workload.id: 'l9_999_not_a_suite' is not a workload of the loaded suites"));
 }
 
 TEST(Publish, ARecordGoesOnlyIntoTheKeyOfTheHardwareItWasMeasuredOn) {
@@ -261,9 +261,8 @@ TEST(Publish, ARecordGoesOnlyIntoTheKeyOfTheHardwareItWasMeasuredOn) {
   const auto baselines = fresh_dir("relabel_baselines");
   const PublishResult result = publish_reports(options_for(reports, baselines));
   ASSERT_FALSE(result.errors.empty());
-  EXPECT_NE(result.errors[0].find("an interpret-mode (cpu, wall-clock) record cannot go into the GPU key h100-sxm"),
-            std::string::npos)
-      << result.errors[0];
+  EXPECT_THAT(result.errors[0],
+              HasSubstr("an interpret-mode (cpu, wall-clock) record cannot go into the GPU key h100-sxm"));
   EXPECT_TRUE(listing(baselines).empty());
 
   // A GPU report of an H200 relabelled as an H100.
@@ -276,8 +275,7 @@ TEST(Publish, ARecordGoesOnlyIntoTheKeyOfTheHardwareItWasMeasuredOn) {
   write_json(report_in(gpu_reports), gpu_report);
   const PublishResult wrong_gpu = publish_reports(options_for(gpu_reports, baselines));
   ASSERT_FALSE(wrong_gpu.errors.empty());
-  EXPECT_NE(wrong_gpu.errors[0].find("measured on NVIDIA H200 (key h200), not h100-sxm"), std::string::npos)
-      << wrong_gpu.errors[0];
+  EXPECT_THAT(wrong_gpu.errors[0], HasSubstr("measured on NVIDIA H200 (key h200), not h100-sxm"));
 }
 
 TEST(Publish, SeveralWorkloadsChangeTogetherOrNotAtAll) {
@@ -295,15 +293,13 @@ TEST(Publish, SeveralWorkloadsChangeTogetherOrNotAtAll) {
 
   const PublishResult result = publish_reports(options_for(reports, baselines));
   ASSERT_EQ(result.errors.size(), 1u);
-  EXPECT_NE(result.errors[0].find(kOtherWorkload + "/h100-sxm.json: not valid JSON"), std::string::npos)
-      << result.errors[0];
+  EXPECT_THAT(result.errors[0], HasSubstr(kOtherWorkload + "/h100-sxm.json: not valid JSON"));
   EXPECT_FALSE(result.written);
   EXPECT_EQ(read_text(first_file), before);  // the good file was not rewritten either
   // ...and what it would have become is still said.
   ASSERT_FALSE(result.files.empty());
   EXPECT_EQ(result.files[0].file, first_file);
-  EXPECT_NE(joined(result.files[0].diff).find("~ fused_tf32: fused_tf32 (tf32) 0.6 ms"), std::string::npos)
-      << joined(result.files[0].diff);
+  EXPECT_THAT(joined(result.files[0].diff), HasSubstr("~ fused_tf32: fused_tf32 (tf32) 0.6 ms"));
   EXPECT_EQ(listing(baselines).size(), 4u);  // two folders, two files, no temporary file
 
   std::filesystem::remove(baselines / kOtherWorkload / "h100-sxm.json");
@@ -337,9 +333,8 @@ TEST(Publish, AnOlderRecordDoesNotReplaceANewerOneWithoutForce) {
   PublishResult refused = publish_reports(options_for(reports, baselines));
   EXPECT_TRUE(refused.errors.empty()) << joined(refused.errors);
   ASSERT_EQ(refused.refused.size(), 1u);
-  EXPECT_NE(refused.refused[0].find("fused_tf32 observed 2026-03-10T12:00:00Z is older than the stored record"),
-            std::string::npos)
-      << refused.refused[0];
+  EXPECT_THAT(refused.refused[0],
+              HasSubstr("fused_tf32 observed 2026-03-10T12:00:00Z is older than the stored record"));
   EXPECT_DOUBLE_EQ(load_baseline_file(file).find("fused_tf32", Trust::measured)->latency.mean_ms, 0.60);
 
   auto options = options_for(reports, baselines);
@@ -378,7 +373,7 @@ TEST(Publish, KeepsTheFileModeAndRefusesReadOnlyFilesAndLinks) {
   std::filesystem::permissions(file, perms::owner_read | perms::group_read);
   PublishResult read_only = publish_reports(options_for(reports, baselines));
   ASSERT_EQ(read_only.errors.size(), 1u);
-  EXPECT_NE(read_only.errors[0].find(file.string() + ": is read-only"), std::string::npos) << read_only.errors[0];
+  EXPECT_THAT(read_only.errors[0], HasSubstr(file.string() + ": is read-only"));
 
   std::filesystem::permissions(file, group_writable);
   const auto target = baselines / "elsewhere.json";
@@ -386,7 +381,7 @@ TEST(Publish, KeepsTheFileModeAndRefusesReadOnlyFilesAndLinks) {
   std::filesystem::create_symlink(target, file);
   PublishResult linked = publish_reports(options_for(reports, baselines));
   ASSERT_EQ(linked.errors.size(), 1u);
-  EXPECT_NE(linked.errors[0].find(file.string() + ": is a symbolic link"), std::string::npos) << linked.errors[0];
+  EXPECT_THAT(linked.errors[0], HasSubstr(file.string() + ": is a symbolic link"));
 
   std::filesystem::remove(file);
   std::filesystem::rename(target, file);
@@ -429,7 +424,7 @@ TEST(Publish, OnTheCpuKeyACountedRecordReplacesAnUncountedOne) {
   const BaselineRecord uncounted = cpu_record(Trust::measured, 260.0, "2026-12-04T06:00:00Z");
   EXPECT_FALSE(merge_records(file, {uncounted}, options, diff, refused));
   ASSERT_EQ(refused.size(), 1u);
-  EXPECT_NE(refused[0].find("direct_fp32 has a record with counters"), std::string::npos) << refused[0];
+  EXPECT_THAT(refused[0], HasSubstr("direct_fp32 has a record with counters"));
   EXPECT_EQ(file.records[0].trust, Trust::modelled);
   options.force = true;
   EXPECT_TRUE(merge_records(file, {uncounted}, options, diff, refused));

@@ -1,6 +1,7 @@
 // The JSON, JUnit and Markdown reports of gated fixture runs. The
 // FixtureReports test also writes reports that CTest then validates against
 // docs/report.schema.json and the junit-10 XSD (see CMakeLists.txt).
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <tinyxml2.h>
@@ -18,6 +19,9 @@
 
 namespace kg {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 using namespace test;  // the fixtures (fixtures.hpp)
 
@@ -129,16 +133,13 @@ TEST(JUnit, OneTestcasePerCandidateAndCheckWithFailures) {
 TEST(Markdown, TableRanksEveryTimedImplementation) {
   auto r = reported(fixture_run("run_h100.json"), fixture_baseline("stale_win.json"));
   const std::string md = markdown_summary(report_json(r->input));
-  EXPECT_NE(md.find("### ❌ l1_071_conv_transposed_2d on h100-sxm"), std::string::npos) << md;
-  EXPECT_NE(md.find("| # | implementation | precision | latency (ms) | vs #1 | speedup over eager"), std::string::npos);
-  EXPECT_NE(md.find("| 1 | `fused_tf32` | tf32 | 0.6 | 1.00× | 2.50× | measured (this run) | 2026-03-10 |  | 0.32 | 1.88× |"),
-            std::string::npos)
-      << md;
-  EXPECT_NE(md.find("`fused_3xtf32` | fp32 | 1 | 1.67× | 1.50× | measured (this run) | 2026-03-10 | ⚠️ stale"),
-            std::string::npos)
-      << md;
-  EXPECT_NE(md.find("reported: KernelBench"), std::string::npos);
-  EXPECT_NE(md.find("faster than its record"), std::string::npos);
+  EXPECT_THAT(md, HasSubstr("### ❌ l1_071_conv_transposed_2d on h100-sxm"));
+  EXPECT_THAT(md, HasSubstr("| # | implementation | precision | latency (ms) | vs #1 | speedup over eager"));
+  EXPECT_THAT(md,
+              HasSubstr("| 1 | `fused_tf32` | tf32 | 0.6 | 1.00× | 2.50× | measured (this run) | 2026-03-10 |  | 0.32 | 1.88× |"));
+  EXPECT_THAT(md, HasSubstr("`fused_3xtf32` | fp32 | 1 | 1.67× | 1.50× | measured (this run) | 2026-03-10 | ⚠️ stale"));
+  EXPECT_THAT(md, HasSubstr("reported: KernelBench"));
+  EXPECT_THAT(md, HasSubstr("faster than its record"));
   EXPECT_LT(md.size(), kMaxSummaryBytes);
 }
 
@@ -147,18 +148,18 @@ TEST(Markdown, TableRanksEveryTimedImplementation) {
 TEST(Markdown, ATimedCandidateThatFailedItsLatencyCheckIsMarkedInTheTable) {
   auto r = reported(fixture_run("run_h100.json"), fixture_baseline("regressed.json"));
   const std::string md = markdown_summary(report_json(r->input));
-  EXPECT_NE(md.find("`fused_tf32` ❌ regressed |"), std::string::npos) << md;
+  EXPECT_THAT(md, HasSubstr("`fused_tf32` ❌ regressed |"));
   RunResult unreliable = fixture_run("run_h100.json");
   candidate(unreliable, "fused_tf32").latency->n = 3;
   auto u = reported(std::move(unreliable), fixture_baseline("matching.json"));
   const std::string md_unreliable = markdown_summary(report_json(u->input));
-  EXPECT_NE(md_unreliable.find("`fused_tf32` ❌ unreliable |"), std::string::npos) << md_unreliable;
+  EXPECT_THAT(md_unreliable, HasSubstr("`fused_tf32` ❌ unreliable |"));
 }
 
 TEST(Markdown, InterpretModeCountersHaveATableWithTheirRatios) {
   RunResult run = fixture_run("run_h100.json");
   auto no_counters = reported(RunResult(run), std::nullopt);
-  EXPECT_EQ(markdown_summary(report_json(no_counters->input)).find("Counted in interpret mode"), std::string::npos);
+  EXPECT_THAT(markdown_summary(report_json(no_counters->input)), Not(HasSubstr("Counted in interpret mode")));
   candidate(run, "fused_tf32").counters = {
       {"global_requests", 40}, {"global_load_requests", 32}, {"global_store_requests", 8},
       {"global_load_sectors", 256}, {"global_store_sectors", 32}, {"global_bytes_requested", 4608},
@@ -169,8 +170,8 @@ TEST(Markdown, InterpretModeCountersHaveATableWithTheirRatios) {
   const std::string md = markdown_summary(report_json(r->input));
   // 256 sectors over 32 loads, 32 over 8 stores, 4608 bytes of 288 x 32,
   // 1056 wavefronts where 64 would do.
-  EXPECT_NE(md.find("| `fused_tf32` | 40 | 8.00 | 4.00 | 50% | 4096 | 64 | 16.50 | 2048 | 1 |"), std::string::npos) << md;
-  EXPECT_NE(md.find("- `implicit_gemm_tf32`: too many requests"), std::string::npos) << md;
+  EXPECT_THAT(md, HasSubstr("| `fused_tf32` | 40 | 8.00 | 4.00 | 50% | 4096 | 64 | 16.50 | 2048 | 1 |"));
+  EXPECT_THAT(md, HasSubstr("- `implicit_gemm_tf32`: too many requests"));
 }
 
 TEST(ReportJson, ACountedCandidateHasItsRooflineOnEveryGpuKeyLabelledModelled) {
@@ -205,8 +206,8 @@ TEST(ReportJson, ACountedCandidateHasItsRooflineOnEveryGpuKeyLabelledModelled) {
   const std::string md = markdown_summary(report);
   char expected[64];
   std::snprintf(expected, sizeof expected, "| `fused_tf32` | %.4g ms, shared", shared_ms);
-  EXPECT_NE(md.find("Modelled from the counters (trust `modelled`"), std::string::npos) << md;
-  EXPECT_NE(md.find(expected), std::string::npos) << expected << "\n" << md;
+  EXPECT_THAT(md, HasSubstr("Modelled from the counters (trust `modelled`"));
+  EXPECT_THAT(md, HasSubstr(expected));
 }
 
 TEST(Markdown, PipesInMessagesDoNotBreakTheTable) {
@@ -214,8 +215,8 @@ TEST(Markdown, PipesInMessagesDoNotBreakTheTable) {
   candidate(run, "fused_tf32").checks[0].message = "a | b\nc";
   auto r = reported(std::move(run), fixture_baseline("matching.json"));
   const std::string md = markdown_summary(report_json(r->input));
-  EXPECT_NE(md.find("a \\| b c"), std::string::npos) << md;
-  EXPECT_NE(md.find("`implicit_gemm_tf32`: crashed: child process killed"), std::string::npos) << md;
+  EXPECT_THAT(md, HasSubstr("a \\| b c"));
+  EXPECT_THAT(md, HasSubstr("`implicit_gemm_tf32`: crashed: child process killed"));
 }
 
 TEST(Summarize, JoinsEveryReportOfTheFolder) {
@@ -230,7 +231,7 @@ TEST(Summarize, JoinsEveryReportOfTheFolder) {
   write_reports(dir, *fresh);
   write_reports(dir, *failed);
   const std::string summary = summarize_reports(dir);
-  EXPECT_NE(summary.find("## kernelgate: 2 passed, 1 failed (3 workload reports)"), std::string::npos) << summary;
+  EXPECT_THAT(summary, HasSubstr("## kernelgate: 2 passed, 1 failed (3 workload reports)"));
   const auto first = summary.find("l1_071_conv_transposed_2d on h100-pcie");
   const auto second = summary.find("l1_071_conv_transposed_2d on h100-sxm");
   const auto third = summary.find("l1_086_conv_depthwise_separable_2d on h100-sxm");

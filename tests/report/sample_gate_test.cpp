@@ -4,6 +4,7 @@
 // files, the fixtures) keep the mean-and-std rule (gate_test.cpp).
 #include <algorithm>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "fixtures.hpp"
@@ -12,6 +13,8 @@
 
 namespace kg {
 namespace {
+
+using ::testing::HasSubstr;
 
 using namespace test;  // the fixtures (fixtures.hpp)
 
@@ -55,8 +58,7 @@ TEST(SampleGate, TheSameLatencyPassesByTheSampleRule) {
   EXPECT_EQ(fused->comparison->verdict, SampleVerdict::passed);
   const auto& latency = check(candidate(g.run, "fused_tf32"), kLatencyCheck);
   EXPECT_EQ(latency.outcome, Outcome::passed) << latency.message;
-  EXPECT_NE(latency.message.find("typical latency 1.000x the record's relative to cudnn_eager"), std::string::npos)
-      << latency.message;
+  EXPECT_THAT(latency.message, HasSubstr("typical latency 1.000x the record's relative to cudnn_eager"));
 }
 
 TEST(SampleGate, TenPercentSlowerRegresses) {
@@ -64,7 +66,7 @@ TEST(SampleGate, TenPercentSlowerRegresses) {
   g.judge();
   const auto& fused = candidate(g.run, "fused_tf32");
   EXPECT_EQ(fused.outcome, Outcome::regressed) << fused.message;
-  EXPECT_NE(fused.message.find("regressed on h100-sxm: typical latency 1.100x"), std::string::npos) << fused.message;
+  EXPECT_THAT(fused.message, HasSubstr("regressed on h100-sxm: typical latency 1.100x"));
   EXPECT_EQ(gate_exit_code(g.run), 1);
 }
 
@@ -103,8 +105,7 @@ TEST(SampleGate, SamplesThatCannotTellAreInconclusiveAndFailUnlessTheSuiteWarns)
   g.judge();
   const auto& fused = candidate(g.run, "fused_tf32");
   EXPECT_EQ(fused.outcome, Outcome::inconclusive) << fused.message;
-  EXPECT_NE(fused.message.find("cannot tell a slowdown beyond the tolerance from none"), std::string::npos)
-      << fused.message;
+  EXPECT_THAT(fused.message, HasSubstr("cannot tell a slowdown beyond the tolerance from none"));
   EXPECT_EQ(gate_exit_code(g.run), 1);
 
   GatePolicy warn;
@@ -113,7 +114,7 @@ TEST(SampleGate, SamplesThatCannotTellAreInconclusiveAndFailUnlessTheSuiteWarns)
   warned.judge(warn);
   const auto& latency = check(candidate(warned.run, "fused_tf32"), kLatencyCheck);
   EXPECT_EQ(latency.outcome, Outcome::passed);
-  EXPECT_NE(latency.message.find("a warning"), std::string::npos) << latency.message;
+  EXPECT_THAT(latency.message, HasSubstr("a warning"));
 }
 
 TEST(SampleGate, AWinBeyondTheToleranceIsStale) {
@@ -122,9 +123,7 @@ TEST(SampleGate, AWinBeyondTheToleranceIsStale) {
   const auto& fused = candidate(g.run, "fused_tf32");
   EXPECT_EQ(check(fused, kLatencyCheck).outcome, Outcome::passed);
   EXPECT_EQ(fused.outcome, Outcome::stale);
-  EXPECT_NE(check(fused, kStalenessCheck).message.find("faster than its record: typical latency 0.800x"),
-            std::string::npos)
-      << check(fused, kStalenessCheck).message;
+  EXPECT_THAT(check(fused, kStalenessCheck).message, HasSubstr("faster than its record: typical latency 0.800x"));
 }
 
 // Stored: fused_tf32 (0.6 ms) ranks ahead of implicit_gemm_tf32 (0.8 ms).
