@@ -1,6 +1,5 @@
 // Same-job A/B (compare_runs): head's runner records against base's, with
 // the gate's sample comparison, on the fixture run with samples added.
-#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "fixtures.hpp"
@@ -11,9 +10,7 @@
 namespace kg {
 namespace {
 
-using ::testing::HasSubstr;
-
-using namespace test;  // the fixtures (fixtures.hpp)
+using namespace test;  // the fixtures and matchers (fixtures.hpp)
 
 // The fixture run with 200 samples per timed candidate around its mean
 // times factor (cudnn_eager: eager_factor).

@@ -1,6 +1,5 @@
 // The cpu key's gate on interpret mode's counters (docs/roofline.md): a
 // counted run against the modelled records that the same run publishes.
-#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "fixtures.hpp"
@@ -10,10 +9,7 @@
 namespace kg {
 namespace {
 
-using ::testing::HasSubstr;
-using ::testing::Not;
-
-using namespace test;  // the fixtures (fixtures.hpp)
+using namespace test;  // the fixtures and matchers (fixtures.hpp)
 
 // The fixture cpu run with the same counters for every candidate.
 RunResult counted_run() {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -20,6 +21,10 @@
 #include "kernelgate/result.hpp"
 
 namespace kg::test {
+
+// What a message must or must not contain, for every test of the reports.
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 inline std::filesystem::path fixture_dir() {
   return std::filesystem::path(KERNELGATE_TEST_DATA_DIR) / "report" / "fixtures";

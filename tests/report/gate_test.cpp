@@ -1,6 +1,5 @@
 // Every verdict of the gate, each from a fixture baseline file
 // (tests/report/fixtures/make_baselines.py writes them) against a fixture run.
-#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <tuple>
@@ -12,10 +11,7 @@
 namespace kg {
 namespace {
 
-using ::testing::HasSubstr;
-using ::testing::Not;
-
-using namespace test;  // the fixtures (fixtures.hpp)
+using namespace test;  // the fixtures and matchers (fixtures.hpp)
 
 // Gates the fixture run against a fixture baseline and applies the verdicts.
 struct Gated {

@@ -1,6 +1,5 @@
 // `kernelgate publish`: records from reports into baseline files, with history,
 // dry run, corrupt files left alone, and concurrent publishes losing nothing.
-#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -21,9 +20,7 @@
 namespace kg {
 namespace {
 
-using ::testing::HasSubstr;
-
-using namespace test;  // the fixtures (fixtures.hpp)
+using namespace test;  // the fixtures and matchers (fixtures.hpp)
 
 const std::string kWorkload = "l1_071_conv_transposed_2d";
 const std::string kOtherWorkload = "l2_078_conv_transpose3d_max_max_sum";

@@ -1,7 +1,6 @@
 // The JSON, JUnit and Markdown reports of gated fixture runs. The
 // FixtureReports test also writes reports that CTest then validates against
 // docs/report.schema.json and the junit-10 XSD (see CMakeLists.txt).
-#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <tinyxml2.h>
@@ -20,10 +19,7 @@
 namespace kg {
 namespace {
 
-using ::testing::HasSubstr;
-using ::testing::Not;
-
-using namespace test;  // the fixtures (fixtures.hpp)
+using namespace test;  // the fixtures and matchers (fixtures.hpp)
 
 // A run with one incorrect candidate and one that crashed before any check.
 RunResult run_with_failures() {

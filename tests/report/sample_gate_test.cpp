@@ -4,7 +4,6 @@
 // files, the fixtures) keep the mean-and-std rule (gate_test.cpp).
 #include <algorithm>
 
-#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "fixtures.hpp"
@@ -14,9 +13,7 @@
 namespace kg {
 namespace {
 
-using ::testing::HasSubstr;
-
-using namespace test;  // the fixtures (fixtures.hpp)
+using namespace test;  // the fixtures and matchers (fixtures.hpp)
 
 BaselineRecord& record(BaselineFile& file, const std::string& id) {
   for (auto& r : file.records)
