@@ -49,9 +49,9 @@ std::string init_text(const Suite& suite, const TensorSpec& tensor, const Axes& 
   char buffer[160];
   if (range.normal)
     std::snprintf(buffer, sizeof buffer, "N(%g, %g^2)", range.mean, range.std);
-  else if (tensor.init.value("distribution", "") == "uniform_fan_in")
+  else if (tensor.init->distribution == TensorInit::Distribution::uniform_fan_in)
     std::snprintf(buffer, sizeof buffer, "U(-%.6g, %.6g) = 1/sqrt(fan_in), fan_in = %s",
-                  range.high, range.high, tensor.init.value("fan_in", "").c_str());
+                  range.high, range.high, tensor.init->fan_in.c_str());
   else
     std::snprintf(buffer, sizeof buffer, "U[%g, %g)", range.low, range.high);
   return buffer;

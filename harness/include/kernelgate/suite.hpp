@@ -62,12 +62,22 @@ struct GatePolicy {
 enum class TensorRole { input, parameter, output };
 std::string_view to_string(TensorRole role);
 
+// How an input's or a parameter's values are drawn (docs/suite-format.md,
+// docs/inputs.md).
+struct TensorInit {
+  enum class Distribution { uniform, normal, uniform_fan_in };
+  Distribution distribution = Distribution::uniform;
+  double low = 0, high = 0;  // uniform: [low, high)
+  double mean = 0, std = 0;  // normal
+  std::string fan_in;        // uniform_fan_in: an expression over the axes
+};
+
 struct TensorSpec {
   std::string name;
   TensorRole role = TensorRole::input;
   std::vector<std::string> shape;  // expressions over the axes
   std::string dtype = "float32";
-  nlohmann::ordered_json init;  // distribution, see docs/suite-format.md
+  std::optional<TensorInit> init;  // every tensor but the output has one
 };
 
 struct AxisSpec {

@@ -56,24 +56,24 @@ float Distribution::at(std::uint64_t key, std::uint64_t index) const {
 }
 
 Distribution distribution(const Suite& suite, const TensorSpec& tensor, const Axes& axes) {
-  const auto& init = tensor.init;
-  if (!init.is_object() || !init.contains("distribution"))
+  if (!tensor.init)
     throw Error("workload " + suite.id + ": tensor '" + tensor.name + "' has no init distribution");
-  std::string kind = init.at("distribution").get<std::string>();
-  if (kind == "uniform") return {.low = init.at("low").get<double>(), .high = init.at("high").get<double>()};
-  if (kind == "normal") return {.normal = true, .mean = init.at("mean").get<double>(), .std = init.at("std").get<double>()};
-  if (kind == "uniform_fan_in") {
-    // PyTorch's default for convolution weights (kaiming_uniform with a = sqrt(5))
-    // and biases: U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
-    std::int64_t fan_in = evaluate_expression(init.at("fan_in").get<std::string>(), axes);
-    if (fan_in <= 0)
-      throw Error("workload " + suite.id + ": tensor '" + tensor.name + "' has fan_in " +
-                  std::to_string(fan_in) + ", must be positive");
-    double bound = 1.0 / std::sqrt(static_cast<double>(fan_in));
-    return {.low = -bound, .high = bound};
+  const TensorInit& init = *tensor.init;
+  switch (init.distribution) {
+    case TensorInit::Distribution::uniform: return {.low = init.low, .high = init.high};
+    case TensorInit::Distribution::normal: return {.normal = true, .mean = init.mean, .std = init.std};
+    case TensorInit::Distribution::uniform_fan_in: {
+      // PyTorch's default for convolution weights (kaiming_uniform with a = sqrt(5))
+      // and biases: U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
+      const std::int64_t fan_in = evaluate_expression(init.fan_in, axes);
+      if (fan_in <= 0)
+        throw Error("workload " + suite.id + ": tensor '" + tensor.name + "' has fan_in " +
+                    std::to_string(fan_in) + ", must be positive");
+      const double bound = 1.0 / std::sqrt(static_cast<double>(fan_in));
+      return {.low = -bound, .high = bound};
+    }
   }
-  throw Error("workload " + suite.id + ": tensor '" + tensor.name + "' has unknown distribution '" +
-              kind + "'");
+  throw Error("workload " + suite.id + ": tensor '" + tensor.name + "' has an unknown distribution");
 }
 
 HostTensor<float> generate_tensor(const Suite& suite, const TensorSpec& tensor, const Axes& axes,

@@ -146,27 +146,31 @@ void read_rules(const JsonReader& field, Suite& suite) {
   }
 }
 
-Json read_init(const JsonReader& field, const Suite& suite) {
+TensorInit read_init(const JsonReader& field, const Suite& suite) {
   field.expect_object();
   if (!field.has("distribution")) field.fail_at("distribution", "missing required field");
-  std::string distribution = field.at("distribution").as_string();
+  const std::string distribution = field.at("distribution").as_string();
+  TensorInit init;
   if (distribution == "uniform") {
     field.expect_keys({"distribution", "low", "high"});
-    double low = field.at("low").as_number();
-    double high = field.at("high").as_number();
-    if (!(low < high)) field.at("high").fail("must be greater than low");
+    init.low = field.at("low").as_number();
+    init.high = field.at("high").as_number();
+    if (!(init.low < init.high)) field.at("high").fail("must be greater than low");
   } else if (distribution == "normal") {
     field.expect_keys({"distribution", "mean", "std"});
-    (void)field.at("mean").as_number();
-    if (!(field.at("std").as_number() > 0)) field.at("std").fail("must be positive");
+    init.distribution = TensorInit::Distribution::normal;
+    init.mean = field.at("mean").as_number();
+    init.std = field.at("std").as_number();
+    if (!(init.std > 0)) field.at("std").fail("must be positive");
   } else if (distribution == "uniform_fan_in") {
     field.expect_keys({"distribution", "fan_in"});
-    read_expression(field.at("fan_in"), suite);
+    init.distribution = TensorInit::Distribution::uniform_fan_in;
+    init.fan_in = read_expression(field.at("fan_in"), suite);
   } else {
     field.at("distribution")
         .fail("unknown distribution '" + distribution + "' (known: uniform, normal, uniform_fan_in)");
   }
-  return field.json();
+  return init;
 }
 
 void read_tensors(const JsonReader& field, Suite& suite) {
