@@ -15,10 +15,11 @@ install(TARGETS ${exported} EXPORT kernelgateTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS kernelgate RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-# What a candidate includes (kernelgate/candidate.hpp, cuda.hpp, ptx.hpp) and
-# what those include, in either build; the harness's own headers stay out.
+# What a candidate includes (kernelgate/candidate.hpp, cuda.hpp, ptx.hpp,
+# grid_stride.hpp) and what those include, in either build; the harness's own
+# headers stay out.
 set(header_dir ${KERNELGATE_SOURCE_DIR}/harness/include/kernelgate)
-install(FILES ${header_dir}/candidate.hpp ${header_dir}/cuda.hpp ${header_dir}/ptx.hpp
+install(FILES ${header_dir}/candidate.hpp ${header_dir}/cuda.hpp ${header_dir}/ptx.hpp ${header_dir}/grid_stride.hpp
               ${header_dir}/axes.hpp ${header_dir}/error.hpp ${header_dir}/kernel_resources.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kernelgate)
 if(NOT KERNELGATE_GPU)

@@ -5,18 +5,16 @@
 // reads one element of A (broadcast) and 32 adjacent elements of B per step.
 #include <cstdint>
 
-#include "common/grid_stride.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
+#include "kernelgate/grid_stride.hpp"
 
 namespace {
 
 __global__ void matmul_direct(std::int64_t n, const float* __restrict__ a, const float* __restrict__ b,
                               float* __restrict__ c) {
-  const std::int64_t total = n * n;
-  for (std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; index < total;
-       index += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-    const std::int64_t row = index / n, column = index % n;
+  for (const std::int64_t index : kg::grid_stride(n * n)) {
+    const auto [row, column] = kg::unravel(index, n, n);
     float sum = 0.0f;
     for (std::int64_t k = 0; k < n; ++k) sum += a[row * n + k] * b[k * n + column];
     c[index] = sum;
@@ -26,7 +24,7 @@ __global__ void matmul_direct(std::int64_t n, const float* __restrict__ a, const
 void launch(const kg::LaunchArgs& args) {
   const std::int64_t n = args.axis("N");
   constexpr unsigned kThreads = 256;
-  kg::launch(matmul_direct, dim3(kg::kernels::grid_stride_blocks(n * n, kThreads)), dim3(kThreads), 0, args.stream,
+  kg::launch(matmul_direct, dim3(kg::grid_stride_blocks(n * n, kThreads)), dim3(kThreads), 0, args.stream,
              n, args.in("A"), args.in("B"), args.output);
 }
 

@@ -11,31 +11,28 @@
 #include <cstdint>
 
 #include "common/conv_axes.cuh"
-#include "common/grid_stride.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
+#include "kernelgate/grid_stride.hpp"
 
 namespace {
 
 struct Shape : kg::kernels::GroupedConvAxes {
   std::int64_t extent[3];      // input: depth, width, height
   std::int64_t extent_out[3];  // y
+  __host__ __device__ std::int64_t total() const {
+    return batch * out_channels * extent_out[0] * extent_out[1] * extent_out[2];
+  }
 };
 
 __global__ void conv3d_direct(Shape s, const float* __restrict__ x, const float* __restrict__ weight,
                               float* __restrict__ y) {
-  const std::int64_t spatial_out = s.extent_out[0] * s.extent_out[1] * s.extent_out[2];
   const std::int64_t spatial_in = s.extent[0] * s.extent[1] * s.extent[2];
-  const std::int64_t total = s.batch * s.out_channels * spatial_out;
   const std::int64_t group_in = s.in_channels / s.groups, group_out = s.out_channels / s.groups;
   const std::int64_t taps = s.kernel * s.kernel * s.kernel;
-  for (std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; index < total;
-       index += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-    const std::int64_t c_out = index % s.extent_out[2];
-    const std::int64_t b_out = (index / s.extent_out[2]) % s.extent_out[1];
-    const std::int64_t a_out = (index / (s.extent_out[2] * s.extent_out[1])) % s.extent_out[0];
-    const std::int64_t o = (index / spatial_out) % s.out_channels;
-    const std::int64_t n = index / (spatial_out * s.out_channels);
+  for (const std::int64_t index : kg::grid_stride(s.total())) {
+    const auto [n, o, a_out, b_out, c_out] =
+        kg::unravel(index, s.batch, s.out_channels, s.extent_out[0], s.extent_out[1], s.extent_out[2]);
     const std::int64_t first_channel = (o / group_out) * group_in;
     float sum = 0.0f;
     for (std::int64_t ch = 0; ch < group_in; ++ch) {
@@ -66,10 +63,9 @@ void launch(const kg::LaunchArgs& args) {
   s.extent[1] = args.axis("width");
   s.extent[2] = args.axis("height");
   for (int d = 0; d < 3; ++d) s.extent_out[d] = args.output_shape.at(2 + d);  // the suite's formula
-  const std::int64_t total = s.batch * s.out_channels * s.extent_out[0] * s.extent_out[1] * s.extent_out[2];
   constexpr unsigned kThreads = 256;
-  kg::launch(conv3d_direct, dim3(kg::kernels::grid_stride_blocks(total, kThreads)), dim3(kThreads), 0,
-             args.stream, s, args.in("x"), args.in("weight"), args.output);
+  kg::launch(conv3d_direct, dim3(kg::grid_stride_blocks(s.total(), kThreads)), dim3(kThreads), 0, args.stream, s,
+             args.in("x"), args.in("weight"), args.output);
 }
 
 KG_REGISTER_CANDIDATE({

@@ -6,32 +6,27 @@
 // y[n, co, oh, ow] = sum over ci of co's group, kh, kw with
 //   oh = ih * stride - padding + kh and ow = iw * stride - padding + kw
 // of x[n, ci, ih, iw] * weight[ci, co % out_per_group, kh, kw].
-#include <algorithm>
 #include <cstdint>
 
 #include "common/conv_axes.cuh"
-#include "common/grid_stride.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
+#include "kernelgate/grid_stride.hpp"
 
 namespace {
 
 struct Shape : kg::kernels::ConvAxes {
   std::int64_t groups;
   std::int64_t height_in, width_in, height_out, width_out;
+  __host__ __device__ std::int64_t total() const { return batch * out_channels * height_out * width_out; }
 };
 
 __global__ void conv_transpose2d_direct(Shape s, const float* __restrict__ x,
                                         const float* __restrict__ weight, float* __restrict__ y) {
-  const std::int64_t total = s.batch * s.out_channels * s.height_out * s.width_out;
   const std::int64_t in_per_group = s.in_channels / s.groups;
   const std::int64_t out_per_group = s.out_channels / s.groups;
-  for (std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; index < total;
-       index += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-    const std::int64_t ow = index % s.width_out;
-    const std::int64_t oh = (index / s.width_out) % s.height_out;
-    const std::int64_t co = (index / (s.width_out * s.height_out)) % s.out_channels;
-    const std::int64_t n = index / (s.width_out * s.height_out * s.out_channels);
+  for (const std::int64_t index : kg::grid_stride(s.total())) {
+    const auto [n, co, oh, ow] = kg::unravel(index, s.batch, s.out_channels, s.height_out, s.width_out);
     const std::int64_t group = co / out_per_group;
     const std::int64_t co_in_group = co % out_per_group;
     float sum = 0.0f;
@@ -61,11 +56,9 @@ void launch(const kg::LaunchArgs& args) {
   s.width_in = args.axis("width_in");
   s.height_out = args.output_shape.at(2);  // the suite's shape formula, not a copy of it
   s.width_out = args.output_shape.at(3);
-  const std::int64_t total = s.batch * s.out_channels * s.height_out * s.width_out;
   constexpr unsigned kThreads = 256;
-  const unsigned blocks = kg::kernels::grid_stride_blocks(total, kThreads);
-  kg::launch(conv_transpose2d_direct, dim3(blocks), dim3(kThreads), 0, args.stream, s,
-             args.in("x"), args.in("weight"), args.output);
+  kg::launch(conv_transpose2d_direct, dim3(kg::grid_stride_blocks(s.total(), kThreads)), dim3(kThreads), 0,
+             args.stream, s, args.in("x"), args.in("weight"), args.output);
 }
 
 KG_REGISTER_CANDIDATE({

@@ -13,6 +13,7 @@
 #include "common/conv_axes.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
+#include "kernelgate/grid_stride.hpp"
 
 namespace kg::l1_086 {
 
@@ -37,10 +38,7 @@ inline DirectShape direct_shape(const LaunchArgs& args) {
 inline __device__ float direct_element(const DirectShape& s, const float* __restrict__ x,
                                        const float* __restrict__ depthwise, const float* __restrict__ pointwise,
                                        std::int64_t index) {
-  const std::int64_t ow = index % s.width_out;
-  const std::int64_t oh = (index / s.width_out) % s.height_out;
-  const std::int64_t co = (index / (s.width_out * s.height_out)) % s.out_channels;
-  const std::int64_t n = index / (s.width_out * s.height_out * s.out_channels);
+  const auto [n, co, oh, ow] = kg::unravel(index, s.batch, s.out_channels, s.height_out, s.width_out);
   float sum = 0.0f;
   for (std::int64_t c = 0; c < s.in_channels; ++c) {
     float mid = 0.0f;

@@ -6,7 +6,7 @@
 // definition it computes, element by element, is in direct.cuh.
 #include <cstdint>
 
-#include "common/grid_stride.cuh"
+#include "kernelgate/grid_stride.hpp"
 #include "l1_086_conv_depthwise_separable_2d/direct.cuh"
 
 namespace {
@@ -17,18 +17,15 @@ __global__ void depthwise_separable_direct(DirectShape s, const float* __restric
                                            const float* __restrict__ depthwise,
                                            const float* __restrict__ pointwise,
                                            float* __restrict__ y) {
-  const std::int64_t total = s.total();
-  for (std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; index < total;
-       index += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+  for (const std::int64_t index : kg::grid_stride(s.total()))
     y[index] = kg::l1_086::direct_element(s, x, depthwise, pointwise, index);
 }
 
 void launch(const kg::LaunchArgs& args) {
   const DirectShape s = kg::l1_086::direct_shape(args);
   constexpr unsigned kThreads = 256;
-  const unsigned blocks = kg::kernels::grid_stride_blocks(s.total(), kThreads);
-  kg::launch(depthwise_separable_direct, dim3(blocks), dim3(kThreads), 0, args.stream, s,
-             args.in("x"), args.in("depthwise_weight"), args.in("pointwise_weight"), args.output);
+  kg::launch(depthwise_separable_direct, dim3(kg::grid_stride_blocks(s.total(), kThreads)), dim3(kThreads), 0,
+             args.stream, s, args.in("x"), args.in("depthwise_weight"), args.in("pointwise_weight"), args.output);
 }
 
 KG_REGISTER_CANDIDATE({

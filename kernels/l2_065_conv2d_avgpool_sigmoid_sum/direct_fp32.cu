@@ -17,10 +17,10 @@
 #include <cstdint>
 #include <string>
 
-#include "common/grid_stride.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/grid_stride.hpp"
 
 namespace {
 
@@ -54,13 +54,8 @@ std::size_t workspace_bytes(const kg::Axes& axes) {
 
 __global__ void conv_pool_sigmoid_direct(Shape s, const float* __restrict__ x, const float* __restrict__ weight,
                                          const float* __restrict__ bias, float* __restrict__ activated) {
-  const std::int64_t total = s.batch * s.pooled_per_image();
-  for (std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; index < total;
-       index += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-    const std::int64_t b = index % s.pooled_width;
-    const std::int64_t a = (index / s.pooled_width) % s.pooled_height;
-    const std::int64_t o = (index / (s.pooled_width * s.pooled_height)) % s.out_channels;
-    const std::int64_t n = index / s.pooled_per_image();
+  for (const std::int64_t index : kg::grid_stride(s.batch * s.pooled_per_image())) {
+    const auto [n, o, a, b] = kg::unravel(index, s.batch, s.out_channels, s.pooled_height, s.pooled_width);
     float window_sum = 0.0f;
     for (std::int64_t r = a * s.pool; r < (a + 1) * s.pool; ++r)
       for (std::int64_t q = b * s.pool; q < (b + 1) * s.pool; ++q) {
@@ -105,7 +100,7 @@ void launch(const kg::LaunchArgs& args) {
     throw kg::Error("direct_fp32: the workspace holds fewer than the " + std::to_string(pooled) + " pooled values");
   auto* activated = static_cast<float*>(args.workspace);
   constexpr unsigned kThreads = 128;
-  kg::launch(conv_pool_sigmoid_direct, dim3(kg::kernels::grid_stride_blocks(pooled, kThreads)), dim3(kThreads), 0,
+  kg::launch(conv_pool_sigmoid_direct, dim3(kg::grid_stride_blocks(pooled, kThreads)), dim3(kThreads), 0,
              args.stream, s, args.in("x"), args.in("weight"), args.in("bias"), activated);
   const unsigned images = static_cast<unsigned>(s.batch < 65535 ? s.batch : 65535);
   kg::launch(image_sum_direct, dim3(images), dim3(kSumThreads), 0, args.stream, s,

@@ -18,22 +18,22 @@
 // SMs, and 14 million loads per thread with no barrier, more than interpret
 // mode's counters can hold (docs/interpret-mode.md); per channel it is 64
 // times the threads and 216 thousand loads each.
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
 
 #include "common/conv_axes.cuh"
-#include "common/grid_stride.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/grid_stride.hpp"
 
 namespace {
 
 struct Shape : kg::kernels::ConvAxes {
   std::int64_t depth, height, width;           // input
   std::int64_t depth_out, height_out, width_out;  // y
+  __host__ __device__ std::int64_t pooled() const { return depth_out * height_out * width_out; }
 };
 
 __device__ float conv_transpose_at(const Shape& s, const float* __restrict__ x,
@@ -82,15 +82,9 @@ __global__ void conv_transpose3d_max_max_direct(Shape s, const float* __restrict
                                                 const float* __restrict__ weight,
                                                 const float* __restrict__ bias,
                                                 float* __restrict__ channel_max) {
-  const std::int64_t pooled = s.depth_out * s.height_out * s.width_out;
-  const std::int64_t total = s.batch * s.out_channels * pooled;
-  for (std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; index < total;
-       index += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-    const std::int64_t qw = index % s.width_out;
-    const std::int64_t qh = (index / s.width_out) % s.height_out;
-    const std::int64_t qd = (index / (s.width_out * s.height_out)) % s.depth_out;
-    const std::int64_t co = (index / pooled) % s.out_channels;
-    const std::int64_t n = index / (pooled * s.out_channels);
+  for (const std::int64_t index : kg::grid_stride(s.batch * s.out_channels * s.pooled())) {
+    const auto [n, co, qd, qh, qw] =
+        kg::unravel(index, s.batch, s.out_channels, s.depth_out, s.height_out, s.width_out);
     float block_max = -INFINITY;
     for (std::int64_t od = 6 * qd; od < 6 * qd + 6; ++od)
       for (std::int64_t oh = 6 * qh; oh < 6 * qh + 6; ++oh)
@@ -102,11 +96,9 @@ __global__ void conv_transpose3d_max_max_direct(Shape s, const float* __restrict
 
 // y[n * pooled + q] = sum over co of channel_max, in channel order.
 __global__ void channel_sum_direct(Shape s, const float* __restrict__ channel_max, float* __restrict__ y) {
-  const std::int64_t pooled = s.depth_out * s.height_out * s.width_out;
-  const std::int64_t total = s.batch * pooled;
-  for (std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; index < total;
-       index += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-    const std::int64_t q = index % pooled, n = index / pooled;
+  const std::int64_t pooled = s.pooled();
+  for (const std::int64_t index : kg::grid_stride(s.batch * pooled)) {
+    const auto [n, q] = kg::unravel(index, s.batch, pooled);
     float channel_sum = 0.0f;
     for (std::int64_t co = 0; co < s.out_channels; ++co)
       channel_sum += channel_max[(n * s.out_channels + co) * pooled + q];
@@ -123,16 +115,15 @@ void launch(const kg::LaunchArgs& args) {
   s.depth_out = args.output_shape.at(2);  // the suite's shape formula, not a copy of it
   s.height_out = args.output_shape.at(3);
   s.width_out = args.output_shape.at(4);
-  const std::int64_t maxima = s.batch * s.out_channels * s.depth_out * s.height_out * s.width_out;
+  const std::int64_t maxima = s.batch * s.out_channels * s.pooled();
   if (args.workspace_bytes < static_cast<std::size_t>(maxima) * sizeof(float))
     throw kg::Error("direct_fp32: the workspace holds fewer than the " + std::to_string(maxima) +
                     " channel maxima of the suite's output shape");
   auto* channel_max = static_cast<float*>(args.workspace);
   constexpr unsigned kThreads = 128;
-  kg::launch(conv_transpose3d_max_max_direct, dim3(kg::kernels::grid_stride_blocks(maxima, kThreads)),
-             dim3(kThreads), 0, args.stream, s, args.in("x"), args.in("weight"), args.in("bias"), channel_max);
-  const std::int64_t outputs = s.batch * s.depth_out * s.height_out * s.width_out;
-  kg::launch(channel_sum_direct, dim3(kg::kernels::grid_stride_blocks(outputs, kThreads)), dim3(kThreads), 0,
+  kg::launch(conv_transpose3d_max_max_direct, dim3(kg::grid_stride_blocks(maxima, kThreads)), dim3(kThreads), 0,
+             args.stream, s, args.in("x"), args.in("weight"), args.in("bias"), channel_max);
+  kg::launch(channel_sum_direct, dim3(kg::grid_stride_blocks(s.batch * s.pooled(), kThreads)), dim3(kThreads), 0,
              args.stream, s, static_cast<const float*>(channel_max), args.output);
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // A candidate: one file kernels/<workload>/<id>.cu with one KG_REGISTER_CANDIDATE;
 // the file's path names its workload and id. docs/adding-a-candidate.md has a
-// complete example.
+// complete example. Its kernels use what kernelgate/cuda.hpp lists, with
+// kernelgate/ptx.hpp and kernelgate/grid_stride.hpp.
 #include <cstddef>
 #include <cstdint>
 #include <functional>

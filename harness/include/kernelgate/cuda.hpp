@@ -12,7 +12,9 @@
 //   KG_DYNAMIC_SMEM(type, name)        dynamic shared memory, both modes
 //   kg::launch(kernel, grid, block, dynamic_smem_bytes, stream, args...)
 //   kg::set_max_dynamic_smem(kernel, bytes)   the opt-in above 48 KiB
-//   the PTX wrappers of kernelgate/ptx.hpp.
+//   the PTX wrappers of kernelgate/ptx.hpp,
+//   kernelgate/grid_stride.hpp: kg::grid_stride(total) (a grid-stride loop),
+//   kg::unravel(index, shape...) and kg::grid_stride_blocks(elements, threads).
 // For sizing a grid to the device: kg::sm_count() and
 // kg::max_active_blocks_per_sm(kernel, threads, dynamic_smem_bytes); 0 when
 // the query fails. Interpret mode answers them only when `kernelgate model`

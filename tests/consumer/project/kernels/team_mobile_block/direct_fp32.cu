@@ -1,5 +1,6 @@
 // A team's own candidate, built outside kernelgate's tree against the
-// installed headers only (kernelgate/candidate.hpp, kernelgate/cuda.hpp).
+// installed headers only (kernelgate/candidate.hpp, kernelgate/cuda.hpp,
+// kernelgate/grid_stride.hpp).
 //
 // The block: a 3x3-style depthwise convolution (one filter per channel) whose
 // result is mixed across channels by a 1x1 convolution. Each thread owns one
@@ -13,23 +14,20 @@
 
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
+#include "kernelgate/grid_stride.hpp"
 
 namespace {
 
 struct Geometry {
   std::int64_t batch, channels, filters, taps, stride, pad, dilation;
   std::int64_t rows, cols, out_rows, out_cols;
+  __host__ __device__ std::int64_t outputs() const { return batch * filters * out_rows * out_cols; }
 };
 
 __global__ void mobile_block(Geometry g, const float* __restrict__ x, const float* __restrict__ depthwise,
                              const float* __restrict__ pointwise, float* __restrict__ y) {
-  const std::int64_t outputs = g.batch * g.filters * g.out_rows * g.out_cols;
-  const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < outputs; e += step) {
-    const std::int64_t q = e % g.out_cols;
-    const std::int64_t r = (e / g.out_cols) % g.out_rows;
-    const std::int64_t o = (e / (g.out_cols * g.out_rows)) % g.filters;
-    const std::int64_t n = e / (g.out_cols * g.out_rows * g.filters);
+  for (const std::int64_t e : kg::grid_stride(g.outputs())) {
+    const auto [n, o, r, q] = kg::unravel(e, g.batch, g.filters, g.out_rows, g.out_cols);
     float acc = 0.0f;
     for (std::int64_t c = 0; c < g.channels; ++c) {
       const float* plane = x + (n * g.channels + c) * g.rows * g.cols;
@@ -50,26 +48,16 @@ __global__ void mobile_block(Geometry g, const float* __restrict__ x, const floa
 }
 
 void launch(const kg::LaunchArgs& args) {
-  Geometry g{};
-  g.batch = args.axis("batch");
-  g.channels = args.axis("in_channels");
-  g.filters = args.axis("out_channels");
-  g.taps = args.axis("kernel_size");
-  g.stride = args.axis("stride");
-  g.pad = args.axis("padding");
-  g.dilation = args.axis("dilation");
-  g.rows = args.axis("height");
-  g.cols = args.axis("width");
-  g.out_rows = args.output_shape.at(2);
-  g.out_cols = args.output_shape.at(3);
-  constexpr std::int64_t kThreads = 128;
-  // Enough blocks for one element per thread, capped so the grid stays legal;
-  // the loop above strides over whatever the cap leaves.
-  const std::int64_t outputs = g.batch * g.filters * g.out_rows * g.out_cols;
-  const std::int64_t wanted = (outputs + kThreads - 1) / kThreads;
-  const unsigned blocks = static_cast<unsigned>(wanted < 65535 ? (wanted > 0 ? wanted : 1) : 65535);
-  kg::launch(mobile_block, dim3(blocks), dim3(static_cast<unsigned>(kThreads)), 0, args.stream, g, args.in("x"),
-             args.in("depthwise_weight"), args.in("pointwise_weight"), args.output);
+  const Geometry g{.batch = args.axis("batch"), .channels = args.axis("in_channels"),
+                   .filters = args.axis("out_channels"), .taps = args.axis("kernel_size"),
+                   .stride = args.axis("stride"), .pad = args.axis("padding"), .dilation = args.axis("dilation"),
+                   .rows = args.axis("height"), .cols = args.axis("width"),
+                   .out_rows = args.output_shape.at(2), .out_cols = args.output_shape.at(3)};
+  constexpr unsigned kThreads = 128;
+  // Enough blocks for one element per thread, capped so the grid stays
+  // small; the loop above strides over whatever the cap leaves.
+  kg::launch(mobile_block, dim3(kg::grid_stride_blocks(g.outputs(), kThreads)), dim3(kThreads), 0, args.stream, g,
+             args.in("x"), args.in("depthwise_weight"), args.in("pointwise_weight"), args.output);
 }
 
 KG_REGISTER_CANDIDATE({
