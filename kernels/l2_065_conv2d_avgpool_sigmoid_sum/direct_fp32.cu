@@ -15,11 +15,9 @@
 // whole chain would be 128 threads each doing 1.3 GFLOP at KernelBench's sizes.
 #include <cmath>
 #include <cstdint>
-#include <string>
 
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
-#include "kernelgate/error.hpp"
 #include "kernelgate/grid_stride.hpp"
 
 namespace {
@@ -96,9 +94,7 @@ __global__ void image_sum_direct(Shape s, const float* __restrict__ activated, f
 void launch(const kg::LaunchArgs& args) {
   const Shape s = shape_of(args.axes);
   const std::int64_t pooled = s.batch * s.pooled_per_image();
-  if (args.workspace_bytes < static_cast<std::size_t>(pooled) * sizeof(float))
-    throw kg::Error("direct_fp32: the workspace holds fewer than the " + std::to_string(pooled) + " pooled values");
-  auto* activated = static_cast<float*>(args.workspace);
+  float* activated = args.workspace_floats(pooled, "pooled values");
   constexpr unsigned kThreads = 128;
   kg::launch(conv_pool_sigmoid_direct, dim3(kg::grid_stride_blocks(pooled, kThreads)), dim3(kThreads), 0,
              args.stream, s, args.in("x"), args.in("weight"), args.in("bias"), activated);

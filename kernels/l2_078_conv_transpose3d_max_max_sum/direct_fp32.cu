@@ -20,12 +20,10 @@
 // times the threads and 216 thousand loads each.
 #include <cmath>
 #include <cstdint>
-#include <string>
 
 #include "common/conv_axes.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
-#include "kernelgate/error.hpp"
 #include "kernelgate/grid_stride.hpp"
 
 namespace {
@@ -116,10 +114,7 @@ void launch(const kg::LaunchArgs& args) {
   s.height_out = args.output_shape.at(3);
   s.width_out = args.output_shape.at(4);
   const std::int64_t maxima = s.batch * s.out_channels * s.pooled();
-  if (args.workspace_bytes < static_cast<std::size_t>(maxima) * sizeof(float))
-    throw kg::Error("direct_fp32: the workspace holds fewer than the " + std::to_string(maxima) +
-                    " channel maxima of the suite's output shape");
-  auto* channel_max = static_cast<float*>(args.workspace);
+  float* channel_max = args.workspace_floats(maxima, "channel maxima of the suite's output shape");
   constexpr unsigned kThreads = 128;
   kg::launch(conv_transpose3d_max_max_direct, dim3(kg::grid_stride_blocks(maxima, kThreads)), dim3(kThreads), 0,
              args.stream, s, args.in("x"), args.in("weight"), args.in("bias"), channel_max);

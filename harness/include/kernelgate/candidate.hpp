@@ -37,6 +37,9 @@ struct LaunchArgs {
   // Throws kg::Error when the name is unknown.
   const float* in(std::string_view name) const;
   std::int64_t axis(std::string_view name) const;
+  // The workspace as `count` floats for what `what` names ("pooled values");
+  // throws kg::Error saying so when it holds fewer bytes than they need.
+  float* workspace_floats(std::int64_t count, std::string_view what) const;
 };
 
 struct Candidate {

@@ -141,4 +141,12 @@ std::int64_t LaunchArgs::axis(std::string_view name) const {
   return it->second;
 }
 
+float* LaunchArgs::workspace_floats(std::int64_t count, std::string_view what) const {
+  const std::size_t needed = static_cast<std::size_t>(count) * sizeof(float);
+  if (count < 0 || workspace_bytes < needed)
+    throw Error("the candidate's workspace holds " + std::to_string(workspace_bytes) + " bytes, the " +
+                std::to_string(count) + " " + std::string(what) + " need " + std::to_string(needed));
+  return static_cast<float*>(workspace);
+}
+
 }  // namespace kg
