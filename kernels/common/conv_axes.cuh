@@ -1,7 +1,7 @@
 #pragma once
 // The axes every convolution workload names alike (the arguments of
-// KernelBench's modules), read from a launch in one place for the direct
-// candidates, whose shapes extend them with their own.
+// KernelBench's modules), and the planes of a 2-D one, read from a launch in
+// one place for the direct candidates, whose shapes extend them with their own.
 #include <cstdint>
 
 #include "kernelgate/candidate.hpp"
@@ -30,6 +30,21 @@ inline void read_grouped_conv_axes(const LaunchArgs& args, GroupedConvAxes& axes
   read_conv_axes(args, axes);
   axes.dilation = args.axis("dilation");
   axes.groups = args.axis("groups");
+}
+
+// A 2-D convolution's planes: the input's extents from its axes (named
+// height and width unless a suite names them otherwise), the output's from
+// the suite's shape formula, not a copy of it.
+struct ConvPlanes {
+  std::int64_t height, width, height_out, width_out;
+};
+
+inline void read_conv_planes(const LaunchArgs& args, ConvPlanes& planes, const char* height = "height",
+                             const char* width = "width") {
+  planes.height = args.axis(height);
+  planes.width = args.axis(width);
+  planes.height_out = args.output_shape.at(2);
+  planes.width_out = args.output_shape.at(3);
 }
 
 }  // namespace kg::kernels

@@ -16,8 +16,7 @@
 
 namespace {
 
-struct Shape : kg::kernels::GroupedConvAxes {
-  std::int64_t height, width, height_out, width_out;
+struct Shape : kg::kernels::GroupedConvAxes, kg::kernels::ConvPlanes {
   __host__ __device__ std::int64_t total() const { return batch * out_channels * height_out * width_out; }
 };
 
@@ -47,10 +46,7 @@ __global__ void conv2d_direct(Shape s, const float* __restrict__ x, const float*
 void launch(const kg::LaunchArgs& args) {
   Shape s{};
   kg::kernels::read_grouped_conv_axes(args, s);
-  s.height = args.axis("height");
-  s.width = args.axis("width");
-  s.height_out = args.output_shape.at(2);  // the suite's shape formula, not a copy of it
-  s.width_out = args.output_shape.at(3);
+  kg::kernels::read_conv_planes(args, s);
   constexpr unsigned kThreads = 256;
   kg::launch(conv2d_direct, dim3(kg::grid_stride_blocks(s.total(), kThreads)), dim3(kThreads), 0, args.stream, s,
              args.in("x"), args.in("weight"), args.output);

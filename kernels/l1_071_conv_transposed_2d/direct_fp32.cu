@@ -15,9 +15,8 @@
 
 namespace {
 
-struct Shape : kg::kernels::ConvAxes {
+struct Shape : kg::kernels::ConvAxes, kg::kernels::ConvPlanes {
   std::int64_t groups;
-  std::int64_t height_in, width_in, height_out, width_out;
   __host__ __device__ std::int64_t total() const { return batch * out_channels * height_out * width_out; }
 };
 
@@ -33,13 +32,13 @@ __global__ void conv_transpose2d_direct(Shape s, const float* __restrict__ x,
     for (std::int64_t ci = group * in_per_group; ci < (group + 1) * in_per_group; ++ci) {
       for (std::int64_t kh = 0; kh < s.kernel; ++kh) {
         const std::int64_t th = oh + s.padding - kh;  // = ih * stride
-        if (th < 0 || th % s.stride != 0 || th / s.stride >= s.height_in) continue;
+        if (th < 0 || th % s.stride != 0 || th / s.stride >= s.height) continue;
         const std::int64_t ih = th / s.stride;
         for (std::int64_t kw = 0; kw < s.kernel; ++kw) {
           const std::int64_t tw = ow + s.padding - kw;
-          if (tw < 0 || tw % s.stride != 0 || tw / s.stride >= s.width_in) continue;
+          if (tw < 0 || tw % s.stride != 0 || tw / s.stride >= s.width) continue;
           const std::int64_t iw = tw / s.stride;
-          sum += x[((n * s.in_channels + ci) * s.height_in + ih) * s.width_in + iw] *
+          sum += x[((n * s.in_channels + ci) * s.height + ih) * s.width + iw] *
                  weight[((ci * out_per_group + co_in_group) * s.kernel + kh) * s.kernel + kw];
         }
       }
@@ -51,11 +50,8 @@ __global__ void conv_transpose2d_direct(Shape s, const float* __restrict__ x,
 void launch(const kg::LaunchArgs& args) {
   Shape s{};
   kg::kernels::read_conv_axes(args, s);
+  kg::kernels::read_conv_planes(args, s, "height_in", "width_in");
   s.groups = args.axis("groups");
-  s.height_in = args.axis("height_in");
-  s.width_in = args.axis("width_in");
-  s.height_out = args.output_shape.at(2);  // the suite's shape formula, not a copy of it
-  s.width_out = args.output_shape.at(3);
   constexpr unsigned kThreads = 256;
   kg::launch(conv_transpose2d_direct, dim3(kg::grid_stride_blocks(s.total(), kThreads)), dim3(kThreads), 0,
              args.stream, s, args.in("x"), args.in("weight"), args.output);

@@ -17,20 +17,16 @@
 
 namespace kg::l1_086 {
 
-struct DirectShape : kg::kernels::ConvAxes {
+struct DirectShape : kg::kernels::ConvAxes, kg::kernels::ConvPlanes {
   std::int64_t dilation;
-  std::int64_t height, width, height_out, width_out;
   __host__ __device__ std::int64_t total() const { return batch * out_channels * height_out * width_out; }
 };
 
 inline DirectShape direct_shape(const LaunchArgs& args) {
   DirectShape s{};
   kg::kernels::read_conv_axes(args, s);
+  kg::kernels::read_conv_planes(args, s);
   s.dilation = args.axis("dilation");
-  s.height = args.axis("height");
-  s.width = args.axis("width");
-  s.height_out = args.output_shape.at(2);  // the suite's shape formula, not a copy of it
-  s.width_out = args.output_shape.at(3);
   return s;
 }
 
