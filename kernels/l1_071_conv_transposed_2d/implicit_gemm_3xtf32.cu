@@ -3,12 +3,8 @@
 // accuracy at three times the tensor work. Design: docs/kernels/l1_071.md.
 #include "l1_071_conv_transposed_2d/implicit_gemm.cuh"
 
-namespace {
-
 KG_REGISTER_CANDIDATE({kg::l1_071::implicit_gemm_candidate(
     "fp32",
     "implicit GEMM (parity classes for stride > 1) on TF32 mma.sync with 3xTF32 error compensation "
     "(FP32 accuracy), cp.async double-buffered halo tiles",
     kg::l1_071::launch<kg::l1_071::Precision::tf32x3>)});
-
-}  // namespace

@@ -469,8 +469,6 @@ inline std::string unsupported_reason(const kg::Axes& axes, PointwisePrecision p
   return {};
 }
 
-inline std::size_t no_workspace(const kg::Axes&) { return 0; }
-
 template <PointwisePrecision P>
 void launch(const kg::LaunchArgs& args) {
   Problem pr{};
@@ -508,6 +506,18 @@ void launch(const kg::LaunchArgs& args) {
       default_shape ? depthwise_separable_fused<P, true> : depthwise_separable_fused<P, false>;
   kg::set_max_dynamic_smem(kernel, g.shared_bytes);
   kg::launch(kernel, grid, dim3(kThreads), g.shared_bytes, args.stream, pr);
+}
+
+// A fused candidate's registration: the pointwise precision picks the axes it
+// supports and its launch; it needs no workspace.
+template <PointwisePrecision P>
+Candidate fused_candidate(const char* precision, const char* summary) {
+  return Candidate{
+      .precision = precision,
+      .summary = summary,
+      .unsupported_reason = [](const Axes& axes) { return unsupported_reason(axes, P); },
+      .launch = launch<P>,
+  };
 }
 
 }  // namespace kg::l1_086

@@ -3,20 +3,7 @@
 // tensor cores, faster than FP32 SIMT here (docs/kernels/l1_086.md).
 #include "depthwise_separable_fused.cuh"
 
-namespace {
-
-using kg::l1_086::PointwisePrecision;
-
-KG_REGISTER_CANDIDATE({
-    .precision = "fp32",
-    .summary = "one pass: cp.async input tile with halo, FP32 depthwise into shared memory, "
-               "pointwise on 3xTF32 mma.sync m16n8k8 (FP32-faithful), float4 output",
-    .unsupported_reason =
-        [](const kg::Axes& axes) {
-          return kg::l1_086::unsupported_reason(axes, PointwisePrecision::split3xtf32);
-        },
-    .workspace_bytes = kg::l1_086::no_workspace,
-    .launch = kg::l1_086::launch<PointwisePrecision::split3xtf32>,
-});
-
-}  // namespace
+KG_REGISTER_CANDIDATE({kg::l1_086::fused_candidate<kg::l1_086::PointwisePrecision::split3xtf32>(
+    "fp32",
+    "one pass: cp.async input tile with halo, FP32 depthwise into shared memory, "
+    "pointwise on 3xTF32 mma.sync m16n8k8 (FP32-faithful), float4 output")});

@@ -5,12 +5,8 @@
 // Design: docs/kernels/l2_078.md.
 #include "l2_078_conv_transpose3d_max_max_sum/fused_conv_pool_sum.cuh"
 
-namespace {
-
 // TF32 hi and lo planes, three products: FP32-level accuracy.
 KG_REGISTER_CANDIDATE({kg::l2_078::fused_candidate</*kPlanes=*/2, /*kWgmma=*/false>(
     "fp32",
     "fused parity-class implicit GEMM on 3xTF32 (hi/lo split) mma.sync, 6x6x6 max "
     "in registers, bias after max, fixed-order channel sum")});
-
-}  // namespace

@@ -6,13 +6,9 @@
 // Design: docs/kernels/l2_078.md.
 #include "l2_078_conv_transpose3d_max_max_sum/fused_conv_pool_sum.cuh"
 
-namespace {
-
 // TF32 hi and lo planes, three products (FP32-level accuracy); the paired shape
 // on wgmma.
 KG_REGISTER_CANDIDATE({kg::l2_078::fused_candidate</*kPlanes=*/2, /*kWgmma=*/true>(
     "fp32",
     "fused_3xtf32 with the two-image CTA tile on wgmma m64n64k8 (sm_90a): hi/lo "
     "weight planes read from shared memory by three chained products")});
-
-}  // namespace

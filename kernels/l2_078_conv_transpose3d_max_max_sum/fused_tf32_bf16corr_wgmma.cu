@@ -7,12 +7,8 @@
 // Design and accuracy: docs/kernels/l2_078.md.
 #include "l2_078_conv_transpose3d_max_max_sum/fused_conv_pool_sum.cuh"
 
-namespace {
-
 KG_REGISTER_CANDIDATE({kg::l2_078::fused_candidate</*kPlanes=*/2, /*kWgmma=*/true,
                                                    /*kBf16Correction=*/true>(
     "fp32",
     "fused_3xtf32_wgmma's tile with a_hi*b_hi on TF32 and both error corrections in one BF16 "
     "wgmma (sm_90a): FP32-level, about 1e-6 rel. L2")});
-
-}  // namespace

@@ -6,12 +6,8 @@
 // Design: docs/kernels/l2_078.md.
 #include "l2_078_conv_transpose3d_max_max_sum/fused_conv_pool_sum.cuh"
 
-namespace {
-
 // One TF32 product per multiply-add; the paired shape on wgmma.
 KG_REGISTER_CANDIDATE({kg::l2_078::fused_candidate</*kPlanes=*/1, /*kWgmma=*/true>(
     "tf32",
     "fused_tf32 with the two-image CTA tile on wgmma m64n64k8 (sm_90a): B from the "
     "shared-memory weight stage, asynchronous across the stage barrier")});
-
-}  // namespace
