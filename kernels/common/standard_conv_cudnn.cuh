@@ -3,18 +3,17 @@
 // nn.Conv3d; KernelBench's level-1 conv problems): one cuDNN forward
 // convolution, TF32 allowed and the engine from cuDNN's heuristics, as
 // PyTorch eager runs it, and the same graph in strict FP32 as the workload's
-// GPU reference. A workload's cudnn_eager.cu registers both with one
-// StandardConvEager naming its spatial axes in the order of the input's
-// dimensions. GPU only.
+// GPU reference. A workload's cudnn_eager.cu registers both with
+// KG_REGISTER_CUDNN_EAGER (common/cudnn_eager.cuh) and standard_conv_eager,
+// naming its spatial axes in the order of the input's dimensions. GPU only.
 #if defined(KG_GPU)
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
+#include "common/cudnn_eager.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cudnn/eager.hpp"
-#include "kernelgate/strict_reference.hpp"
 
 namespace kg::kernels {
 
@@ -41,46 +40,23 @@ inline cudnn::ConvolutionShape standard_conv_shape(const Axes& axes, const std::
   return s;
 }
 
-inline std::size_t standard_conv_workspace_bytes(const Axes& axes, const std::vector<std::string>& spatial,
-                                                 cudnn::MathMode math) {
-  return cudnn::convolution_workspace_bytes(standard_conv_shape(axes, spatial), math);
+// The steps of the workload whose input's spatial dimensions are the axes
+// `spatial`, in the input's order ("2-D": height, width).
+inline CudnnEager standard_conv_eager(const std::string& dimensions, std::vector<std::string> spatial) {
+  return CudnnEager{
+      .summary = "PyTorch eager's " + dimensions + " convolution: one cuDNN forward convolution, TF32 allowed",
+      .reference_summary = "cuDNN " + dimensions + " forward convolution, strict FP32 (no tensor cores, FMA math)",
+      .workspace_bytes =
+          [spatial](const Axes& axes, cudnn::MathMode math) {
+            return cudnn::convolution_workspace_bytes(standard_conv_shape(axes, spatial), math);
+          },
+      .launch =
+          [spatial](const LaunchArgs& args, cudnn::MathMode math) {
+            cudnn::run_convolution(standard_conv_shape(args.axes, spatial), math, args.in("x"), args.in("weight"),
+                                   args.output, args.workspace, args.workspace_bytes, args.stream);
+          },
+  };
 }
-
-inline void launch_standard_conv(const LaunchArgs& args, const std::vector<std::string>& spatial,
-                                 cudnn::MathMode math) {
-  cudnn::run_convolution(standard_conv_shape(args.axes, spatial), math, args.in("x"), args.in("weight"),
-                         args.output, args.workspace, args.workspace_bytes, args.stream);
-}
-
-// Constructed in kernels/<workload>/cudnn_eager.cu with that file's
-// KG_REGISTRATION_SITE: registers the workload's cudnn_eager candidate (TF32
-// allowed, as PyTorch eager) and its strict-FP32 reference (no tensor cores).
-class StandardConvEager {
- public:
-  StandardConvEager(RegistrationSite site, const std::string& dimensions, std::vector<std::string> spatial)
-      : candidate_(Candidate{.precision = "tf32",
-                             .summary = "PyTorch eager's " + dimensions +
-                                        " convolution: one cuDNN forward convolution, TF32 allowed",
-                             .workspace_bytes = workspace(spatial, cudnn::MathMode::tf32_allowed),
-                             .launch = run(spatial, cudnn::MathMode::tf32_allowed)},
-                   site),
-        reference_(StrictReference{
-            .summary = "cuDNN " + dimensions + " forward convolution, strict FP32 (no tensor cores, FMA math)",
-            .workspace_bytes = workspace(spatial, cudnn::MathMode::strict_fp32),
-            .launch = run(spatial, cudnn::MathMode::strict_fp32)},
-                   site) {}
-
- private:
-  static std::function<std::size_t(const Axes&)> workspace(std::vector<std::string> spatial, cudnn::MathMode math) {
-    return [spatial, math](const Axes& axes) { return standard_conv_workspace_bytes(axes, spatial, math); };
-  }
-  static std::function<void(const LaunchArgs&)> run(std::vector<std::string> spatial, cudnn::MathMode math) {
-    return [spatial, math](const LaunchArgs& args) { launch_standard_conv(args, spatial, math); };
-  }
-
-  CandidateRegistrar candidate_;
-  StrictReferenceRegistrar reference_;
-};
 
 }  // namespace kg::kernels
 #endif  // KG_GPU

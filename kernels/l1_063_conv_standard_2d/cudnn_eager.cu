@@ -5,11 +5,7 @@
 #if defined(KG_GPU)
 #include "common/standard_conv_cudnn.cuh"
 
-namespace {
-
 // The input's spatial dimensions, in order.
-const kg::kernels::StandardConvEager registration{KG_REGISTRATION_SITE, "2-D", {"height", "width"}};
-
-}  // namespace
+KG_REGISTER_CUDNN_EAGER({kg::kernels::standard_conv_eager("2-D", {"height", "width"})});
 
 #endif  // KG_GPU

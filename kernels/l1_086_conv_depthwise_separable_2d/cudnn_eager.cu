@@ -6,9 +6,9 @@
 // Also registers the strict-FP32 GPU reference: the same graphs without
 // tensor cores. GPU only: the cpu build compiles this file to nothing.
 #if defined(KG_GPU)
+#include "common/cudnn_eager.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cudnn/eager.hpp"
-#include "kernelgate/strict_reference.hpp"
 
 namespace {
 
@@ -64,17 +64,11 @@ void launch(const kg::LaunchArgs& args, MathMode math) {
 
 }  // namespace
 
-KG_REGISTER_CANDIDATE({
-    .precision = "tf32",
+KG_REGISTER_CUDNN_EAGER({
     .summary = "PyTorch eager's two steps: cuDNN depthwise then 1x1 forward convolution, TF32 allowed",
-    .workspace_bytes = [](const kg::Axes& axes) { return workspace_bytes(axes, MathMode::tf32_allowed); },
-    .launch = [](const kg::LaunchArgs& args) { launch(args, MathMode::tf32_allowed); },
-});
-
-KG_REGISTER_STRICT_REFERENCE({
-    .summary = "cuDNN depthwise then 1x1 forward convolution, strict FP32 (no tensor cores, FMA math)",
-    .workspace_bytes = [](const kg::Axes& axes) { return workspace_bytes(axes, MathMode::strict_fp32); },
-    .launch = [](const kg::LaunchArgs& args) { launch(args, MathMode::strict_fp32); },
+    .reference_summary = "cuDNN depthwise then 1x1 forward convolution, strict FP32 (no tensor cores, FMA math)",
+    .workspace_bytes = workspace_bytes,
+    .launch = launch,
 });
 
 #endif  // KG_GPU

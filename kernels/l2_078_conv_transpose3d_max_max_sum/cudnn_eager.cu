@@ -15,10 +15,10 @@
 #include <cmath>
 #include <cstdint>
 
+#include "common/cudnn_eager.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/cudnn/eager.hpp"
-#include "kernelgate/strict_reference.hpp"
 
 namespace {
 
@@ -157,18 +157,13 @@ void launch(const kg::LaunchArgs& args, MathMode math) {
 
 }  // namespace
 
-KG_REGISTER_CANDIDATE({
-    .precision = "tf32",
+KG_REGISTER_CUDNN_EAGER({
     .summary = "PyTorch eager's steps: cuDNN backward-data convolution (TF32), bias add, two max pools with "
                "indices, channel sum",
-    .workspace_bytes = [](const kg::Axes& axes) { return workspace_bytes(axes, MathMode::tf32_allowed); },
-    .launch = [](const kg::LaunchArgs& args) { launch(args, MathMode::tf32_allowed); },
-});
-
-KG_REGISTER_STRICT_REFERENCE({
-    .summary = "cuDNN backward-data convolution in strict FP32 (no tensor cores), bias, max pools, channel sum",
-    .workspace_bytes = [](const kg::Axes& axes) { return workspace_bytes(axes, MathMode::strict_fp32); },
-    .launch = [](const kg::LaunchArgs& args) { launch(args, MathMode::strict_fp32); },
+    .reference_summary =
+        "cuDNN backward-data convolution in strict FP32 (no tensor cores), bias, max pools, channel sum",
+    .workspace_bytes = workspace_bytes,
+    .launch = launch,
 });
 
 #endif  // KG_GPU
