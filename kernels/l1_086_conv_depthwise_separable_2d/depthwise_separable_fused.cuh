@@ -164,9 +164,32 @@ __device__ __forceinline__ void stage_weights(const Problem& pr, int co_block0, 
   }
 }
 
-// Issues the cp.async copies of one input chunk (8 channels, the tile's rows and
-// columns with halo) into one stage; outside the image and beyond cin the copies
-// zero-fill, which is the convolution's zero padding.
+// Issues the cp.async copies of one input chunk (8 channels of `rows` staged
+// rows of `cols` floats: the tile's rows and columns with halo) into one stage,
+// kBytes (16 or 4) each, `per_row` of them a row, the first from input column
+// col0. Outside the image and beyond cin the copies zero-fill, which is the
+// convolution's zero padding.
+template <int kBytes>
+__device__ __forceinline__ void copy_chunk(const Problem& pr, float* stage, const float* image, int chunk,
+                                           int rows, int cols, int in_row0, int col0, int per_row) {
+  constexpr int kFloats = kBytes / 4;
+  const int copies = kChunkChannels * rows * per_row;
+  for (int i = threadIdx.x; i < copies; i += kThreads) {
+    const int piece = i % per_row;
+    const int row = (i / per_row) % rows;
+    const int channel_in_chunk = i / (per_row * rows);
+    const int c = chunk * kChunkChannels + channel_in_chunk;
+    const int ih = in_row0 + row;
+    const int iw = col0 + kFloats * piece;
+    const bool inside = c < pr.cin && ih >= 0 && ih < pr.height && iw >= 0 && iw < pr.width;
+    const float* src =
+        inside ? image + (static_cast<std::int64_t>(c) * pr.height + ih) * pr.width + iw
+               : pr.x;  // a valid address; nothing is read
+    kg::cp_async<kBytes>(stage + (channel_in_chunk * rows + row) * cols + kFloats * piece, src,
+                         inside ? kBytes : 0);
+  }
+}
+
 template <bool kDefaultShape>
 __device__ __forceinline__ void load_chunk(const Problem& pr, float* stage, const TileOrigin& o,
                                            int chunk) {
@@ -177,39 +200,10 @@ __device__ __forceinline__ void load_chunk(const Problem& pr, float* stage, cons
   if (kDefaultShape || pr.vector_loads) {
     // 16-byte copies from the aligned column at or below in_col0. With width % 4 == 0
     // a 16-byte piece is wholly inside or wholly outside the row.
-    const int aligned_col0 = in_col0 - column_shift(pr, in_col0);
-    const int pieces_per_row = cols / 4;
-    const int pieces = kChunkChannels * rows * pieces_per_row;
-    for (int i = threadIdx.x; i < pieces; i += kThreads) {
-      const int piece = i % pieces_per_row;
-      const int row = (i / pieces_per_row) % rows;
-      const int channel_in_chunk = i / (pieces_per_row * rows);
-      const int c = chunk * kChunkChannels + channel_in_chunk;
-      const int ih = in_row0 + row;
-      const int iw = aligned_col0 + 4 * piece;
-      const bool inside = c < pr.cin && ih >= 0 && ih < pr.height && iw >= 0 && iw < pr.width;
-      const float* src =
-          inside ? image + (static_cast<std::int64_t>(c) * pr.height + ih) * pr.width + iw
-                 : pr.x;  // a valid address; nothing is read
-      kg::cp_async<16>(stage + (channel_in_chunk * rows + row) * cols + 4 * piece, src,
-                       inside ? 16 : 0);
-    }
+    copy_chunk<16>(pr, stage, image, chunk, rows, cols, in_row0, in_col0 - column_shift(pr, in_col0), cols / 4);
   } else {
     // Unaligned rows: 4-byte copies, column 0 of the stage is in_col0.
-    const int in_cols = pr.tile_in_cols;
-    const int elements = kChunkChannels * rows * in_cols;
-    for (int i = threadIdx.x; i < elements; i += kThreads) {
-      const int col = i % in_cols;
-      const int row = (i / in_cols) % rows;
-      const int channel_in_chunk = i / (in_cols * rows);
-      const int c = chunk * kChunkChannels + channel_in_chunk;
-      const int ih = in_row0 + row;
-      const int iw = in_col0 + col;
-      const bool inside = c < pr.cin && ih >= 0 && ih < pr.height && iw >= 0 && iw < pr.width;
-      const float* src =
-          inside ? image + (static_cast<std::int64_t>(c) * pr.height + ih) * pr.width + iw : pr.x;
-      kg::cp_async<4>(stage + (channel_in_chunk * rows + row) * cols + col, src, inside ? 4 : 0);
-    }
+    copy_chunk<4>(pr, stage, image, chunk, rows, cols, in_row0, in_col0, pr.tile_in_cols);
   }
 }
 
