@@ -10,8 +10,9 @@
 //
 //   const auto [n, c, h, w] = kg::unravel(index, batch, channels, height, width);
 //
-// Plain structs and __host__ __device__ functions only, so nvcc needs no
-// --expt-relaxed-constexpr for them.
+// The device side is plain structs and functions marked __device__ (the
+// loop) or __host__ __device__ (unravel), none of them constexpr, so nvcc
+// needs no --expt-relaxed-constexpr for them.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
