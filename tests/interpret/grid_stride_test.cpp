@@ -19,8 +19,8 @@ __global__ void count_visits(std::int64_t total, int* visits) {
 }
 
 TEST(GridStride, EveryIndexOnceWhateverTheGrid) {
-  for (const auto& [total, blocks, threads] :
-       std::vector<std::tuple<std::int64_t, unsigned, unsigned>>{{1000, 3, 32}, {1000, 40, 32}, {5, 1, 64}, {0, 2, 32}}) {
+  using Grid = std::tuple<std::int64_t, unsigned, unsigned>;  // total, blocks, threads
+  for (const auto& [total, blocks, threads] : std::vector<Grid>{{1000, 3, 32}, {1000, 40, 32}, {5, 1, 64}, {0, 2, 32}}) {
     std::vector<int> visits(static_cast<std::size_t>(total) + 1, 0);
     kg::launch(count_visits, dim3(blocks), dim3(threads), 0, nullptr, total, visits.data());
     for (std::int64_t i = 0; i < total; ++i) EXPECT_EQ(visits[i], 1) << "index " << i << " of " << total;

@@ -131,8 +131,8 @@ TEST(Markdown, TableRanksEveryTimedImplementation) {
   const std::string md = markdown_summary(report_json(r->input));
   EXPECT_THAT(md, HasSubstr("### ❌ l1_071_conv_transposed_2d on h100-sxm"));
   EXPECT_THAT(md, HasSubstr("| # | implementation | precision | latency (ms) | vs #1 | speedup over eager"));
-  EXPECT_THAT(md,
-              HasSubstr("| 1 | `fused_tf32` | tf32 | 0.6 | 1.00× | 2.50× | measured (this run) | 2026-03-10 |  | 0.32 | 1.88× |"));
+  EXPECT_THAT(md, HasSubstr("| 1 | `fused_tf32` | tf32 | 0.6 | 1.00× | 2.50× | measured (this run) | 2026-03-10 |  | "
+                            "0.32 | 1.88× |"));
   EXPECT_THAT(md, HasSubstr("`fused_3xtf32` | fp32 | 1 | 1.67× | 1.50× | measured (this run) | 2026-03-10 | ⚠️ stale"));
   EXPECT_THAT(md, HasSubstr("reported: KernelBench"));
   EXPECT_THAT(md, HasSubstr("faster than its record"));

@@ -12,9 +12,12 @@
 // The preprocessor does not recurse, so a list is walked by rescanning: each
 // step leaves behind the name of the next one, which the following rescan of
 // KG_DETAIL_RESCAN expands. 4^4 = 256 rescans: more members than a record has.
-#define KG_DETAIL_RESCAN(...) KG_DETAIL_RESCAN_3(KG_DETAIL_RESCAN_3(KG_DETAIL_RESCAN_3(KG_DETAIL_RESCAN_3(__VA_ARGS__))))
-#define KG_DETAIL_RESCAN_3(...) KG_DETAIL_RESCAN_2(KG_DETAIL_RESCAN_2(KG_DETAIL_RESCAN_2(KG_DETAIL_RESCAN_2(__VA_ARGS__))))
-#define KG_DETAIL_RESCAN_2(...) KG_DETAIL_RESCAN_1(KG_DETAIL_RESCAN_1(KG_DETAIL_RESCAN_1(KG_DETAIL_RESCAN_1(__VA_ARGS__))))
+#define KG_DETAIL_RESCAN(...) \
+  KG_DETAIL_RESCAN_3(KG_DETAIL_RESCAN_3(KG_DETAIL_RESCAN_3(KG_DETAIL_RESCAN_3(__VA_ARGS__))))
+#define KG_DETAIL_RESCAN_3(...) \
+  KG_DETAIL_RESCAN_2(KG_DETAIL_RESCAN_2(KG_DETAIL_RESCAN_2(KG_DETAIL_RESCAN_2(__VA_ARGS__))))
+#define KG_DETAIL_RESCAN_2(...) \
+  KG_DETAIL_RESCAN_1(KG_DETAIL_RESCAN_1(KG_DETAIL_RESCAN_1(KG_DETAIL_RESCAN_1(__VA_ARGS__))))
 #define KG_DETAIL_RESCAN_1(...) __VA_ARGS__
 
 #define KG_DETAIL_VISIT_EACH(first, ...) \
