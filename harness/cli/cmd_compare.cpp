@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "gate_options.hpp"
 #include "kernelgate/ab_comparison.hpp"
 #include "kernelgate/conclude.hpp"
 #include "kernelgate/error.hpp"
@@ -101,10 +102,7 @@ Work add_compare_command(CLI::App& compare, CommonOptions& common) {
       ->take_all();
   compare.add_flag("--json", options->json, "the comparison as JSON instead of a Markdown table");
   add_suites_option(compare, common);
-  compare
-      .add_option_function<double>(
-          "--latency-tolerance", [options](double value) { options->gate.latency_tolerance = value; },
-          "relative slowdown allowed (default: the suite's)")
+  add_gate_override(compare, "--latency-tolerance", options->gate.latency_tolerance, "relative slowdown allowed")
       ->check(number_in(0, 10, "a fraction", &options->option_errors, "--latency-tolerance"));
   compare.add_flag("--gate-interpret-latency", options->gate.gate_wall_clock,
                    "also judge interpret-mode (wall clock) samples, which are informational by default");

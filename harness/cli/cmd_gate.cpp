@@ -31,8 +31,7 @@ int gate_command(const GateCommandOptions& options, const CommonOptions& common)
   if (!options.option_errors.empty()) throw Error(options.option_errors.front());
   const std::vector<RunResult> runs = load_run_results(options.results_file);
   if (runs.empty()) throw Error(options.results_file + ": holds no runs");
-  const std::filesystem::path baselines_dir = options.baselines_dir;
-  check_baselines_dir(baselines_dir, options.allow_empty_baselines);
+  check_baselines_dir(options.baselines_dir, options.allow_empty_baselines);
   ensure_report_dir_writable(options.report_dir);
 
   // Every run is matched with its suite and stored file before any report is
@@ -47,8 +46,8 @@ int gate_command(const GateCommandOptions& options, const CommonOptions& common)
                   run.identity.substr(0, 12) + ", the suite in " + suites_dir.string() + " is " +
                   suite.identity.substr(0, 12) + ": gate it with the suites it was run with");
     ConcludeOptions conclude;
-    conclude.baselines_dir = baselines_dir;
-    conclude.baseline = load_stored_baseline(baselines_dir, run.workload, run.hardware);
+    conclude.baselines_dir = options.baselines_dir;
+    conclude.baseline = load_stored_baseline(options.baselines_dir, run.workload, run.hardware);
     conclude.report_dir = options.report_dir;
     conclude.policy = apply_overrides(suite.gate, options.gate);
     conclude.quiet = options.quiet;

@@ -106,12 +106,11 @@ void history_command(const HistoryOptions& options, const CommonOptions& common)
   const Suite suite = find_suite(suites_dir_of(common), options.workload);  // an unknown workload is an error
   ChangePointPolicy policy = change_point_policy(suite.gate);
   if (options.min_change) policy.min_relative_change = *options.min_change;
-  const fs::path baselines_dir = options.baselines_dir;
   // Every file is read and checked before anything is printed.
   std::vector<std::pair<fs::path, BaselineFile>> files;
-  for (const std::string& key : history_keys(baselines_dir, suite.id, options.hardware)) {
-    const fs::path file = baseline_path(baselines_dir, suite.id, key);  // refuses a key that is none
-    std::optional<BaselineFile> baseline = load_stored_baseline(baselines_dir, suite.id, key);
+  for (const std::string& key : history_keys(options.baselines_dir, suite.id, options.hardware)) {
+    const fs::path file = baseline_path(options.baselines_dir, suite.id, key);  // refuses a key that is none
+    std::optional<BaselineFile> baseline = load_stored_baseline(options.baselines_dir, suite.id, key);
     if (!baseline) throw Error(file.string() + ": no baselines of " + suite.id + " on " + key);
     files.emplace_back(file, std::move(*baseline));
   }

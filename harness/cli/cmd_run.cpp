@@ -158,7 +158,6 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
   run_options.sample_points = options.sample_points;
   run_options.allow_slow = options.allow_slow;
   run_options.count_accesses = options.counters;
-  const std::filesystem::path baselines_dir = options.baselines_dir;
 
   // Everything that can be wrong with the inputs is found before the first
   // candidate runs: the baselines (folder and every file this run gates
@@ -169,11 +168,11 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
   try {
     if (!options.option_errors.empty()) throw Error(options.option_errors.front());
     run_options.axis_overrides = options.axes.empty() ? Axes{} : parse_axes_list(options.axes);
-    check_baselines_dir(baselines_dir, options.allow_empty_baselines);
+    check_baselines_dir(options.baselines_dir, options.allow_empty_baselines);
     for (const Suite& suite : suites) {
       Prepared p;
       p.policy = apply_overrides(suite.gate, options.gate);
-      p.baseline = load_stored_baseline(baselines_dir, suite.id, device->hardware_key());
+      p.baseline = load_stored_baseline(options.baselines_dir, suite.id, device->hardware_key());
       note_renamed_axes(suite, run_options.axis_overrides);
       const Axes axes = suite.resolve_axes(run_options.preset, run_options.axis_overrides);
       check_run_fits(suite, axes, *device, run_options.timeout_s, run_options.allow_slow);
@@ -202,7 +201,7 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
       write_results(options.results_file, raw_results);  // after each workload: a crash keeps the rest
     }
     ConcludeOptions conclude;
-    conclude.baselines_dir = baselines_dir;
+    conclude.baselines_dir = options.baselines_dir;
     conclude.baseline = std::move(prepared[i].baseline);
     conclude.report_dir = options.report_dir;
     conclude.policy = prepared[i].policy;

@@ -1,7 +1,7 @@
 #pragma once
-// The gate policy options of `kernelgate run` and `kernelgate gate`: each
-// overrides the suite's GatePolicy (suite.hpp) for this run only.
-// docs/baselines.md explains them.
+// The gate policy options of `kernelgate run` and `kernelgate gate` (and the
+// one `kernelgate compare` takes): each overrides the suite's GatePolicy
+// (suite.hpp) for this run only. docs/baselines.md explains them.
 #include <optional>
 #include <string>
 
@@ -13,27 +13,26 @@
 
 namespace kg::cli {
 
-namespace detail {
-// `--name VALUE` sets `target`; a bad value is said as number_in says it.
+// One policy override: `--name VALUE` sets `target`, in the help's gate
+// policy group; the caller adds the value's check (number_in).
 template <typename T>
-CLI::Option* add_override(CLI::App& command, const std::string& name, std::optional<T>& target,
-                          const std::string& description) {
+CLI::Option* add_gate_override(CLI::App& command, const std::string& name, std::optional<T>& target,
+                               const std::string& description) {
   return command.add_option_function<T>(name, [&target](T value) { target = value; }, description)
       ->group("Gate policy (default: the suite's)");
 }
-}  // namespace detail
 
 inline void add_gate_options(CLI::App& command, GatePolicyOverrides& overrides, OptionErrors* deferred) {
-  detail::add_override(command, "--latency-tolerance", overrides.latency_tolerance,
-                       "relative slowdown allowed before `regressed`, e.g. 0.05")
+  add_gate_override(command, "--latency-tolerance", overrides.latency_tolerance,
+                    "relative slowdown allowed before `regressed`, e.g. 0.05")
       ->check(number_in(0, 10, "a fraction", deferred, "--latency-tolerance"));
-  detail::add_override(command, "--noise-multiplier", overrides.noise_multiplier,
-                       "times the measured standard deviation added to the tolerance")
+  add_gate_override(command, "--noise-multiplier", overrides.noise_multiplier,
+                    "times the measured standard deviation added to the tolerance")
       ->check(number_in(0, 100, "a number", deferred, "--noise-multiplier"));
-  detail::add_override(command, "--max-age-days", overrides.max_age_days, "a measured record older than this is stale")
+  add_gate_override(command, "--max-age-days", overrides.max_age_days, "a measured record older than this is stale")
       ->check(number_in(0, 36500, "a number of days", deferred, "--max-age-days"));
-  detail::add_override(command, "--win-is-stale", overrides.win_is_stale,
-                       "true|false: a speed-up beyond tolerance makes the record stale (asks for a publish)");
+  add_gate_override(command, "--win-is-stale", overrides.win_is_stale,
+                    "true|false: a speed-up beyond tolerance makes the record stale (asks for a publish)");
   command
       .add_flag("--gate-interpret-latency", overrides.gate_wall_clock,
                 "also gate interpret-mode (wall clock) latencies, which are informational by default")
