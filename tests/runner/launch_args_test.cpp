@@ -5,6 +5,7 @@
 
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/error.hpp"
+#include "support/error_of.hpp"
 
 namespace kg {
 namespace {
@@ -23,12 +24,8 @@ TEST(LaunchArgs, AWorkspaceTooSmallIsAnErrorNamingWhatItHoldsAndWhatIsNeeded) {
   LaunchArgs args;
   args.workspace = scratch.data();
   args.workspace_bytes = 30;
-  try {
-    args.workspace_floats(8, "pooled values");
-    FAIL() << "no error for 8 floats in 30 bytes";
-  } catch (const Error& e) {
-    EXPECT_STREQ(e.what(), "the candidate's workspace holds 30 bytes, the 8 pooled values need 32");
-  }
+  EXPECT_EQ(test::error_of([&] { args.workspace_floats(8, "pooled values"); }),
+            "the candidate's workspace holds 30 bytes, the 8 pooled values need 32");
 }
 
 }  // namespace

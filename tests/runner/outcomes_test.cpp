@@ -6,6 +6,7 @@
 #include <map>
 
 #include "kernelgate/runner.hpp"
+#include "support/error_of.hpp"
 #include "test_candidates.hpp"
 
 namespace kg::testing {
@@ -292,12 +293,8 @@ TEST(RunnerOutcomes, HangIsTimedOutAndTheRunGoesOn) {
 TEST(RunnerOutcomes, UnknownCandidateIdIsAnError) {
   const Suite suite = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), kTestWorkload);
   auto device = open_device("cpu");
-  try {
-    run_workload(suite, *device, quick_options({"no_such_candidate"}));
-    FAIL() << "expected kg::Error";
-  } catch (const Error& e) {
-    EXPECT_THAT(std::string(e.what()), HasSubstr("has no candidate 'no_such_candidate'"));
-  }
+  EXPECT_THAT(test::error_of([&] { run_workload(suite, *device, quick_options({"no_such_candidate"})); }),
+              HasSubstr("has no candidate 'no_such_candidate'"));
 }
 
 }  // namespace

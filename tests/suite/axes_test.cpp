@@ -137,14 +137,9 @@ TEST(Axes, ParseAxesList) {
 TEST(Axes, UnknownTensorAndPrecision) {
   Suite suite = stock("l2_078_conv_transpose3d_max_max_sum");
   EXPECT_THROW(suite.tensor("z"), Error);
-  try {
-    suite.tolerance("fp8");
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "workload l2_078_conv_transpose3d_max_max_sum has no tolerance for precision 'fp8' "
-              "(defined: bf16, fp32, tf32)");
-  }
+  EXPECT_EQ(test::error_of([&] { suite.tolerance("fp8"); }),
+            "workload l2_078_conv_transpose3d_max_max_sum has no tolerance for precision 'fp8' "
+            "(defined: bf16, fp32, tf32)");
   EXPECT_EQ(suite.tolerance("fp32").atol, 1e-4);
 }
 

@@ -5,6 +5,7 @@
 #include "kernelgate/error.hpp"
 #include "kernelgate/npy.hpp"
 #include "suite_test_util.hpp"
+#include "support/error_of.hpp"
 
 namespace kg {
 namespace {
@@ -30,12 +31,7 @@ TEST(Npy, RoundTripsFloat32AndFloat64) {
 TEST(Npy, RejectsWhatItCannotRead) {
   test::TempDir dir;
   auto file = test::write_text(dir.path() / "bad.npy", "not numpy");
-  try {
-    read_npy(file);
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), file.string() + ": not a .npy file");
-  }
+  EXPECT_EQ(test::error_of([&] { read_npy(file); }), file.string() + ": not a .npy file");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "suite_test_util.hpp"
+#include "support/error_of.hpp"
 
 namespace kg {
 namespace {
@@ -149,14 +150,9 @@ TEST_F(SuiteValidation, ForwardPassThatDoesNotFit) {
   // The same check on axes given at run time.
   Suite suite = load_suite(test::stock_suite_file("l2_078_conv_transpose3d_max_max_sum"));
   suite.forward[1].integers["kernel"] = {"5"};  // a 2-pool that became a 5-pool
-  try {
-    suite.resolve_axes("ci");
-    FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "illegal axes for workload l2_078_conv_transpose3d_max_max_sum: forward[2]: max_pool: the kernel "
-              "spans 3, more than the padded input's 2 of spatial dimension 0");
-  }
+  EXPECT_EQ(test::error_of([&] { suite.resolve_axes("ci"); }),
+            "illegal axes for workload l2_078_conv_transpose3d_max_max_sum: forward[2]: max_pool: the kernel "
+            "spans 3, more than the padded input's 2 of spatial dimension 0");
 }
 
 TEST_F(SuiteValidation, IllegalPresetAxes) {
@@ -231,12 +227,8 @@ TEST_F(SuiteValidation, NotJson) {
   }
   // A number beyond a double is the parser's other kind of error: named too.
   auto overflow = test::write_text(dir_.path() / "overflow.json", "{\"id\": 1e999}");
-  try {
-    load_suite(overflow);
-    FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), overflow.string() + ": $.id: not valid JSON: number overflow parsing '1e999'");
-  }
+  EXPECT_EQ(test::error_of([&] { load_suite(overflow); }),
+            overflow.string() + ": $.id: not valid JSON: number overflow parsing '1e999'");
 }
 
 TEST_F(SuiteValidation, IdentityIgnoresFormattingButNotContent) {
@@ -255,29 +247,13 @@ TEST_F(SuiteValidation, DuplicateIdsAndUnknownWorkload) {
   Json json = test::stock_suite_json("l1_071_conv_transposed_2d");
   auto first = test::write_text(dir_.path() / "a.json", json.dump());
   auto second = test::write_text(dir_.path() / "b.json", json.dump());
-  try {
-    load_suites(dir_.path());
-    FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), second.string() +
-                                         ": $.id: workload 'l1_071_conv_transposed_2d' is also defined in " +
-                                         first.string());
-  }
+  EXPECT_EQ(test::error_of([&] { load_suites(dir_.path()); }),
+            second.string() + ": $.id: workload 'l1_071_conv_transposed_2d' is also defined in " + first.string());
   std::filesystem::remove(second);
-  try {
-    find_suite(dir_.path(), "l9_999_nothing");
-    FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "unknown workload 'l9_999_nothing' in " + dir_.path().string() +
-                                         " (known: l1_071_conv_transposed_2d)");
-  }
-  try {
-    load_suites(dir_.path() / "missing");
-    FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "suites folder '" + (dir_.path() / "missing").string() +
-                                         "' does not exist or is not a folder");
-  }
+  EXPECT_EQ(test::error_of([&] { find_suite(dir_.path(), "l9_999_nothing"); }),
+            "unknown workload 'l9_999_nothing' in " + dir_.path().string() + " (known: l1_071_conv_transposed_2d)");
+  EXPECT_EQ(test::error_of([&] { load_suites(dir_.path() / "missing"); }),
+            "suites folder '" + (dir_.path() / "missing").string() + "' does not exist or is not a folder");
 }
 
 }  // namespace
