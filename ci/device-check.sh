@@ -81,12 +81,20 @@ warnings=$(grep -E 'warning' "$outdir/build.log" | grep -v '^ptxas info' | sort 
 
 # The GPU tests no GPU has run yet go first, so that a run cut short still
 # answers them: the tensor-core model of interpret mode against the hardware,
-# and two wgmma shapes chained on one accumulator with a fence between.
+# two wgmma shapes chained on one accumulator with a fence between, and the
+# cuda device's own fill, hash, scan and gather kernels that every GPU
+# verdict rests on (until now run only in interpret mode).
 first_tests='GpuInterpretKernels.TensorCoresComputeAsTheHopperModel:GpuInterpretKernels.WgmmaShapesChainedWithAFence'
+first_tests_described="tensor-core model, wgmma shapes chained, device memory kernels"
+run_first_tests() {
+  local status=0
+  "$build_dir/tests/interpret/interpret_kernels_gpu_test" --gtest_filter="$first_tests" || status=1
+  "$build_dir/tests/device/device_memory_kernels_gpu_test" || status=1
+  return $status
+}
 first_verdict="not run (the build failed)"
 if [ $build_ok -eq 0 ]; then
-  step first_tests "$build_dir/tests/interpret/interpret_kernels_gpu_test" --gtest_filter="$first_tests" \
-    > "$outdir/first-tests.log" 2>&1
+  step first_tests run_first_tests > "$outdir/first-tests.log" 2>&1
   first_status=$?
   tail -15 "$outdir/first-tests.log"
   if [ $first_status -eq 0 ]; then
@@ -147,7 +155,7 @@ fi
 kernelgate=$build_dir/bin/kernelgate
 if [ -x "$kernelgate" ] && [ -d "$outdir/reports" ]; then
   {
-    echo "New GPU tests ($first_tests): $first_verdict"
+    echo "New GPU tests ($first_tests_described): $first_verdict"
     echo
     "$kernelgate" summarize "$outdir/reports" 2> /dev/null
   } > "$outdir/summary.md" || true
@@ -155,7 +163,7 @@ fi
 
 echo
 echo "== device check: $(($(date +%s) - started)) s"
-echo "new GPU tests (tensor-core model, wgmma shapes chained): $first_verdict"
+echo "new GPU tests ($first_tests_described): $first_verdict"
 for i in "${!step_names[@]}"; do
   printf '  %-16s %-12s %5ss\n' "${step_names[$i]}" "${step_results[$i]}" "${step_seconds[$i]}"
 done

@@ -61,11 +61,19 @@ class CudaError : public Error {
 
 }  // namespace kg
 
-#if defined(KG_GPU) && !defined(KG_INTERPRET)
+// KG_CUDA_CHECK works in both builds: in interpret mode the runtime calls are
+// the shims of kernelgate/interpret/cuda_shims.hpp, so code shared by the two
+// (the cuda device's fill and scan kernels, tested on the CPU) checks its
+// calls the same way. cuDNN and CUPTI exist in the gpu build only.
+#if defined(KG_INTERPRET)
+#include "kernelgate/interpret/cuda_shims.hpp"
+#elif defined(KG_GPU)
 #include <cuda_runtime.h>
 #include <cudnn.h>
 #include <cupti_result.h>
+#endif
 
+#if defined(KG_INTERPRET) || defined(KG_GPU)
 namespace kg::detail {
 
 inline void check_cuda(cudaError_t status, const char* expression, const char* file, int line) {
@@ -73,6 +81,14 @@ inline void check_cuda(cudaError_t status, const char* expression, const char* f
   throw CudaError("CUDA", expression, file, line, static_cast<long long>(status),
                   cudaGetErrorName(status), cudaGetErrorString(status));
 }
+
+}  // namespace kg::detail
+
+#define KG_CUDA_CHECK(expression) ::kg::detail::check_cuda((expression), #expression, __FILE__, __LINE__)
+#endif
+
+#if defined(KG_GPU) && !defined(KG_INTERPRET)
+namespace kg::detail {
 
 inline void check_cudnn(cudnnStatus_t status, const char* expression, const char* file, int line) {
   if (status == CUDNN_STATUS_SUCCESS) return;
@@ -92,7 +108,6 @@ inline void check_cupti(CUptiResult status, const char* expression, const char* 
 
 }  // namespace kg::detail
 
-#define KG_CUDA_CHECK(expression) ::kg::detail::check_cuda((expression), #expression, __FILE__, __LINE__)
 #define KG_CUDNN_CHECK(expression) ::kg::detail::check_cudnn((expression), #expression, __FILE__, __LINE__)
 #define KG_CUPTI_CHECK(expression) ::kg::detail::check_cupti((expression), #expression, __FILE__, __LINE__)
 #endif

@@ -15,51 +15,11 @@
 
 #include "exact_gemm_inputs.hpp"
 #include "kernels/test_kernels.hpp"
+#include "support/device_vector.hpp"
 #include "tensor_core_vectors.hpp"
 
 namespace kg::test {
 namespace {
-
-void check(cudaError_t status, const char* what) {
-  ASSERT_EQ(status, cudaSuccess) << what << ": " << cudaGetErrorString(status);
-}
-
-bool have_gpu() {
-  int count = 0;
-  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
-
-#define KG_REQUIRE_GPU()                                                          \
-  do {                                                                            \
-    if (!have_gpu()) {                                                            \
-      const char* require = std::getenv("KERNELGATE_REQUIRE_GPU");                \
-      if (require != nullptr && std::string(require) == "1") FAIL() << "no GPU";  \
-      GTEST_SKIP() << "no GPU";                                                   \
-    }                                                                             \
-  } while (0)
-
-// A device copy of a host vector, copied back by `read`.
-template <typename T>
-class DeviceVector {
- public:
-  explicit DeviceVector(const std::vector<T>& host) : size_(host.size()) {
-    check(cudaMalloc(&data_, bytes()), "cudaMalloc");
-    check(cudaMemcpy(data_, host.data(), bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
-  }
-  ~DeviceVector() { cudaFree(data_); }
-  T* get() const { return data_; }
-  std::vector<T> read() const {
-    check(cudaDeviceSynchronize(), "kernel");
-    std::vector<T> host(size_);
-    check(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost), "cudaMemcpy");
-    return host;
-  }
-
- private:
-  std::size_t bytes() const { return size_ * sizeof(T); }
-  T* data_ = nullptr;
-  std::size_t size_;
-};
 
 TEST(GpuInterpretKernels, BlockReduceSum) {
   KG_REQUIRE_GPU();

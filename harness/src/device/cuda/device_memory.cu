@@ -1,9 +1,11 @@
-// Fill and hash kernels of the cuda device. Grid-stride loops over 64-bit
-// indices: buffers here reach several GiB.
+// Fill, hash, scan and gather kernels of the cuda device. Grid-stride loops over 64-bit
+// indices: buffers here reach several GiB. Launched through kg::launch, so
+// the file also compiles in interpret mode for its test (device_memory.hpp).
 #include "device_memory.hpp"
 
 #include <cstring>
 
+#include "kernelgate/cuda.hpp"
 #include "kernelgate/cuda_check.hpp"
 
 namespace kg::cuda_detail {
@@ -102,22 +104,21 @@ unsigned int grid_for(std::size_t items) {
 }  // namespace
 
 void launch_empty_kernel(cudaStream_t stream) {
-  empty_kernel<<<1, 32, 0, stream>>>();
-  KG_CUDA_CHECK(cudaGetLastError());
+  kg::launch(empty_kernel, dim3(1), dim3(32), 0, stream);
 }
 
 void read_sweep(const void* data, std::size_t bytes, std::uint32_t* sink, cudaStream_t stream) {
   const std::size_t vectors = bytes / sizeof(uint4);
   if (vectors == 0) return;
-  read_sweep_kernel<<<grid_for(vectors), kThreads, 0, stream>>>(static_cast<const uint4*>(data), vectors, sink);
-  KG_CUDA_CHECK(cudaGetLastError());
+  kg::launch(read_sweep_kernel, dim3(grid_for(vectors)), dim3(kThreads), 0, stream, static_cast<const uint4*>(data),
+             vectors, sink);
 }
 
 void fill_words(void* data, std::size_t bytes, std::uint32_t word, cudaStream_t stream) {
   const std::size_t words = bytes / 4;
   if (words > 0) {
-    fill_words_kernel<<<grid_for(words), kThreads, 0, stream>>>(static_cast<std::uint32_t*>(data), words, word);
-    KG_CUDA_CHECK(cudaGetLastError());
+    kg::launch(fill_words_kernel, dim3(grid_for(words)), dim3(kThreads), 0, stream, static_cast<std::uint32_t*>(data),
+               words, word);
   }
   if (const std::size_t tail = bytes % 4; tail > 0)
     KG_CUDA_CHECK(cudaMemcpyAsync(static_cast<unsigned char*>(data) + words * 4, &word, tail,
@@ -128,8 +129,8 @@ void fill_words(void* data, std::size_t bytes, std::uint32_t word, cudaStream_t 
 
 std::uint64_t hash_bytes(const void* data, std::size_t bytes, std::uint64_t* scratch, cudaStream_t stream) {
   KG_CUDA_CHECK(cudaMemsetAsync(scratch, 0, sizeof *scratch, stream));
-  hash_kernel<<<grid_for(bytes / 8), kThreads, 0, stream>>>(static_cast<const unsigned char*>(data), bytes, scratch);
-  KG_CUDA_CHECK(cudaGetLastError());
+  kg::launch(hash_kernel, dim3(grid_for(bytes / 8)), dim3(kThreads), 0, stream, static_cast<const unsigned char*>(data),
+             bytes, scratch);
   std::uint64_t value = 0;
   KG_CUDA_CHECK(cudaMemcpyAsync(&value, scratch, sizeof value, cudaMemcpyDeviceToHost, stream));
   KG_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -141,9 +142,8 @@ FloatScanCounts scan_floats(const float* data, std::size_t count, std::uint32_t 
   const unsigned long long initial[4] = {0, ~0ull, 0, ~0ull};
   KG_CUDA_CHECK(cudaMemcpyAsync(scratch, initial, sizeof initial, cudaMemcpyHostToDevice, stream));
   if (count > 0) {
-    scan_floats_kernel<<<grid_for(count), kThreads, 0, stream>>>(reinterpret_cast<const std::uint32_t*>(data),
-                                                                 count, poison, scratch);
-    KG_CUDA_CHECK(cudaGetLastError());
+    kg::launch(scan_floats_kernel, dim3(grid_for(count)), dim3(kThreads), 0, stream,
+               reinterpret_cast<const std::uint32_t*>(data), count, poison, scratch);
   }
   unsigned long long result[4] = {};
   KG_CUDA_CHECK(cudaMemcpyAsync(result, scratch, sizeof result, cudaMemcpyDeviceToHost, stream));
@@ -158,13 +158,14 @@ FloatScanCounts scan_floats(const float* data, std::size_t count, std::uint32_t 
 void gather_floats(const float* data, const std::int64_t* indices, std::size_t count, float* values,
                    cudaStream_t stream) {
   if (count == 0) return;
-  gather_floats_kernel<<<grid_for(count), kThreads, 0, stream>>>(data, indices, count, values);
-  KG_CUDA_CHECK(cudaGetLastError());
+  kg::launch(gather_floats_kernel, dim3(grid_for(count)), dim3(kThreads), 0, stream, data, indices, count, values);
 }
 
+#if !defined(KG_INTERPRET)
 std::string cuda_compiler_version() {
   return "nvcc " + std::to_string(__CUDACC_VER_MAJOR__) + "." + std::to_string(__CUDACC_VER_MINOR__) + "." +
          std::to_string(__CUDACC_VER_BUILD__);
 }
+#endif
 
 }  // namespace kg::cuda_detail

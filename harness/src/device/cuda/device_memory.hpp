@@ -1,7 +1,13 @@
 #pragma once
-// Device-side fill and hash of buffers, so multi-GiB outputs and inputs never
-// cross PCIe just to be poisoned or compared.
+// Device-side fill, hash and scan of buffers, so multi-GiB outputs and inputs never
+// cross PCIe just to be poisoned or compared. The kernels are the cuda
+// device's; the same source also compiles in interpret mode, where
+// tests/device runs them on the CPU (the gpu build runs that test on a GPU).
+#if defined(KG_INTERPRET)
+#include "kernelgate/interpret/cuda_shims.hpp"
+#else
 #include <cuda_runtime_api.h>
+#endif
 
 #include <cstddef>
 #include <cstdint>
@@ -42,7 +48,9 @@ void read_sweep(const void* data, std::size_t bytes, std::uint32_t* sink, cudaSt
 // One warp of a kernel that does nothing, on `stream` (Device::launch_empty_kernel).
 void launch_empty_kernel(cudaStream_t stream);
 
+#if !defined(KG_INTERPRET)
 // "nvcc 13.0.88": the compiler that built the device code.
 std::string cuda_compiler_version();
+#endif
 
 }  // namespace kg::cuda_detail
