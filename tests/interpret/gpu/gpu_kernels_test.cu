@@ -7,9 +7,7 @@
 
 #include <bit>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
-#include <string>
 #include <utility>
 #include <vector>
 
