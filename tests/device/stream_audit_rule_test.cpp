@@ -1,8 +1,10 @@
-// The stream audit's rule on hand-made activity records (the GPU path feeds it
-// CUPTI's records; the rule itself needs no GPU).
+// The stream audit's rules on hand-made activity records and timings (the GPU
+// path feeds them CUPTI's records and the cuda device's timings; the rules
+// themselves need no GPU).
 #include <string>
 #include <vector>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "kernelgate/stream_audit_rule.hpp"
@@ -44,6 +46,34 @@ TEST(StreamAuditRule, AnotherStreamIsReportedBeforeLateWork) {
                                          {"memcpy of 4 bytes", 0, 1'000, 2'000}};
   const std::string verdict = judge_stream_audit(work, kHarness, kDone);
   EXPECT_EQ(verdict.rfind("memcpy of 4 bytes ran on stream 0", 0), 0u) << verdict;
+}
+
+// Timed samples of an honest kernel: the device is idle a few microseconds
+// after the stop event, and a host that wakes up late now and then is no finding.
+TEST(BusyAfterTiming, AnHonestKernelWithARareSlowWakeUpPasses) {
+  std::vector<double> timed(100, 1.2), busy(100, 0.004);
+  busy[10] = busy[50] = busy[90] = 20.0;  // the host was descheduled three times
+  EXPECT_EQ(judge_busy_after_timing(timed, busy), "");
+  EXPECT_EQ(judge_busy_after_timing({}, {}), "");
+}
+
+// The kernel moved to a stream of its own once timed: the events time the
+// launch call alone, the device runs the work afterwards.
+TEST(BusyAfterTiming, WorkLeftOnAnotherStreamIsAFinding) {
+  const std::vector<double> timed(100, 0.01), busy(100, 2.0);
+  const std::string verdict = judge_busy_after_timing(timed, busy);
+  EXPECT_THAT(verdict, ::testing::HasSubstr("stayed busy a median 2 ms per sample"));
+  EXPECT_THAT(verdict, ::testing::HasSubstr("timed a median 0.01 ms, over 100 samples"));
+  EXPECT_THAT(verdict, ::testing::HasSubstr("outside the harness's stream"));
+}
+
+// Below both thresholds nothing is said: under the absolute floor however
+// short the timed work, and under a quarter of a long timed sample.
+TEST(BusyAfterTiming, SmallTailsAreBelowTheThresholds) {
+  EXPECT_EQ(judge_busy_after_timing({0.001, 0.001, 0.001}, {0.04, 0.04, 0.04}), "");
+  EXPECT_EQ(judge_busy_after_timing({4.0, 4.0, 4.0}, {0.9, 0.9, 0.9}), "");
+  EXPECT_NE(judge_busy_after_timing({4.0, 4.0, 4.0}, {1.1, 1.1, 1.1}), "");
+  EXPECT_NE(judge_busy_after_timing({0.001, 0.001, 0.001}, {0.06, 0.06, 0.06}), "");
 }
 
 }  // namespace

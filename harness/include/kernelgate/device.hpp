@@ -79,10 +79,15 @@ struct FloatScan {
 // One timed launch. The clocks are MHz, 0 where the device cannot read them
 // (the cpu device; a GPU without NVML): the lower of the SM clock read just
 // before and just after the launch, and the device's maximum SM clock.
+// busy_after_ms: how long the whole device took to go idle once the timed
+// region had ended, that is work the launch left on another stream (a GPU;
+// 0 on the cpu device, where kernels run when launched and timed samples are
+// audited instead).
 struct TimedLaunch {
   double ms = 0;
   int sm_clock_mhz = 0;
   int sm_clock_max_mhz = 0;
+  double busy_after_ms = 0;
 };
 
 class Device {

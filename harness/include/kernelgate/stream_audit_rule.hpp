@@ -1,8 +1,10 @@
 #pragma once
-// The rule of the GPU stream audit, apart from CUPTI so it is unit-tested in
-// every build: given the device work recorded while a candidate ran, did it
-// all run on the harness's stream, and none of it after the candidate's work
-// there had finished? (docs/gpu-runner.md, "Stream audit")
+// The rules of the GPU stream audit, apart from CUPTI and the GPU so they are
+// unit-tested in every build (docs/gpu-runner.md, "Stream audit"): given the
+// device work recorded while a candidate ran, did it all run on the
+// harness's stream, and none of it after the candidate's work there had
+// finished? And given how long the device stayed busy after each timed
+// sample, did the candidate move work out of the timed region?
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -20,5 +22,20 @@ struct DeviceActivity {
 // first offending piece of work and why.
 std::string judge_stream_audit(const std::vector<DeviceActivity>& activities, std::uint32_t harness_stream_id,
                                std::uint64_t harness_done_ns);
+
+// Timed samples are not audited on a GPU (CUPTI would disturb their times),
+// so a candidate could put its work on a stream of its own once timed: the
+// events on the harness stream would then time almost nothing. After each
+// timed sample the cuda device waits for the whole device and measures how
+// long that took (TimedLaunch::busy_after_ms): about nothing for work on the
+// harness stream, since the stop event already waited for it.
+//
+// Judged on the medians over the samples, so that a rare slow wake-up of the
+// host is no finding: a finding when the device stayed busy more than
+// kBusyAfterFloorMs and more than kBusyAfterFraction of the timed time.
+// Empty when the samples show no such work; otherwise one line.
+inline constexpr double kBusyAfterFloorMs = 0.05;
+inline constexpr double kBusyAfterFraction = 0.25;
+std::string judge_busy_after_timing(const std::vector<double>& timed_ms, const std::vector<double>& busy_after_ms);
 
 }  // namespace kg

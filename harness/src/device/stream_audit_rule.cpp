@@ -1,5 +1,9 @@
-// The stream audit's rule (kernelgate/stream_audit_rule.hpp).
+// The stream audit's rules (kernelgate/stream_audit_rule.hpp).
 #include "kernelgate/stream_audit_rule.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
 
 namespace kg {
 
@@ -18,6 +22,33 @@ std::string judge_stream_audit(const std::vector<DeviceActivity>& activities, st
              " us after the candidate's work on the harness stream had finished: work left running after it returned";
   }
   return "";
+}
+
+namespace {
+
+// The median of the finite values; 0 when there is none.
+double median(std::vector<double> values) {
+  std::erase_if(values, [](double value) { return !std::isfinite(value); });
+  if (values.empty()) return 0;
+  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  if (values.size() % 2 == 1) return *middle;
+  return (*middle + *std::max_element(values.begin(), middle)) / 2;
+}
+
+}  // namespace
+
+std::string judge_busy_after_timing(const std::vector<double>& timed_ms, const std::vector<double>& busy_after_ms) {
+  if (busy_after_ms.empty()) return "";
+  const double busy = median(busy_after_ms);
+  const double timed = median(timed_ms);
+  if (busy <= kBusyAfterFloorMs || busy <= kBusyAfterFraction * timed) return "";
+  std::ostringstream message;
+  message.precision(3);
+  message << "after the timed region the device stayed busy a median " << busy << " ms per sample (the samples timed "
+          << "a median " << timed << " ms, over " << busy_after_ms.size()
+          << " samples): work left running outside the harness's stream, which its events do not time";
+  return message.str();
 }
 
 }  // namespace kg

@@ -157,6 +157,7 @@ struct CandidateHost::State {
       reply.time_ms = timing.ms;
       reply.sm_clock_mhz = timing.sm_clock_mhz;
       reply.sm_clock_max_mhz = timing.sm_clock_max_mhz;
+      reply.busy_after_ms = timing.busy_after_ms;
     } else if (request.count) {
       counted_launch(reply, 0);
     } else {

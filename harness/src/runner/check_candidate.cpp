@@ -19,6 +19,7 @@
 #include "candidate_host.hpp"
 #include "kernelgate/error.hpp"
 #include "kernelgate/reference.hpp"
+#include "kernelgate/stream_audit_rule.hpp"
 #include "runner_internal.hpp"
 
 #if defined(KG_INTERPRET)
@@ -337,6 +338,8 @@ class CandidateChecker {
     if (!within_tolerance(stats, tolerance_))
       violation("timed_outputs", what + " is not the answer its checked runs gave: " +
                                      describe(stats, tolerance_, candidate_.precision, output_shape_));
+    timed_ms_.push_back(reply.time_ms);
+    busy_after_ms_.push_back(reply.busy_after_ms);
     TimedLaunch timing{.ms = reply.time_ms,
                        .sm_clock_mhz = clock_reading(reply.sm_clock_mhz),
                        .sm_clock_max_mhz = clock_reading(reply.sm_clock_max_mhz)};
@@ -353,6 +356,10 @@ class CandidateChecker {
     LatencyStats stats = measure_latency(
         [&](int count) { call(count_command("warmup", {.count = count})); }, [&] { return timed_sample(); },
         options_.timing, interpreted_, clock_);
+    // Work moved off the timed stream once timed: unaudited on a GPU, so seen
+    // by how long the device stayed busy after the samples.
+    if (const std::string finding = judge_busy_after_timing(timed_ms_, busy_after_ms_); !finding.empty())
+      violation("launch_stream", "timed samples: " + finding);
     stats.checked_samples = samples_taken_;
     stats.check_ms = samples_taken_ > 0 ? check_ms_ / samples_taken_ : 0.0;
     stats.overhead_ms = empty_kernel_ms();
@@ -390,6 +397,7 @@ class CandidateChecker {
   std::string strict_summary_;
   std::int64_t samples_taken_ = 0;
   double check_ms_ = 0;
+  std::vector<double> timed_ms_, busy_after_ms_;  // per timed sample, as the child measured them
 };
 
 }  // namespace

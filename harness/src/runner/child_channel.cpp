@@ -116,8 +116,8 @@ KG_JSON_MEMBERS(StrictRequest, indices, atol, rtol, rel_l2)
 KG_JSON_MEMBERS(CountRequest, count)
 KG_JSON_MEMBERS(OpenReply, unsupported, numel, workspace_bytes, overlap)
 KG_JSON_MEMBERS(FloatScan, poisoned, first_poisoned, non_finite, first_non_finite)
-KG_JSON_MEMBERS(RunReply, stream, guards, inputs, output_hash, scan, time_ms, sm_clock_mhz, sm_clock_max_mhz, counted,
-                counters, counters_unavailable)
+KG_JSON_MEMBERS(RunReply, stream, guards, inputs, output_hash, scan, time_ms, sm_clock_mhz, sm_clock_max_mhz,
+                busy_after_ms, counted, counters, counters_unavailable)
 KG_JSON_MEMBERS(StrictReply, stats, summary)
 KG_JSON_MEMBERS(OverheadReply, times_ms)
 

@@ -1,10 +1,12 @@
 // The cuda device (gpu build): device memory with guard bands, fill and hash
 // on the GPU, one non-blocking stream per run, CUDA-event timing with the L2
-// flushed outside the timed region, the SM clock watched while timing, and
-// the CUPTI stream audit. docs/gpu-runner.md describes the whole GPU path.
+// flushed outside the timed region, the SM clock watched while timing, the
+// device's idle wait after each timed sample, and the CUPTI stream audit.
+// docs/gpu-runner.md describes the whole GPU path.
 #include <cudnn.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -265,13 +267,22 @@ class CudaDevice final : public Device {
     enqueue();
     check_device(cudaEventRecord(stop_, stream_), "event record");
     check_device(cudaEventSynchronize(stop_), "event synchronize");
+    // The harness stream is done; what the device still runs now was left on
+    // another stream, out of the events' reach (kg::judge_busy_after_timing).
+    const auto stop_reached = std::chrono::steady_clock::now();
+    check_device(cudaDeviceSynchronize(), "device synchronize after timing");
+    const double busy_after_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - stop_reached).count();
     float elapsed_ms = 0;
     check_device(cudaEventElapsedTime(&elapsed_ms, start_, stop_), "event elapsed time");
     const int after_mhz = nvml.sm_clock_mhz(environment_.pci_bus_id);
     note_clock(before_mhz, after_mhz);
     // The lower reading: a sample is only as fast as the slowest clock it saw.
     const int ran_at_mhz = before_mhz > 0 && after_mhz > 0 ? std::min(before_mhz, after_mhz) : 0;
-    return {.ms = elapsed_ms, .sm_clock_mhz = ran_at_mhz, .sm_clock_max_mhz = environment_.sm_clock_max_khz / 1000};
+    return {.ms = elapsed_ms,
+            .sm_clock_mhz = ran_at_mhz,
+            .sm_clock_max_mhz = environment_.sm_clock_max_khz / 1000,
+            .busy_after_ms = busy_after_ms};
   }
 
   void begin_stream_audit() override { cuda_detail::StreamAudit::instance().begin(stream_); }
