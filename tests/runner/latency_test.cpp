@@ -48,7 +48,10 @@ CandidateResult timed(std::vector<double> samples, std::int64_t checked, double 
 // A second round adds its samples; the statistics are of both rounds.
 TEST(TimingRounds, ASecondRoundAddsItsSamples) {
   CandidateResult first = timed({1.0, 3.0}, 2, 0.5);
-  add_timing_round(first, timed({2.0, 6.0}, 2, 1.5));
+  CandidateResult second = timed({2.0, 6.0}, 2, 1.5);
+  first.latency->busy_after_ms = 0.003;
+  second.latency->busy_after_ms = 0.004;
+  add_timing_round(first, second);
   ASSERT_TRUE(first.latency);
   EXPECT_EQ(first.latency->samples_ms, (std::vector<double>{1.0, 3.0, 2.0, 6.0}));
   EXPECT_EQ(first.latency->n, 4);
@@ -57,6 +60,7 @@ TEST(TimingRounds, ASecondRoundAddsItsSamples) {
   EXPECT_EQ(first.latency->rounds, 2);
   EXPECT_EQ(first.latency->checked_samples, 4);
   EXPECT_DOUBLE_EQ(first.latency->check_ms, 1.0);
+  EXPECT_DOUBLE_EQ(first.latency->busy_after_ms, 0.004);  // the worse round
   EXPECT_EQ(first.latency->protocol, "adaptive");
   EXPECT_EQ(first.outcome, Outcome::passed);
 }

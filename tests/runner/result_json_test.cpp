@@ -67,6 +67,7 @@ TEST(ResultJson, RunResultRoundTrips) {
   latency.sm_clock_mhz = {1980, 1755, 1980};
   latency.throttled_samples = 2;
   latency.rounds = 2;
+  latency.busy_after_ms = 0.004;
   candidate.latency = latency;
   candidate.bitwise_deterministic = false;
   candidate.thread_orders = {"forward", "reverse"};
@@ -74,6 +75,10 @@ TEST(ResultJson, RunResultRoundTrips) {
 
   const nlohmann::ordered_json json = run;
   EXPECT_EQ(json["candidates"][0]["outcome"], "incorrect");
+  // Measured on a GPU only: a latency without it does not write it.
+  run.candidates[0].latency->busy_after_ms = 0;
+  EXPECT_FALSE(nlohmann::ordered_json(run)["candidates"][0]["latency"].contains("busy_after_ms"));
+  run.candidates[0].latency->busy_after_ms = 0.004;
   EXPECT_EQ(json["candidates"][0]["error"]["first_mismatch_got"], "NaN");
   const RunResult back = nlohmann::ordered_json::parse(json.dump()).get<RunResult>();
   EXPECT_EQ(back.workload, run.workload);
@@ -95,6 +100,7 @@ TEST(ResultJson, RunResultRoundTrips) {
   EXPECT_EQ(c.latency->sm_clock_mhz, latency.sm_clock_mhz);
   EXPECT_EQ(c.latency->throttled_samples, 2);
   EXPECT_EQ(c.latency->rounds, 2);
+  EXPECT_EQ(c.latency->busy_after_ms, 0.004);
   ASSERT_TRUE(c.bitwise_deterministic.has_value());
   EXPECT_FALSE(*c.bitwise_deterministic);
   EXPECT_EQ(c.thread_orders, candidate.thread_orders);

@@ -91,6 +91,11 @@ struct LatencyStats {
   // device's timer around the launch): the floor of any sample, which the
   // candidate's own time includes. Reported by the child; information only.
   double overhead_ms = 0;
+  // On a GPU: the median, over the timed samples, of how long the device
+  // stayed busy after the timed region (TimedLaunch::busy_after_ms), which
+  // kg::judge_busy_after_timing judges. 0 where not measured (the cpu device),
+  // and then not written. Reported by the child; the rule decides.
+  double busy_after_ms = 0;
   // Every timed sample, in the order taken: the gate compares these
   // (sample_comparison.hpp), not the mean and std above. A stored record
   // keeps at most kStoredSamples of them, sorted (baseline.hpp). Empty in

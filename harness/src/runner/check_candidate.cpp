@@ -363,7 +363,16 @@ class CandidateChecker {
     stats.checked_samples = samples_taken_;
     stats.check_ms = samples_taken_ > 0 ? check_ms_ / samples_taken_ : 0.0;
     stats.overhead_ms = empty_kernel_ms();
+    stats.busy_after_ms = positive_median(busy_after_ms_);
     return stats;
+  }
+
+  // The median of the finite, positive values (a GPU's busy_after_ms); 0
+  // when there is none (the cpu device measures none).
+  static double positive_median(std::vector<double> values) {
+    std::erase_if(values, [](double value) { return !(std::isfinite(value) && value > 0); });
+    if (values.empty()) return 0;
+    return latency_statistics(std::move(values), "busy_after", "", 0).median_ms;
   }
 
   // The median of kOverheadSamples empty kernels timed as the samples were.

@@ -58,6 +58,7 @@ void add_timing_round(CandidateResult& into, CandidateResult again) {
                                       checked
                                 : 0.0;
   merged.overhead_ms = first.overhead_ms;
+  merged.busy_after_ms = std::max(first.busy_after_ms, again.latency->busy_after_ms);  // the worse round
   // The clocks stay paired with the samples only if both rounds have them.
   const LatencyStats& second = *again.latency;
   if (first.sm_clock_mhz.size() == first.samples_ms.size() && second.sm_clock_mhz.size() == second.samples_ms.size() &&

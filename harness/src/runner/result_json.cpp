@@ -93,7 +93,8 @@ KG_JSON_MEMBERS(ErrorStats, checked, sampled, max_abs, max_rel, rel_l2, mismatch
                 first_mismatch_got, first_mismatch_want, non_finite, kernelbench_1e2, kernelbench_1e4,
                 elementwise_fraction, rel_l2_fraction)
 KG_JSON_MEMBERS(LatencyStats, protocol, clock, warmups, n, mean_ms, std_ms, min_ms, median_ms, max_ms, cv,
-                checked_samples, check_ms, overhead_ms, rounds, samples_ms, throttled_samples, sm_clock_mhz)
+                checked_samples, check_ms, overhead_ms, busy_after_ms, rounds, samples_ms, throttled_samples,
+                sm_clock_mhz)
 
 template <typename Stats>
 nlohmann::ordered_json write_members(const Stats& v) {
@@ -127,6 +128,7 @@ ErrorStats read_error_stats(const JsonReader& r) { return read_members<ErrorStat
 void to_json(nlohmann::ordered_json& j, const LatencyStats& v) {
   j = write_members(v);
   if (v.sm_clock_mhz.empty()) j.erase("sm_clock_mhz");
+  if (!(v.busy_after_ms > 0)) j.erase("busy_after_ms");  // measured on a GPU only
 }
 
 LatencyStats read_latency_stats(const JsonReader& r) { return read_members<LatencyStats>(r); }
