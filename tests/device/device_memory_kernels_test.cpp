@@ -14,12 +14,13 @@
 #include <vector>
 
 #include "device_memory.hpp"
+#include "kernelgate/device.hpp"
 #include "support/device_vector.hpp"
 
 namespace kg::test {
 namespace {
 
-constexpr std::uint32_t kPoison = 0x7fc0dead;  // kg::kPoisonWord
+constexpr std::uint32_t kPoison = kPoisonWord;  // the output poison of every run
 
 // The kernels' largest grid is 4096 blocks of 256 threads: past it, some
 // threads take a second step of their grid-stride loop.
