@@ -1,22 +1,23 @@
-// Fill, hash, scan and gather kernels of the cuda device. Grid-stride loops over 64-bit
-// indices: buffers here reach several GiB. Launched through kg::launch, so
-// the file also compiles in interpret mode for its test (device_memory.hpp).
+// Fill, hash, scan and gather kernels of the cuda device. Grid-stride loops
+// (kg::grid_stride) over 64-bit indices: buffers here reach several GiB.
+// Launched through kg::launch, so the file also compiles in interpret mode
+// for its test (device_memory.hpp).
 #include "device_memory.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/cuda_check.hpp"
+#include "kernelgate/grid_stride.hpp"
 
 namespace kg::cuda_detail {
 namespace {
 
 constexpr int kThreads = 256;
 
-__global__ void fill_words_kernel(std::uint32_t* data, std::size_t words, std::uint32_t word) {
-  const std::size_t step = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < words; i += step)
-    data[i] = word;
+__global__ void fill_words_kernel(std::uint32_t* data, std::int64_t words, std::uint32_t word) {
+  for (const std::int64_t i : kg::grid_stride(words)) data[i] = word;
 }
 
 // splitmix64's finaliser: every input bit affects every output bit.
@@ -31,10 +32,9 @@ __device__ __forceinline__ std::uint64_t mix(std::uint64_t value) {
 
 // Sum over chunks of mix(chunk, position): order-sensitive through the
 // position, and a sum so blocks can combine in any order (deterministic).
-__global__ void read_sweep_kernel(const uint4* data, std::size_t count, std::uint32_t* sink) {
+__global__ void read_sweep_kernel(const uint4* data, std::int64_t count, std::uint32_t* sink) {
   std::uint32_t folded = 0;
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::int64_t i : kg::grid_stride(count)) {
     const uint4 v = __ldcg(data + i);  // through L2, not L1
     folded ^= v.x ^ v.y ^ v.z ^ v.w;
   }
@@ -45,12 +45,11 @@ __global__ void empty_kernel() {}
 
 __global__ void hash_kernel(const unsigned char* data, std::size_t bytes, std::uint64_t* result) {
   const std::size_t chunks = bytes / 8;
-  const std::size_t step = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   std::uint64_t sum = 0;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < chunks; i += step) {
+  for (const std::int64_t i : kg::grid_stride(static_cast<std::int64_t>(chunks))) {
     std::uint64_t chunk;
     memcpy(&chunk, data + 8 * i, 8);  // buffers are 256-byte aligned; memcpy keeps unaligned callers safe
-    sum += mix(chunk ^ mix(i + 0x9e3779b97f4a7c15ull));
+    sum += mix(chunk ^ mix(static_cast<std::uint64_t>(i) + 0x9e3779b97f4a7c15ull));
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     std::uint64_t tail = 0;
@@ -63,13 +62,13 @@ __global__ void hash_kernel(const unsigned char* data, std::size_t bytes, std::u
 
 // scratch[0]: poisoned count, [1]: first poisoned index, [2]: other
 // non-finite count, [3]: first of those; the firsts start at ~0 (none).
-__global__ void scan_floats_kernel(const std::uint32_t* data, std::size_t count, std::uint32_t poison,
+__global__ void scan_floats_kernel(const std::uint32_t* data, std::int64_t count, std::uint32_t poison,
                                    unsigned long long* scratch) {
-  const std::size_t step = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   unsigned long long poisoned = 0, non_finite = 0;
   unsigned long long first_poisoned = ~0ull, first_non_finite = ~0ull;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += step) {
-    const std::uint32_t word = data[i];
+  for (const std::int64_t index : kg::grid_stride(count)) {
+    const auto i = static_cast<unsigned long long>(index);
+    const std::uint32_t word = data[index];
     if (word == poison) {
       ++poisoned;
       if (i < first_poisoned) first_poisoned = i;
@@ -88,17 +87,15 @@ __global__ void scan_floats_kernel(const std::uint32_t* data, std::size_t count,
   }
 }
 
-__global__ void gather_floats_kernel(const float* data, const std::int64_t* indices, std::size_t count,
+__global__ void gather_floats_kernel(const float* data, const std::int64_t* indices, std::int64_t count,
                                      float* values) {
-  const std::size_t step = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += step)
-    values[i] = data[indices[i]];
+  for (const std::int64_t i : kg::grid_stride(count)) values[i] = data[indices[i]];
 }
 
 unsigned int grid_for(std::size_t items) {
-  // Enough blocks to fill any current GPU several times over; the loop does the rest.
-  const std::size_t blocks = (items + kThreads - 1) / kThreads;
-  return static_cast<unsigned int>(blocks < 4096 ? (blocks == 0 ? 1 : blocks) : 4096);
+  // At most 4096 blocks: enough to fill any current GPU several times over
+  // (the loop does the rest), and few atomics where blocks combine results.
+  return std::min(kg::grid_stride_blocks(static_cast<std::int64_t>(items), kThreads), 4096u);
 }
 
 }  // namespace
