@@ -53,15 +53,19 @@ TEST(StreamAuditRule, AnotherStreamIsReportedBeforeLateWork) {
 TEST(BusyAfterTiming, AnHonestKernelWithARareSlowWakeUpPasses) {
   std::vector<double> timed(100, 1.2), busy(100, 0.004);
   busy[10] = busy[50] = busy[90] = 20.0;  // the host was descheduled three times
-  EXPECT_EQ(judge_busy_after_timing(timed, busy), "");
-  EXPECT_EQ(judge_busy_after_timing({}, {}), "");
+  const BusyAfterTiming verdict = judge_busy_after_timing(timed, busy);
+  EXPECT_EQ(verdict.finding, "");
+  EXPECT_EQ(verdict.busy_median_ms, 0.004);  // what the latency record keeps
+  EXPECT_EQ(verdict.timed_median_ms, 1.2);
+  EXPECT_EQ(judge_busy_after_timing({}, {}).finding, "");
+  EXPECT_EQ(judge_busy_after_timing({}, {}).busy_median_ms, 0.0);
 }
 
 // The kernel moved to a stream of its own once timed: the events time the
 // launch call alone, the device runs the work afterwards.
 TEST(BusyAfterTiming, WorkLeftOnAnotherStreamIsAFinding) {
   const std::vector<double> timed(100, 0.01), busy(100, 2.0);
-  const std::string verdict = judge_busy_after_timing(timed, busy);
+  const std::string verdict = judge_busy_after_timing(timed, busy).finding;
   EXPECT_THAT(verdict, ::testing::HasSubstr("stayed busy a median 2 ms per sample"));
   EXPECT_THAT(verdict, ::testing::HasSubstr("timed a median 0.01 ms, over 100 samples"));
   EXPECT_THAT(verdict, ::testing::HasSubstr("outside the harness's stream"));
@@ -70,10 +74,10 @@ TEST(BusyAfterTiming, WorkLeftOnAnotherStreamIsAFinding) {
 // Below both thresholds nothing is said: under the absolute floor however
 // short the timed work, and under a quarter of a long timed sample.
 TEST(BusyAfterTiming, SmallTailsAreBelowTheThresholds) {
-  EXPECT_EQ(judge_busy_after_timing({0.001, 0.001, 0.001}, {0.04, 0.04, 0.04}), "");
-  EXPECT_EQ(judge_busy_after_timing({4.0, 4.0, 4.0}, {0.9, 0.9, 0.9}), "");
-  EXPECT_NE(judge_busy_after_timing({4.0, 4.0, 4.0}, {1.1, 1.1, 1.1}), "");
-  EXPECT_NE(judge_busy_after_timing({0.001, 0.001, 0.001}, {0.06, 0.06, 0.06}), "");
+  EXPECT_EQ(judge_busy_after_timing({0.001, 0.001, 0.001}, {0.04, 0.04, 0.04}).finding, "");
+  EXPECT_EQ(judge_busy_after_timing({4.0, 4.0, 4.0}, {0.9, 0.9, 0.9}).finding, "");
+  EXPECT_NE(judge_busy_after_timing({4.0, 4.0, 4.0}, {1.1, 1.1, 1.1}).finding, "");
+  EXPECT_NE(judge_busy_after_timing({0.001, 0.001, 0.001}, {0.06, 0.06, 0.06}).finding, "");
 }
 
 }  // namespace

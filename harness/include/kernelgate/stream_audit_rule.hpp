@@ -33,9 +33,14 @@ std::string judge_stream_audit(const std::vector<DeviceActivity>& activities, st
 // Judged on the medians over the samples, so that a rare slow wake-up of the
 // host is no finding: a finding when the device stayed busy more than
 // kBusyAfterFloorMs and more than kBusyAfterFraction of the timed time.
-// Empty when the samples show no such work; otherwise one line.
 inline constexpr double kBusyAfterFloorMs = 0.05;
 inline constexpr double kBusyAfterFraction = 0.25;
-std::string judge_busy_after_timing(const std::vector<double>& timed_ms, const std::vector<double>& busy_after_ms);
+struct BusyAfterTiming {
+  double busy_median_ms = 0;   // over the finite values; 0 when there is none
+  double timed_median_ms = 0;
+  std::string finding;         // empty when the samples show no such work; otherwise one line
+};
+BusyAfterTiming judge_busy_after_timing(const std::vector<double>& timed_ms,
+                                        const std::vector<double>& busy_after_ms);
 
 }  // namespace kg

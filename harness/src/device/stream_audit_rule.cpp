@@ -38,17 +38,19 @@ double median(std::vector<double> values) {
 
 }  // namespace
 
-std::string judge_busy_after_timing(const std::vector<double>& timed_ms, const std::vector<double>& busy_after_ms) {
-  if (busy_after_ms.empty()) return "";
-  const double busy = median(busy_after_ms);
-  const double timed = median(timed_ms);
-  if (busy <= kBusyAfterFloorMs || busy <= kBusyAfterFraction * timed) return "";
+BusyAfterTiming judge_busy_after_timing(const std::vector<double>& timed_ms,
+                                        const std::vector<double>& busy_after_ms) {
+  BusyAfterTiming verdict{.busy_median_ms = median(busy_after_ms), .timed_median_ms = median(timed_ms), .finding = {}};
+  const double busy = verdict.busy_median_ms;
+  const double timed = verdict.timed_median_ms;
+  if (busy <= kBusyAfterFloorMs || busy <= kBusyAfterFraction * timed) return verdict;
   std::ostringstream message;
   message.precision(3);
   message << "after the timed region the device stayed busy a median " << busy << " ms per sample (the samples timed "
           << "a median " << timed << " ms, over " << busy_after_ms.size()
           << " samples): work left running outside the harness's stream, which its events do not time";
-  return message.str();
+  verdict.finding = message.str();
+  return verdict;
 }
 
 }  // namespace kg

@@ -358,21 +358,13 @@ class CandidateChecker {
         options_.timing, interpreted_, clock_);
     // Work moved off the timed stream once timed: unaudited on a GPU, so seen
     // by how long the device stayed busy after the samples.
-    if (const std::string finding = judge_busy_after_timing(timed_ms_, busy_after_ms_); !finding.empty())
-      violation("launch_stream", "timed samples: " + finding);
+    const BusyAfterTiming busy_after = judge_busy_after_timing(timed_ms_, busy_after_ms_);
+    if (!busy_after.finding.empty()) violation("launch_stream", "timed samples: " + busy_after.finding);
     stats.checked_samples = samples_taken_;
     stats.check_ms = samples_taken_ > 0 ? check_ms_ / samples_taken_ : 0.0;
     stats.overhead_ms = empty_kernel_ms();
-    stats.busy_after_ms = positive_median(busy_after_ms_);
+    stats.busy_after_ms = busy_after.busy_median_ms;
     return stats;
-  }
-
-  // The median of the finite, positive values (a GPU's busy_after_ms); 0
-  // when there is none (the cpu device measures none).
-  static double positive_median(std::vector<double> values) {
-    std::erase_if(values, [](double value) { return !(std::isfinite(value) && value > 0); });
-    if (values.empty()) return 0;
-    return latency_statistics(std::move(values), "busy_after", "", 0).median_ms;
   }
 
   // The median of kOverheadSamples empty kernels timed as the samples were.
