@@ -13,6 +13,7 @@ nvcc_path=$(command -v nvcc || true)
 if [ -n "$nvcc_path" ]; then
   echo "== nvcc found ($nvcc_path): building the gpu preset (compile and link only)"
   CUDACXX="$nvcc_path" cmake --preset gpu
+  ci/check-cuda-headers.sh
   cmake --build --preset gpu-check
 else
   echo "== no nvcc: gpu preset not built"

@@ -1,6 +1,7 @@
 // The stream audit's rules on hand-made activity records and timings (the GPU
 // path feeds them CUPTI's records and the cuda device's timings; the rules
 // themselves need no GPU).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,33 @@ TEST(BusyAfterTiming, SmallTailsAreBelowTheThresholds) {
   EXPECT_EQ(judge_busy_after_timing({4.0, 4.0, 4.0}, {0.9, 0.9, 0.9}).finding, "");
   EXPECT_NE(judge_busy_after_timing({4.0, 4.0, 4.0}, {1.1, 1.1, 1.1}).finding, "");
   EXPECT_NE(judge_busy_after_timing({0.001, 0.001, 0.001}, {0.06, 0.06, 0.06}).finding, "");
+}
+
+// The CUPTI library the audit may use, by the API version it reports at run
+// time: CUDA 12.4 (22), 12.8 (26) and 13.0 Update 1 (130001) are fine; 13.0 GA
+// (130000) is refused for its deadlock and crash, and so is anything older
+// than 12.4.
+TEST(CuptiVersion, SupportedVersionsPass) {
+  EXPECT_EQ(cupti_version_problem(22), std::nullopt);
+  EXPECT_EQ(cupti_version_problem(26), std::nullopt);
+  EXPECT_EQ(cupti_version_problem(130001), std::nullopt);
+  EXPECT_EQ(cupti_version_problem(130100), std::nullopt);
+}
+
+TEST(CuptiVersion, Cuda13GaIsRefusedWithWhatToInstall) {
+  const std::optional<std::string> problem = cupti_version_problem(130000);
+  ASSERT_TRUE(problem.has_value());
+  EXPECT_THAT(*problem, ::testing::HasSubstr("API version 130000 (CUDA 13.0 GA)"));
+  EXPECT_THAT(*problem, ::testing::HasSubstr("deadlock"));
+  EXPECT_THAT(*problem, ::testing::HasSubstr("install CUDA 13.0 Update 1"));
+  EXPECT_EQ(problem->find('\n'), std::string::npos);
+}
+
+TEST(CuptiVersion, OlderThanCuda124IsRefused) {
+  const std::optional<std::string> problem = cupti_version_problem(21);
+  ASSERT_TRUE(problem.has_value());
+  EXPECT_THAT(*problem, ::testing::HasSubstr("API version 21"));
+  EXPECT_THAT(*problem, ::testing::HasSubstr("install CUDA 12.4 or later"));
 }
 
 }  // namespace

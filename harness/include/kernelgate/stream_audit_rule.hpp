@@ -6,6 +6,7 @@
 // finished? And given how long the device stayed busy after each timed
 // sample, did the candidate move work out of the timed region?
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,5 +43,17 @@ struct BusyAfterTiming {
 };
 BusyAfterTiming judge_busy_after_timing(const std::vector<double>& timed_ms,
                                         const std::vector<double>& busy_after_ms);
+
+// Whether the stream audit may use the CUPTI library loaded, by the API
+// version it reports at run time (cuptiGetVersion: 22 for CUDA 12.4, 26 for
+// 12.8, 130001 for 13.0 Update 1), which can differ from the headers the
+// build used. Nothing when it may; otherwise one line naming the version and
+// what to install. Refused: versions older than the oldest whose records the
+// audit is checked against (22), and CUPTI 13.0.0 (130000), which can
+// deadlock when an activity kind is disabled, as the audit does after every
+// audited launch, and crash in cuptiActivityFlushAll.
+inline constexpr std::uint32_t kOldestAuditedCuptiApi = 22;
+inline constexpr std::uint32_t kCuda13GaCuptiApi = 130000;
+std::optional<std::string> cupti_version_problem(std::uint32_t api_version);
 
 }  // namespace kg

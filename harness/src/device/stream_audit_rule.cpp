@@ -53,4 +53,17 @@ BusyAfterTiming judge_busy_after_timing(const std::vector<double>& timed_ms,
   return verdict;
 }
 
+std::optional<std::string> cupti_version_problem(std::uint32_t api_version) {
+  const std::string loaded = "the stream audit cannot use the CUPTI library loaded, API version " +
+                             std::to_string(api_version);
+  if (api_version < kOldestAuditedCuptiApi)
+    return loaded + ", older than its records are checked against (" + std::to_string(kOldestAuditedCuptiApi) +
+           ", CUDA 12.4): install CUDA 12.4 or later";
+  if (api_version == kCuda13GaCuptiApi)
+    return loaded + " (CUDA 13.0 GA), which can deadlock in disabling an activity kind and crash in " +
+           "cuptiActivityFlushAll, both of which the audit does after every audited launch: install CUDA 13.0 " +
+           "Update 1 (CUPTI API version 130001) or later";
+  return std::nullopt;
+}
+
 }  // namespace kg

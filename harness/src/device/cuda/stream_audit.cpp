@@ -2,13 +2,13 @@
 #include "stream_audit.hpp"
 
 #include <cupti.h>
-#include <cxxabi.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
 
+#include "cupti_records.hpp"
 #include "kernelgate/cuda_check.hpp"
+#include "kernelgate/error.hpp"
 
 namespace kg::cuda_detail {
 namespace {
@@ -21,13 +21,6 @@ constexpr CUpti_ActivityKind kAuditedKinds[] = {
     CUPTI_ACTIVITY_KIND_MEMCPY,
     CUPTI_ACTIVITY_KIND_MEMSET,
 };
-
-std::string demangle(const char* name) {
-  if (name == nullptr) return "<unnamed>";
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> readable(abi::__cxa_demangle(name, nullptr, nullptr, &status), std::free);
-  return status == 0 && readable ? std::string(readable.get()) : std::string(name);
-}
 
 void CUPTIAPI on_buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
   StreamAudit::buffer_requested(buffer, size, max_records);
@@ -64,28 +57,8 @@ void StreamAudit::collect(std::uint8_t* buffer, std::size_t valid_size) {
   CUpti_Activity* record = nullptr;
   while (cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS) {
     if (!active_) continue;  // leftovers from before begin(): not the candidate's
-    DeviceActivity entry;
-    switch (record->kind) {
-      case CUPTI_ACTIVITY_KIND_KERNEL:
-      case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
-        const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-        entry = {"kernel " + demangle(kernel->name), kernel->streamId, kernel->start, kernel->end};
-        break;
-      }
-      case CUPTI_ACTIVITY_KIND_MEMCPY: {
-        const auto* copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-        entry = {"memcpy of " + std::to_string(copy->bytes) + " bytes", copy->streamId, copy->start, copy->end};
-        break;
-      }
-      case CUPTI_ACTIVITY_KIND_MEMSET: {
-        const auto* set = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
-        entry = {"memset of " + std::to_string(set->bytes) + " bytes", set->streamId, set->start, set->end};
-        break;
-      }
-      default:
-        continue;
-    }
-    records_.push_back(std::move(entry));
+    if (std::optional<DeviceActivity> activity = read_device_activity(record))
+      records_.push_back(std::move(*activity));
   }
 }
 
@@ -98,14 +71,27 @@ void StreamAudit::enable(bool on) {
   }
 }
 
-void StreamAudit::begin(cudaStream_t harness_stream) {
-  {
-    std::lock_guard lock(mutex_);
-    if (!callbacks_registered_) {
-      KG_CUPTI_CHECK(cuptiActivityRegisterCallbacks(on_buffer_requested, on_buffer_completed));
-      callbacks_registered_ = true;
-    }
+void require_usable_cupti() {
+  // The library loaded, not the headers built against, decides.
+  std::uint32_t api_version = 0;
+  KG_CUPTI_CHECK(cuptiGetVersion(&api_version));
+  if (const std::optional<std::string> problem = cupti_version_problem(api_version)) throw Error(*problem);
+}
+
+void StreamAudit::prepare() {
+  std::lock_guard lock(mutex_);
+  if (!cupti_checked_) {
+    require_usable_cupti();
+    cupti_checked_ = true;
   }
+  if (!callbacks_registered_) {
+    KG_CUPTI_CHECK(cuptiActivityRegisterCallbacks(on_buffer_requested, on_buffer_completed));
+    callbacks_registered_ = true;
+  }
+}
+
+void StreamAudit::begin(cudaStream_t harness_stream) {
+  prepare();
   // Whatever ran before belongs to the harness: finish it and drop its records.
   KG_CUDA_CHECK(cudaDeviceSynchronize());
   KG_CUPTI_CHECK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));

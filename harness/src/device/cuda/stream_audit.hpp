@@ -8,12 +8,18 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "kernelgate/stream_audit_rule.hpp"
 
 namespace kg::cuda_detail {
+
+// Throws kg::Error with one line when the CUPTI library loaded is one the
+// audit must not use (cupti_version_problem, on the version the library
+// reports). The parent of a run asks before any candidate runs.
+void require_usable_cupti();
 
 class StreamAudit {
  public:
@@ -32,10 +38,15 @@ class StreamAudit {
 
  private:
   StreamAudit() = default;
+  // Each begin() starts here: refuses a CUPTI library the audit must not use
+  // (require_usable_cupti, asked once), and hands CUPTI the buffer callbacks
+  // the first time.
+  void prepare();
   void enable(bool on);
   void collect(std::uint8_t* buffer, std::size_t valid_size);
 
   std::mutex mutex_;
+  bool cupti_checked_ = false;
   bool callbacks_registered_ = false;
   bool active_ = false;
   cudaStream_t stream_ = nullptr;
