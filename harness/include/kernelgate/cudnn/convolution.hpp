@@ -60,7 +60,8 @@ class ConvolutionPlan {
   ConvolutionPlan& operator=(ConvolutionPlan&&) noexcept = default;
 
   std::size_t workspace_bytes() const { return workspace_bytes_; }
-  // "engine 17 (tensor_core, ...) from heuristics mode A": for logs and reports.
+  // "engine 17 (tensor_core, ...) from heuristics mode A via device properties"
+  // (or "via handle": the path that built the plan): for logs and reports.
   const std::string& engine_description() const { return engine_description_; }
   const ConvolutionShape& shape() const { return shape_; }
   MathMode math() const { return math_; }

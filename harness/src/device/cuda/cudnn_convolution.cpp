@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <sstream>
 
 #include "kernelgate/cuda_check.hpp"
@@ -78,6 +79,195 @@ bool allowed(const std::vector<cudnnBackendNumericalNote_t>& notes, MathMode mat
 
 const char* math_name(MathMode math) { return math == MathMode::strict_fp32 ? "strict_fp32" : "tf32_allowed"; }
 
+// The graph's one operation and the descriptors it references.
+struct ConvolutionOperation {
+  BackendDescriptor x, w, y, convolution, operation;
+};
+
+BackendDescriptor convolution_descriptor(const ConvolutionShape& shape) {
+  BackendDescriptor convolution(CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR);
+  convolution.set(CUDNN_ATTR_CONVOLUTION_COMP_TYPE, CUDNN_DATA_FLOAT)
+      .set(CUDNN_ATTR_CONVOLUTION_CONV_MODE, CUDNN_CROSS_CORRELATION)  // what PyTorch's Conv computes
+      .set(CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS, static_cast<std::int64_t>(shape.x.size() - 2))
+      .set(CUDNN_ATTR_CONVOLUTION_DILATIONS, shape.dilation)
+      .set(CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES, shape.stride)
+      .set(CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS, shape.padding)
+      .set(CUDNN_ATTR_CONVOLUTION_POST_PADDINGS, shape.padding)
+      .finalize();
+  return convolution;
+}
+
+ConvolutionOperation convolution_operation(const ConvolutionShape& shape) {
+  ConvolutionOperation op{tensor(kUidX, shape.x, shape.alignment), tensor(kUidW, shape.w, shape.alignment),
+                          tensor(kUidY, shape.y, shape.alignment), convolution_descriptor(shape), {}};
+  const float alpha = 1.0f;
+  const float beta = 0.0f;  // the output is overwritten, never accumulated into
+  if (shape.direction == ConvolutionDirection::forward) {
+    op.operation = BackendDescriptor(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
+    op.operation.set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, alpha)
+        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, beta)
+        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, op.convolution)
+        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, op.w)
+        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, op.x)
+        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, op.y);
+  } else {
+    op.operation = BackendDescriptor(CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR);
+    op.operation.set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA, alpha)
+        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA, beta)
+        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC, op.convolution)
+        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W, op.w)
+        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, op.x)
+        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, op.y);
+  }
+  op.operation.finalize();
+  return op;
+}
+
+// How the graph, the heuristics and the plans learn which GPU they are for.
+// cuDNN 9.8 added device-property descriptors and deprecated the handle
+// attributes of the operation graph and the execution plan; the cuDNN 9
+// releases before 9.8 know only the handle.
+struct Target {
+  cudnnHandle_t handle = nullptr;  // the handle path
+  BackendDescriptor properties;    // the device-property path; empty on the handle path
+  bool by_properties() const { return static_cast<bool>(properties); }
+};
+
+// The handle attribute of an operation graph or execution plan descriptor,
+// for the handle path only. The one place the deprecated names appear: the
+// cuDNN 9 releases before 9.8 require these attributes and have no
+// replacement, so their deprecation warning is silenced here and nowhere else.
+cudnnBackendAttributeName_t handle_attribute(cudnnBackendDescriptorType_t type) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  return type == CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR ? CUDNN_ATTR_OPERATIONGRAPH_HANDLE
+                                                         : CUDNN_ATTR_EXECUTION_PLAN_HANDLE;
+#pragma GCC diagnostic pop
+}
+
+// With device properties the graph gets no handle: cuDNN 9.8 and later
+// finalize it without one and take the device from the heuristics.
+BackendDescriptor operation_graph(const BackendDescriptor& operation, const Target& target) {
+  BackendDescriptor graph(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+  if (!target.by_properties()) graph.set(handle_attribute(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR), target.handle);
+  graph.set(CUDNN_ATTR_OPERATIONGRAPH_OPS, std::vector<const BackendDescriptor*>{&operation}).finalize();
+  return graph;
+}
+
+// Not finalized: a mode may legitimately have nothing for the graph.
+BackendDescriptor engine_heuristics(const BackendDescriptor& graph, cudnnBackendHeurMode_t mode,
+                                    [[maybe_unused]] const Target& target) {
+  BackendDescriptor heuristics(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
+  heuristics.set(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, graph).set(CUDNN_ATTR_ENGINEHEUR_MODE, mode);
+#if CUDNN_VERSION >= 90800
+  if (target.by_properties()) heuristics.set(CUDNN_ATTR_ENGINEHEUR_DEVICEPROP, target.properties);
+#endif
+  return heuristics;
+}
+
+// Not finalized. With device properties the plan gets no handle either: its
+// engine configuration comes from heuristics that were given the device.
+BackendDescriptor execution_plan(const BackendDescriptor& config, const Target& target) {
+  BackendDescriptor plan(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
+  if (!target.by_properties()) plan.set(handle_attribute(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR), target.handle);
+  plan.set(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, config);
+  return plan;
+}
+
+// A finalized plan, the descriptors it references (they live as long as it
+// does) and what engine_description() says of it.
+struct Found {
+  BackendDescriptor plan;
+  std::vector<BackendDescriptor> sources;
+  std::string description;
+};
+
+// The plan of one configuration from the heuristics; nothing, with the engine
+// added to `rejected`, when the engine is not allowed or its plan does not build.
+std::optional<Found> plan_for(BackendDescriptor config, const Target& target, MathMode math,
+                              std::string& rejected) {
+  BackendDescriptor engine(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
+  config.get_descriptor(CUDNN_ATTR_ENGINECFG_ENGINE, engine);
+  const std::vector<cudnnBackendNumericalNote_t> notes =
+      engine.get_numerical_notes(CUDNN_ATTR_ENGINE_NUMERICAL_NOTE);
+  const std::string index = std::to_string(engine.get_int64(CUDNN_ATTR_ENGINE_GLOBAL_INDEX));
+  std::string note_list;
+  for (cudnnBackendNumericalNote_t note : notes)
+    note_list += std::string(note_list.empty() ? "" : ", ") + note_name(note);
+  if (!allowed(notes, math)) {
+    rejected += " " + index + "(" + note_list + ")";
+    return std::nullopt;
+  }
+  BackendDescriptor plan = execution_plan(config, target);
+  if (plan.try_finalize() != CUDNN_STATUS_SUCCESS) {
+    rejected += " " + index + "(does not build)";
+    return std::nullopt;
+  }
+  Found found{std::move(plan), {},
+              "engine " + index + " (" + (note_list.empty() ? std::string("no numerical notes") : note_list) + ")"};
+  found.sources.push_back(std::move(engine));
+  found.sources.push_back(std::move(config));  // the plan was built from it
+  return found;
+}
+
+// Heuristics mode A is PyTorch's default (benchmark=False); the fallback list
+// is what PyTorch tries when none of those configurations builds.
+std::optional<Found> first_plan(const BackendDescriptor& graph, const Target& target, MathMode math,
+                                std::string& rejected) {
+  for (cudnnBackendHeurMode_t mode : {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_FALLBACK}) {
+    BackendDescriptor heuristics = engine_heuristics(graph, mode, target);
+    if (heuristics.try_finalize() != CUDNN_STATUS_SUCCESS) continue;
+    for (BackendDescriptor& config :
+         heuristics.get_descriptors(CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_BACKEND_ENGINECFG_DESCRIPTOR)) {
+      std::optional<Found> found = plan_for(std::move(config), target, math, rejected);
+      if (!found) continue;
+      found->description += std::string(" from heuristics mode ") + (mode == CUDNN_HEUR_MODE_A ? "A" : "fallback");
+      return found;
+    }
+  }
+  return std::nullopt;
+}
+
+// Graph, heuristics and plan for one target, each path from its own
+// descriptors; the description ends with the path that built the plan.
+std::optional<Found> build(const ConvolutionShape& shape, Target target, MathMode math, std::string& rejected) {
+  ConvolutionOperation op = convolution_operation(shape);
+  BackendDescriptor graph = operation_graph(op.operation, target);
+  std::optional<Found> found = first_plan(graph, target, math, rejected);
+  if (!found) return std::nullopt;
+  found->description += target.by_properties() ? " via device properties" : " via handle";
+  for (BackendDescriptor* part : {&op.x, &op.w, &op.y, &op.convolution, &op.operation, &graph, &target.properties})
+    if (*part) found->sources.push_back(std::move(*part));
+  return found;
+}
+
+// The device-property path, taken when both the cuDNN headers built against
+// and the cuDNN loaded are 9.8 or later. It has not run on a GPU yet, so any
+// descriptor cuDNN refuses, or a search that builds no plan, gives nothing
+// (the reason in `failure`) and the caller builds on the handle path instead.
+#if CUDNN_VERSION >= 90800
+std::optional<Found> build_with_device_properties(const Handle& handle, const ConvolutionShape& shape,
+                                                  MathMode math, std::string& failure) {
+  if (cudnnGetVersion() < 90800) return std::nullopt;
+  try {
+    Target target;
+    target.properties = BackendDescriptor(CUDNN_BACKEND_DEVICEPROP_DESCRIPTOR);
+    target.properties.set(CUDNN_ATTR_DEVICEPROP_HANDLE, handle.get()).finalize();
+    std::string rejected;
+    std::optional<Found> found = build(shape, std::move(target), math, rejected);
+    if (!found) failure = "no engine built a plan";
+    return found;
+  } catch (const CudaError& error) {
+    failure = error.what();
+    return std::nullopt;
+  }
+}
+#else
+std::optional<Found> build_with_device_properties(const Handle&, const ConvolutionShape&, MathMode, std::string&) {
+  return std::nullopt;  // headers before 9.8 have no device-property descriptors
+}
+#endif
+
 }  // namespace
 
 void ConvolutionShape::validate() const {
@@ -120,95 +310,19 @@ std::int64_t pointer_alignment(const std::vector<const void*>& pointers) {
 ConvolutionPlan::ConvolutionPlan(const Handle& handle, const ConvolutionShape& shape, MathMode math)
     : shape_(shape), math_(math) {
   shape.validate();
-  const std::size_t spatial = shape.x.size() - 2;
-
-  BackendDescriptor x = tensor(kUidX, shape.x, shape.alignment);
-  BackendDescriptor w = tensor(kUidW, shape.w, shape.alignment);
-  BackendDescriptor y = tensor(kUidY, shape.y, shape.alignment);
-
-  BackendDescriptor convolution(CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR);
-  convolution.set(CUDNN_ATTR_CONVOLUTION_COMP_TYPE, CUDNN_DATA_FLOAT)
-      .set(CUDNN_ATTR_CONVOLUTION_CONV_MODE, CUDNN_CROSS_CORRELATION)  // what PyTorch's Conv computes
-      .set(CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS, static_cast<std::int64_t>(spatial))
-      .set(CUDNN_ATTR_CONVOLUTION_DILATIONS, shape.dilation)
-      .set(CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES, shape.stride)
-      .set(CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS, shape.padding)
-      .set(CUDNN_ATTR_CONVOLUTION_POST_PADDINGS, shape.padding)
-      .finalize();
-
-  const float alpha = 1.0f;
-  const float beta = 0.0f;  // the output is overwritten, never accumulated into
-  BackendDescriptor operation;
-  if (shape.direction == ConvolutionDirection::forward) {
-    operation = BackendDescriptor(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-    operation.set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, alpha)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, beta)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, convolution)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, w)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, x)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, y);
-  } else {
-    operation = BackendDescriptor(CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR);
-    operation.set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA, alpha)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA, beta)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC, convolution)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W, w)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, x)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, y);
-  }
-  operation.finalize();
-
-  // The handle attributes are deprecated in favour of device-property
-  // descriptors in late cuDNN 9 releases but work in every cuDNN 9.
-  BackendDescriptor graph(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
-  graph.set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, handle.get())
-      .set(CUDNN_ATTR_OPERATIONGRAPH_OPS, std::vector<const BackendDescriptor*>{&operation})
-      .finalize();
-
-  // Heuristics mode A is PyTorch's default (benchmark=False); the fallback
-  // list is what PyTorch tries when none of those configurations builds.
+  std::string device_path_failure;
+  std::optional<Found> found = build_with_device_properties(handle, shape, math, device_path_failure);
   std::string rejected;
-  for (cudnnBackendHeurMode_t mode : {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_FALLBACK}) {
-    BackendDescriptor heuristics(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
-    heuristics.set(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, graph).set(CUDNN_ATTR_ENGINEHEUR_MODE, mode);
-    if (heuristics.try_finalize() != CUDNN_STATUS_SUCCESS) continue;
-    std::vector<BackendDescriptor> configs =
-        heuristics.get_descriptors(CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_BACKEND_ENGINECFG_DESCRIPTOR);
-    for (BackendDescriptor& config : configs) {
-      BackendDescriptor engine(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
-      config.get_descriptor(CUDNN_ATTR_ENGINECFG_ENGINE, engine);
-      const std::vector<cudnnBackendNumericalNote_t> notes = engine.get_numerical_notes(CUDNN_ATTR_ENGINE_NUMERICAL_NOTE);
-      const std::int64_t engine_index = engine.get_int64(CUDNN_ATTR_ENGINE_GLOBAL_INDEX);
-      std::string note_list;
-      for (cudnnBackendNumericalNote_t note : notes) note_list += std::string(note_list.empty() ? "" : ", ") + note_name(note);
-      if (!allowed(notes, math)) {
-        rejected += " " + std::to_string(engine_index) + "(" + note_list + ")";
-        continue;
-      }
-      BackendDescriptor plan(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-      plan.set(CUDNN_ATTR_EXECUTION_PLAN_HANDLE, handle.get()).set(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, config);
-      if (plan.try_finalize() != CUDNN_STATUS_SUCCESS) {
-        rejected += " " + std::to_string(engine_index) + "(does not build)";
-        continue;
-      }
-      workspace_bytes_ = static_cast<std::size_t>(plan.get_int64(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE));
-      engine_description_ = "engine " + std::to_string(engine_index) + " (" +
-                            (note_list.empty() ? std::string("no numerical notes") : note_list) +
-                            ") from heuristics mode " + (mode == CUDNN_HEUR_MODE_A ? "A" : "fallback");
-      plan_ = std::move(plan);
-      keep_alive_.push_back(std::move(x));
-      keep_alive_.push_back(std::move(w));
-      keep_alive_.push_back(std::move(y));
-      keep_alive_.push_back(std::move(convolution));
-      keep_alive_.push_back(std::move(operation));
-      keep_alive_.push_back(std::move(graph));
-      keep_alive_.push_back(std::move(engine));
-      keep_alive_.push_back(std::move(config));  // the plan was built from it
-      return;
-    }
-  }
-  throw Error("cuDNN has no " + std::string(math_name(math)) + " engine for convolution " + shape.key() +
-              (rejected.empty() ? std::string() : "; engines rejected:" + rejected));
+  if (!found) found = build(shape, Target{handle.get(), {}}, math, rejected);
+  const std::string fallback_note =
+      device_path_failure.empty() ? std::string() : " (device-property path failed: " + device_path_failure + ")";
+  if (!found)
+    throw Error("cuDNN has no " + std::string(math_name(math)) + " engine for convolution " + shape.key() +
+                (rejected.empty() ? std::string() : "; engines rejected:" + rejected) + fallback_note);
+  workspace_bytes_ = static_cast<std::size_t>(found->plan.get_int64(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE));
+  engine_description_ = found->description + fallback_note;
+  plan_ = std::move(found->plan);
+  keep_alive_ = std::move(found->sources);
 }
 
 void ConvolutionPlan::execute(const Handle& handle, const float* input, const float* filter, float* output,
