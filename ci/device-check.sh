@@ -1,51 +1,69 @@
 #!/usr/bin/env bash
-# ci/device-check.sh OUTDIR: the whole GPU check on a fresh machine with the
-# CUDA toolkit and cuDNN (docs/gpu-runner.md). It builds the gpu preset, runs
-# every `gpu`-labelled test at full size (the workloads and the GPU versions of
-# the interpret-mode tests), optionally times the KernelBench modules in
-# PyTorch eager and torch.compile, and leaves in OUTDIR:
-#   build.log              the build, with ptxas register/spill lines (-Xptxas -v)
+# ci/device-check.sh OUTDIR [--deps DIR] [--budget SECONDS]: the whole GPU
+# check on a fresh machine with the CUDA toolkit and cuDNN
+# (docs/gpu-runner.md). It builds the gpu preset, runs first the GPU tests no
+# GPU has run yet, then every `gpu`-labelled test at full size (the workloads
+# and the GPU versions of the interpret-mode tests), optionally times the
+# KernelBench modules in PyTorch eager and torch.compile, and leaves in OUTDIR:
+#   summary.txt            one line per step (name, result, seconds), appended
+#                          as each step ends, so a run cut short still has one
+#   build.log              the configure and the build, with ptxas
+#                          register/spill lines (-Xptxas -v)
 #   first-tests.log        the GPU tests added since the last GPU run, run first
 #                          (their verdict heads the summary)
+#   first-run/             the reports of the first ci-shape run among them
 #   ctest.log, ctest.junit.xml
 #   workloads.log          on a GPU of neither class, the workloads run directly
 #   reports/               <workload>.<hardware>.{json,junit.xml,md} of `kernelgate run`
 #   torch_baselines.json   when torch is present
 #   summary.md             every workload's summary in one file
 #   device-check.log       all of the above as it happened
-# and prints a short table last. Budget: under 10 minutes on one H200.
+# and prints a short table last.
+#   --deps DIR        the Debian packages that ci/device-deps.sh downloaded, for
+#                     a machine without the build's development packages (or a
+#                     network): unpacked into build/device-deps-prefix, and the
+#                     gpu preset is configured against that prefix
+#   --budget SECONDS  the whole check's time, 540 by default so that it ends
+#                     inside 10 minutes: each step gets at most what is left,
+#                     and the steps it leaves no time for are reported as not run
 set -uo pipefail
 
-if [ $# -ne 1 ]; then
-  echo "usage: ci/device-check.sh OUTDIR" >&2
+usage() {
+  echo "usage: ci/device-check.sh OUTDIR [--deps DIR] [--budget SECONDS]" >&2
   exit 2
+}
+outdir_arg="" deps_arg="" budget=540
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --deps) [ $# -ge 2 ] || usage; deps_arg=$2; shift 2 ;;
+    --budget) [ $# -ge 2 ] || usage; budget=$2; shift 2 ;;
+    -*) usage ;;
+    *) [ -z "$outdir_arg" ] || usage; outdir_arg=$1; shift ;;
+  esac
+done
+[ -n "$outdir_arg" ] || usage
+if ! [[ $budget =~ ^[1-9][0-9]*$ ]]; then
+  echo "device-check: --budget takes a whole number of seconds, not '$budget'" >&2
+  exit 2
+fi
+if [ -n "$deps_arg" ]; then
+  deps_dir=$(cd "$deps_arg" 2> /dev/null && pwd) || { echo "device-check: no folder '$deps_arg'" >&2; exit 2; }
 fi
 repo=$(cd "$(dirname "$0")/.." && pwd)
-if ! mkdir -p "$1" || [ ! -w "$1" ]; then
-  echo "device-check: cannot write to OUTDIR '$1'" >&2
+if ! mkdir -p "$outdir_arg" || [ ! -w "$outdir_arg" ]; then
+  echo "device-check: cannot write to OUTDIR '$outdir_arg'" >&2
   exit 2
 fi
-outdir=$(cd "$1" && pwd)
+outdir=$(cd "$outdir_arg" && pwd)
 cd "$repo" || exit 2
 exec > >(tee "$outdir/device-check.log") 2>&1
 
-started=$(date +%s)
-declare -a step_names=() step_results=() step_seconds=()
-# step NAME COMMAND...: runs it, records pass/fail and duration, never aborts the script.
-step() {
-  local name=$1
-  shift
-  local begin
-  begin=$(date +%s)
-  echo
-  echo "== $name: $*"
-  "$@"
-  local status=$?
-  step_names+=("$name")
-  step_results+=("$([ $status -eq 0 ] && echo ok || echo "FAILED ($status)")")
-  step_seconds+=("$(($(date +%s) - begin))")
-  return $status
-}
+# shellcheck source=lib/steps.sh disable=SC1091
+source "$repo/ci/lib/steps.sh"
+# shellcheck source=lib/deps.sh disable=SC1091
+source "$repo/ci/lib/deps.sh"
+steps_init "$outdir/summary.txt" "$budget"
+started=$(steps_now_ms)
 
 if [ -z "${CUDACXX:-}" ] && ! command -v nvcc > /dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
   export CUDACXX=/usr/local/cuda/bin/nvcc
@@ -64,11 +82,24 @@ echo "cores: $(nproc)"
 resource_spec=$outdir/resource-spec.json
 ci/make-resource-spec.sh "$resource_spec"
 
-build() {
-  cmake --preset gpu && cmake --build --preset gpu -j "$(nproc)"
-}
-step build build > "$outdir/build.log" 2>&1
+# With --deps, the packages are unpacked outside OUTDIR, where the build's
+# cache can keep pointing at them between runs.
+deps_configure_args=()
+if [ -n "$deps_arg" ]; then
+  deps_prefix=$repo/build/device-deps-prefix
+  export -f deps_unpack deps_compare_release deps_release
+  step deps deps_unpack "$deps_dir" "$deps_prefix"
+  cp "$deps_dir/packages.txt" "$outdir/deps-packages.txt" 2> /dev/null
+  deps_use "$deps_prefix"
+fi
+step configure cmake --preset gpu "${deps_configure_args[@]}" > "$outdir/build.log" 2>&1
 build_ok=$?
+if [ $build_ok -eq 0 ]; then
+  step build cmake --build --preset gpu -j "$(nproc)" >> "$outdir/build.log" 2>&1
+  build_ok=$?
+else
+  step_not_run build "the configure failed"
+fi
 tail -5 "$outdir/build.log"
 # Our kernels must not spill: ptxas prints a "spill stores" line per kernel.
 spills=$(grep -E '[1-9][0-9]* bytes spill (stores|loads)' "$outdir/build.log" | sort -u || true)
@@ -81,28 +112,39 @@ warnings=$(grep -E 'warning' "$outdir/build.log" | grep -v '^ptxas info' | sort 
 
 # The GPU tests no GPU has run yet go first, so that a run cut short still
 # answers them: the tensor-core model of interpret mode against the hardware,
-# two wgmma shapes chained on one accumulator with a fence between, and the
+# two wgmma shapes chained on one accumulator with a fence between, the
 # cuda device's own fill, hash, scan and gather kernels that every GPU
-# verdict rests on (until now run only in interpret mode).
+# verdict rests on (until now run only in interpret mode), then the run's
+# first contact: the GPU described by a parent that keeps no context (compute
+# mode, CUPTI version), and one workload at the small ci shapes, so the timed
+# region (the held stream, the clock readings and their reasons, the
+# busy-after wait) meets the hardware in seconds.
 first_tests='GpuInterpretKernels.TensorCoresComputeAsTheHopperModel:GpuInterpretKernels.WgmmaShapesChainedWithAFence'
-first_tests_described="tensor-core model, wgmma shapes chained, device memory kernels"
+first_tests_described="tensor-core model, wgmma shapes chained, device memory kernels, a first ci-shape run"
+# run_first_tests BUILD_DIR FILTER OUTDIR (a step: exported to its shell)
 run_first_tests() {
-  local status=0
-  "$build_dir/tests/interpret/interpret_kernels_gpu_test" --gtest_filter="$first_tests" || status=1
-  "$build_dir/tests/device/device_memory_kernels_gpu_test" || status=1
-  return $status
+  local status=0 no_baselines
+  "$1/tests/interpret/interpret_kernels_gpu_test" --gtest_filter="$2" || status=1
+  "$1/tests/device/device_memory_kernels_gpu_test" || status=1
+  "$1/bin/kernelgate" device --device cuda || status=1
+  no_baselines=$(mktemp -d)
+  "$1/bin/kernelgate" run --workload l1_086_conv_depthwise_separable_2d --device cuda --preset ci \
+    --baselines "$no_baselines" --allow-empty-baselines --report-dir "$3/first-run" || status=1
+  rm -rf "$no_baselines"
+  return "$status"
 }
-first_verdict="not run (the build failed)"
+export -f run_first_tests
 if [ $build_ok -eq 0 ]; then
-  step first_tests run_first_tests > "$outdir/first-tests.log" 2>&1
-  first_status=$?
+  step first_tests run_first_tests "$build_dir" "$first_tests" "$outdir" > "$outdir/first-tests.log" 2>&1
   tail -15 "$outdir/first-tests.log"
-  if [ $first_status -eq 0 ]; then
-    first_verdict="passed"
-  else
-    first_verdict="FAILED (see first-tests.log)"
-  fi
+else
+  step_not_run first_tests "the build failed"
 fi
+first_verdict=$(steps_last_result)
+case "$first_verdict" in
+  ok) first_verdict="passed" ;;
+  FAILED*) first_verdict="FAILED (see first-tests.log)" ;;
+esac
 
 if [ $build_ok -eq 0 ]; then
   rm -rf "$report_dir"
@@ -136,37 +178,50 @@ if [ $build_ok -eq 0 ]; then
   mkdir -p "$outdir/reports"
   [ -d "$report_dir" ] && cp -r "$report_dir/." "$outdir/reports/"
 else
-  echo "build failed: tests not run (see build.log)"
+  echo "the build did not finish: tests not run (see build.log)"
+  step_not_run ctest "the build failed"
 fi
 
 if command -v python3 > /dev/null && python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2> /dev/null; then
-  # The budget keeps the whole check inside 10 minutes; what it cuts is logged.
-  remaining=$((540 - ($(date +%s) - started)))
-  if [ $remaining -gt 60 ]; then
+  # torch.compile takes the longest: the script's own budget ends it a minute
+  # early, the timeout 10 s early, which leaves the summary its time.
+  remaining=$(steps_left)
+  if [ "$remaining" -gt 60 ]; then
     step torch_baselines timeout $((remaining - 10)) python3 ci/time_torch_baselines.py \
       --reports "$outdir/reports" --out "$outdir/torch_baselines.json" --budget-s $((remaining - 60))
+  elif [ "$remaining" -gt 0 ]; then
+    step_skipped torch_baselines "$remaining s left of the budget"
   else
-    echo "== torch_baselines: skipped, $remaining s left of the 10-minute budget"
+    step_not_run torch_baselines budget
   fi
 else
-  echo "== torch_baselines: skipped (no python3 with a CUDA-enabled torch)"
+  step_skipped torch_baselines "no CUDA-enabled torch"
 fi
 
+# write_summary_md KERNELGATE REPORTS HEADLINE OUT (a step): the verdict of
+# the new GPU tests, then every workload's Markdown summary.
+write_summary_md() {
+  {
+    echo "$3"
+    echo
+    "$1" summarize "$2" 2> /dev/null
+  } > "$4"
+  # Reports that summarize cannot read leave the headline alone, as before;
+  # only a file that could not be written fails the step.
+  [ -s "$4" ]
+}
+export -f write_summary_md
 kernelgate=$build_dir/bin/kernelgate
 if [ -x "$kernelgate" ] && [ -d "$outdir/reports" ]; then
-  {
-    echo "New GPU tests ($first_tests_described): $first_verdict"
-    echo
-    "$kernelgate" summarize "$outdir/reports" 2> /dev/null
-  } > "$outdir/summary.md" || true
+  step summary_md write_summary_md "$kernelgate" "$outdir/reports" \
+    "New GPU tests ($first_tests_described): $first_verdict" "$outdir/summary.md"
 fi
+steps_finish
 
 echo
-echo "== device check: $(($(date +%s) - started)) s"
+echo "== device check: $((($(steps_now_ms) - started) / 1000)) s of the $budget s budget"
 echo "new GPU tests ($first_tests_described): $first_verdict"
-for i in "${!step_names[@]}"; do
-  printf '  %-16s %-12s %5ss\n' "${step_names[$i]}" "${step_results[$i]}" "${step_seconds[$i]}"
-done
+steps_table
 # The short table: every implementation of every workload report, from the JSON.
 if command -v python3 > /dev/null; then
   python3 - "$outdir/reports" << 'PY'
@@ -193,7 +248,4 @@ else:
     print("\nno workload reports were written")
 PY
 fi
-for result in "${step_results[@]}"; do
-  [ "$result" = ok ] || exit 1
-done
-exit 0
+steps_all_ok
