@@ -22,6 +22,8 @@ set(header_dir ${KERNELGATE_SOURCE_DIR}/harness/include/kernelgate)
 install(FILES ${header_dir}/candidate.hpp ${header_dir}/cuda.hpp ${header_dir}/ptx.hpp ${header_dir}/grid_stride.hpp
               ${header_dir}/axes.hpp ${header_dir}/error.hpp ${header_dir}/kernel_resources.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kernelgate)
+# cuda.hpp's device queries, in the gpu build.
+install(FILES ${header_dir}/detail/device_query.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kernelgate/detail)
 if(NOT KERNELGATE_GPU)
   foreach(header IN ITEMS builtins counters cuda_shims intrinsics launch qualifiers runtime sync vector_types)
     install(FILES ${header_dir}/interpret/${header}.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kernelgate/interpret)

@@ -32,6 +32,15 @@ TEST(HardwareKey, OtherGpusGetAKeyDerivedFromTheirName) {
   EXPECT_EQ(hardware_key_from_gpu_name("NVIDIA H100"), "h100");
 }
 
+// A GH200's GPU is H100-class with memory and power of its own: neither the
+// H200 baselines (its name contains "H200") nor the H100 SXM ones.
+TEST(HardwareKey, AGraceHopperSuperchipHasAKeyOfItsOwn) {
+  EXPECT_EQ(hardware_key_from_gpu_name("NVIDIA GH200 480GB"), "gh200");
+  EXPECT_EQ(hardware_key_from_gpu_name("NVIDIA GH200 144G HBM3e"), "gh200");
+  EXPECT_EQ(hardware_key_from_gpu_name("GH200"), "gh200");
+  EXPECT_EQ(hardware_label("gh200"), "gpu");
+}
+
 TEST(HardwareKey, RejectsNamesWithoutLettersOrDigits) {
   EXPECT_THROW(hardware_key_from_gpu_name(""), Error);
   EXPECT_THROW(hardware_key_from_gpu_name(" -- "), Error);

@@ -17,7 +17,7 @@
 //   kg::unravel(index, shape...) and kg::grid_stride_blocks(elements, threads).
 // For sizing a grid to the device: kg::sm_count() and
 // kg::max_active_blocks_per_sm(kernel, threads, dynamic_smem_bytes); 0 when
-// the query fails. Interpret mode answers them only when `kernelgate model`
+// the query fails (its error cleared, so no later check blames a launch). Interpret mode answers them only when `kernelgate model`
 // sizes grids for a GPU, and 0 otherwise.
 // On the GPU these and set_max_dynamic_smem ask the driver once per kernel
 // and size and remember the answer, so a launch pays for no device query in
@@ -35,6 +35,7 @@
 #include <string>
 #include <tuple>
 
+#include "kernelgate/detail/device_query.hpp"
 #include "kernelgate/error.hpp"
 
 #define KG_DYNAMIC_SMEM(type, name) extern __shared__ __align__(16) type name[]
@@ -68,6 +69,8 @@ inline DeviceQueryCache& device_query_cache() {
   static DeviceQueryCache cache;
   return cache;
 }
+// Clears the error a failed query left (answer_or_zero).
+inline void forget_last_error() { cudaGetLastError(); }
 }  // namespace detail
 
 template <typename... KernelArgs>
@@ -89,10 +92,14 @@ inline int sm_count() {
   auto& cache = detail::device_query_cache();
   std::lock_guard lock(cache.mutex);
   if (cache.sm_count == 0) {
-    int device = 0, sms = 0;
-    if (cudaGetDevice(&device) == cudaSuccess &&
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess)
-      cache.sm_count = sms;
+    cache.sm_count = detail::answer_or_zero(
+        cudaSuccess,
+        [](int& sms) {
+          int device = 0;
+          const cudaError_t status = cudaGetDevice(&device);
+          return status != cudaSuccess ? status : cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+        },
+        detail::forget_last_error);
   }
   return cache.sm_count;
 }
@@ -104,9 +111,12 @@ int max_active_blocks_per_sm(void (*kernel)(KernelArgs...), int threads, std::si
   std::lock_guard lock(cache.mutex);
   const auto key = std::make_tuple(reinterpret_cast<const void*>(kernel), threads, dynamic_smem_bytes);
   if (auto known = cache.active_blocks.find(key); known != cache.active_blocks.end()) return known->second;
-  int per_sm = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, dynamic_smem_bytes) != cudaSuccess)
-    per_sm = 0;
+  const int per_sm = detail::answer_or_zero(
+      cudaSuccess,
+      [&](int& blocks) {
+        return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, dynamic_smem_bytes);
+      },
+      detail::forget_last_error);
   if (per_sm > 0) cache.active_blocks[key] = per_sm;
   return per_sm;
 }

@@ -17,15 +17,20 @@ namespace kg {
 //   "NVIDIA H100 80GB HBM3", "NVIDIA H100 SXM5 80GB", "H100 SXM" -> h100-sxm
 //   "NVIDIA H100 PCIe"                                            -> h100-pcie
 //   "NVIDIA H200", "NVIDIA H200 141GB HBM3e"                      -> h200
+//   "NVIDIA GH200 480GB", "NVIDIA GH200 144G HBM3e"               -> gh200
 // NVL boards have other memory and power limits: they get derived keys
 // ("NVIDIA H100 NVL" -> h100-nvl), never the SXM, PCIe or H200 baselines.
+// A GH200 superchip's GPU is an H100-class die with its own memory (96 or
+// 144 GB) and power budget, fed by the Grace CPU over NVLink-C2C: it is
+// neither an H200 nor an H100 SXM, so it gets a key of its own.
 // Any other GPU gets a key derived from its name: lower case, "NVIDIA "
 // dropped, runs of other characters turned into one '-' ("NVIDIA A100-SXM4-40GB"
 // -> "a100-sxm4-40gb"). Throws kg::Error for an empty name.
 std::string hardware_key_from_gpu_name(std::string_view gpu_name);
 
 // The CTest label a hardware key belongs to: h100-sxm and h100-pcie -> "h100",
-// h200 -> "h200", the cpu device's "cpu" -> "cpu", any other GPU -> "gpu".
+// h200 -> "h200", the cpu device's "cpu" -> "cpu", any other GPU (gh200
+// among them) -> "gpu".
 std::string hardware_label(std::string_view hardware_key);
 
 // The GPU id CTest assigned from the value of CTEST_RESOURCE_GROUP_0_GPUS,

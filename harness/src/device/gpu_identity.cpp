@@ -53,6 +53,8 @@ std::string hardware_key_from_gpu_name(std::string_view gpu_name) {
   // NVL cards are PCIe boards with their own memory and power limits: their
   // figures must not gate against the SXM or PCIe baselines, so they fall
   // through to a derived key ("h100-nvl", "h200-nvl").
+  // Before the H200 rule: "GH200" contains "H200".
+  if (contains(name, "GH200")) return "gh200";
   const bool nvl = contains(name, "NVL");
   if (contains(name, "H100") && !nvl) {
     if (contains(name, "PCIE")) return "h100-pcie";
