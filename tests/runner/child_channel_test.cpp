@@ -102,7 +102,10 @@ RunReply sample_run_reply() {
           .time_ms = 0.25,
           .sm_clock_mhz = 1755,
           .sm_clock_max_mhz = 1980,
+          .sm_clock_set_mhz = 1410,
+          .clock_event_reasons = 0x6,
           .busy_after_ms = 1.5,
+          .hold_expired = true,
           .counted = true,
           .counters = {{"global_load_requests", 12}, {"barriers", 3}},
           .counters_unavailable = "not counted"};
@@ -123,7 +126,10 @@ TEST(ChildChannel, TheRepliesReadBackAsWritten) {
   EXPECT_EQ(run.time_ms, 0.25);
   EXPECT_EQ(run.sm_clock_mhz, 1755);
   EXPECT_EQ(run.sm_clock_max_mhz, 1980);
+  EXPECT_EQ(run.sm_clock_set_mhz, 1410);
+  EXPECT_EQ(run.clock_event_reasons, 0x6);
   EXPECT_EQ(run.busy_after_ms, 1.5);
+  EXPECT_TRUE(run.hold_expired);
   EXPECT_TRUE(run.counted);
   EXPECT_EQ(run.counters, (std::vector<std::pair<std::string, std::uint64_t>>{{"global_load_requests", 12},
                                                                                {"barriers", 3}}));

@@ -68,6 +68,8 @@ TEST(ResultJson, RunResultRoundTrips) {
   latency.throttled_samples = 2;
   latency.rounds = 2;
   latency.busy_after_ms = 0.004;
+  latency.clock_event_reasons = {"applications_clocks_setting", "sw_power_cap"};
+  latency.hold_expired_samples = 1;
   candidate.latency = latency;
   candidate.bitwise_deterministic = false;
   candidate.thread_orders = {"forward", "reverse"};
@@ -79,6 +81,13 @@ TEST(ResultJson, RunResultRoundTrips) {
   run.candidates[0].latency->busy_after_ms = 0;
   EXPECT_FALSE(nlohmann::ordered_json(run)["candidates"][0]["latency"].contains("busy_after_ms"));
   run.candidates[0].latency->busy_after_ms = 0.004;
+  // Nor a GPU that said nothing of its clock, nor one whose holds all held.
+  LatencyStats quiet = latency;
+  quiet.clock_event_reasons.clear();
+  quiet.hold_expired_samples = 0;
+  const nlohmann::ordered_json quiet_json = quiet;
+  EXPECT_FALSE(quiet_json.contains("clock_event_reasons"));
+  EXPECT_FALSE(quiet_json.contains("hold_expired_samples"));
   EXPECT_EQ(json["candidates"][0]["error"]["first_mismatch_got"], "NaN");
   const RunResult back = nlohmann::ordered_json::parse(json.dump()).get<RunResult>();
   EXPECT_EQ(back.workload, run.workload);
@@ -101,6 +110,8 @@ TEST(ResultJson, RunResultRoundTrips) {
   EXPECT_EQ(c.latency->throttled_samples, 2);
   EXPECT_EQ(c.latency->rounds, 2);
   EXPECT_EQ(c.latency->busy_after_ms, 0.004);
+  EXPECT_EQ(c.latency->clock_event_reasons, latency.clock_event_reasons);
+  EXPECT_EQ(c.latency->hold_expired_samples, 1);
   ASSERT_TRUE(c.bitwise_deterministic.has_value());
   EXPECT_FALSE(*c.bitwise_deterministic);
   EXPECT_EQ(c.thread_orders, candidate.thread_orders);

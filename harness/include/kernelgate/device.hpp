@@ -78,16 +78,27 @@ struct FloatScan {
 
 // One timed launch. The clocks are MHz, 0 where the device cannot read them
 // (the cpu device; a GPU without NVML): the lower of the SM clock read just
-// before and just after the launch, and the device's maximum SM clock.
+// before the timed region and just after it, the device's maximum (boost) SM
+// clock, and the clock the GPU is set to run at where a setting holds it
+// below boost (NVML's application clock; 0 when none is set or known).
+// clock_event_reasons: why the clock was where it was, NVML's clocks-event
+// reason bits seen in either reading (kernelgate/throttle_rule.hpp), or -1
+// where the driver does not say. The throttle rule judges the sample by them.
 // busy_after_ms: how long the whole device took to go idle once the timed
 // region had ended, that is work the launch left on another stream (a GPU;
 // 0 on the cpu device, where kernels run when launched and timed samples are
 // audited instead).
+// hold_expired: on a GPU the stream is held while the launch is enqueued, so
+// that only device work is timed; true when enqueueing outlasted the hold,
+// so host time may be inside `ms` (docs/gpu-runner.md, "Timing").
 struct TimedLaunch {
   double ms = 0;
   int sm_clock_mhz = 0;
   int sm_clock_max_mhz = 0;
+  int sm_clock_set_mhz = 0;
+  std::int64_t clock_event_reasons = -1;
   double busy_after_ms = 0;
+  bool hold_expired = false;
 };
 
 class Device {
@@ -139,12 +150,11 @@ class Device {
   virtual cudaStream_t stream() = 0;
   // Waits for all work on stream(); throws DeviceFault on a sticky error.
   virtual void synchronize() = 0;
-  // Before a timing sample: evicts what the previous run left in caches (L2 on
-  // GPU; nothing on the cpu device).
-  virtual void flush_caches() = 0;
-  // Milliseconds that the work `enqueue` puts on stream() takes (events around
-  // it on GPU, wall clock including synchronisation on the cpu device), and
-  // the SM clock it ran at.
+  // One timing sample: first evicts what earlier runs left in caches (L2 on
+  // GPU; nothing on the cpu device), then measures the milliseconds that the
+  // work `enqueue` puts on stream() takes (events around it on GPU, with the
+  // stream held while it is enqueued; wall clock including synchronisation
+  // on the cpu device), and the SM clock it ran at.
   virtual TimedLaunch time(const std::function<void()>& enqueue) = 0;
   // Enqueues an empty kernel (one warp) on stream(): timed like a candidate's
   // launch, it shows what a sample costs beyond the kernel's own work.

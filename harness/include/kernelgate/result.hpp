@@ -107,9 +107,18 @@ struct LatencyStats {
   // On a GPU, the SM clock (MHz) each of samples_ms ran at, in the same
   // order; empty where the device cannot read its clock.
   std::vector<int> sm_clock_mhz;
-  // Samples taken while the SM clock was below TimingOptions'
-  // throttle_fraction of its maximum: discarded, not in samples_ms.
+  // Samples the throttle rule found throttled (kernelgate/throttle_rule.hpp:
+  // below TimingOptions' throttle_fraction of the clock the GPU is set to run
+  // at, for a throttling reason): discarded, not in samples_ms.
   std::int64_t throttled_samples = 0;
+  // On a GPU whose driver says why its clock is where it is: the clocks-event
+  // reasons seen while timing, kept and discarded samples alike
+  // ("applications_clocks_setting" for a locked clock, "sw_power_cap", ...;
+  // clock_event_reason_names). Empty where none was seen or none is known.
+  std::vector<std::string> clock_event_reasons;
+  // On a GPU: timed samples whose launch took longer to enqueue than the
+  // harness held the stream, so host time may be inside them (TimedLaunch::hold_expired).
+  std::int64_t hold_expired_samples = 0;
 };
 
 // One named check: "equivalence", "contract", "latency", "staleness".

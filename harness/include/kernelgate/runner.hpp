@@ -39,8 +39,9 @@ struct TimingOptions {
   int min_samples = -1;  // -1: the device's default (cpu: 2, cuda: 100, KernelBench's trial count)
   int max_samples = -1;  // -1: the device's default (cpu: 10, cuda: 10000)
   // Throttling (a GPU that reads its SM clock): a sample that ran below this
-  // fraction of the maximum SM clock is discarded and counted, and the next
-  // one waits throttle_wait_s for the clock to recover (nvbench's rule and
+  // fraction of the clock the GPU is set to run at, for a throttling reason
+  // (kernelgate/throttle_rule.hpp), is discarded and counted, and the next
+  // one waits throttle_wait_s for the clock to recover (nvbench's wait and
   // fraction). After max_throttled_samples discards the protocol stops with
   // the samples it kept: too few of them then fail the gate as unreliable.
   double throttle_fraction = 0.75;

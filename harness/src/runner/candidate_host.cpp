@@ -150,14 +150,16 @@ struct CandidateHost::State {
     load(request.set);
     device->fill_words(output, kPoisonWord);
     device->fill_words(workspace, kPoisonWord);
-    if (request.timed) device->flush_caches();
     if (request.audit) device->begin_stream_audit();
     if (request.timed) {
       const TimedLaunch timing = device->time([&] { candidate->launch(args); });
       reply.time_ms = timing.ms;
       reply.sm_clock_mhz = timing.sm_clock_mhz;
       reply.sm_clock_max_mhz = timing.sm_clock_max_mhz;
+      reply.sm_clock_set_mhz = timing.sm_clock_set_mhz;
+      reply.clock_event_reasons = timing.clock_event_reasons;
       reply.busy_after_ms = timing.busy_after_ms;
+      reply.hold_expired = timing.hold_expired;
     } else if (request.count) {
       counted_launch(reply, 0);
     } else {
@@ -249,16 +251,15 @@ struct CandidateHost::State {
                         std::move(values));
   }
 
-  // `count` samples of an empty kernel, each timed as a candidate's timed run
-  // is (the flush before it, the device's timer around the launch).
+  // `count` samples of an empty kernel, each timed by the same Device::time
+  // as a candidate's timed run (the flush, the held stream, the device's
+  // timer around the launch).
   Message overhead(const nlohmann::ordered_json& command) {
     require_open();
     const CountRequest request = read_count_request(JsonReader(command, "the overhead command"));
     OverheadReply reply;
-    for (int i = 0; i < request.count; ++i) {
-      device->flush_caches();
+    for (int i = 0; i < request.count; ++i)
       reply.times_ms.push_back(device->time([&] { device->launch_empty_kernel(); }).ms);
-    }
     device->synchronize();
     return overhead_reply(reply);
   }

@@ -342,7 +342,11 @@ class CandidateChecker {
     busy_after_ms_.push_back(reply.busy_after_ms);
     TimedLaunch timing{.ms = reply.time_ms,
                        .sm_clock_mhz = clock_reading(reply.sm_clock_mhz),
-                       .sm_clock_max_mhz = clock_reading(reply.sm_clock_max_mhz)};
+                       .sm_clock_max_mhz = clock_reading(reply.sm_clock_max_mhz),
+                       .sm_clock_set_mhz = clock_reading(reply.sm_clock_set_mhz),
+                       .clock_event_reasons = reply.clock_event_reasons >= 0 ? reply.clock_event_reasons : -1,
+                       .busy_after_ms = reply.busy_after_ms,
+                       .hold_expired = reply.hold_expired};
     const double round_trip_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     check_ms_ += std::max(0.0, round_trip_ms - timing.ms);

@@ -117,7 +117,8 @@ KG_JSON_MEMBERS(CountRequest, count)
 KG_JSON_MEMBERS(OpenReply, unsupported, numel, workspace_bytes, overlap)
 KG_JSON_MEMBERS(FloatScan, poisoned, first_poisoned, non_finite, first_non_finite)
 KG_JSON_MEMBERS(RunReply, stream, guards, inputs, output_hash, scan, time_ms, sm_clock_mhz, sm_clock_max_mhz,
-                busy_after_ms, counted, counters, counters_unavailable)
+                sm_clock_set_mhz, clock_event_reasons, busy_after_ms, hold_expired, counted, counters,
+                counters_unavailable)
 KG_JSON_MEMBERS(StrictReply, stats, summary)
 KG_JSON_MEMBERS(OverheadReply, times_ms)
 

@@ -105,11 +105,14 @@ struct RunReply {
   std::string inputs;  // the input the candidate modified
   std::uint64_t output_hash = 0;  // of the whole output: equal hashes, bitwise equal runs
   FloatScan scan;  // of the whole output
-  // A timed run: its milliseconds, the SM clock it ran at (0: unknown) and
-  // how long the device stayed busy after it (TimedLaunch::busy_after_ms).
+  // A timed run: its milliseconds, the SM clocks around it (0: unknown) and
+  // why the clock was there (-1: unknown), how long the device stayed busy
+  // after it, and whether its enqueueing outlasted the hold (TimedLaunch).
   double time_ms = 0;
-  std::int64_t sm_clock_mhz = 0, sm_clock_max_mhz = 0;
+  std::int64_t sm_clock_mhz = 0, sm_clock_max_mhz = 0, sm_clock_set_mhz = 0;
+  std::int64_t clock_event_reasons = -1;
   double busy_after_ms = 0;
+  bool hold_expired = false;
   // A counted run: interpret mode's counters by name (none on a GPU), or why
   // they are missing (more requests than interpret mode keeps).
   bool counted = false;

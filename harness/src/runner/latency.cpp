@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "kernelgate/error.hpp"
+#include "kernelgate/throttle_rule.hpp"
 #include "runner_internal.hpp"
 
 namespace kg {
@@ -67,6 +68,12 @@ void add_timing_round(CandidateResult& into, CandidateResult again) {
     merged.sm_clock_mhz.insert(merged.sm_clock_mhz.end(), second.sm_clock_mhz.begin(), second.sm_clock_mhz.end());
   }
   merged.throttled_samples = first.throttled_samples + second.throttled_samples;
+  merged.hold_expired_samples = first.hold_expired_samples + second.hold_expired_samples;
+  merged.clock_event_reasons = first.clock_event_reasons;
+  for (const std::string& reason : second.clock_event_reasons)
+    if (std::find(merged.clock_event_reasons.begin(), merged.clock_event_reasons.end(), reason) ==
+        merged.clock_event_reasons.end())
+      merged.clock_event_reasons.push_back(reason);
   into.latency = std::move(merged);
 }
 
@@ -91,11 +98,6 @@ void prefix_failures(CandidateResult& result, const std::string& context) {
 
 void sleep_seconds(double seconds) { std::this_thread::sleep_for(std::chrono::duration<double>(seconds)); }
 
-bool throttled(const TimedLaunch& sample, double fraction) {
-  return sample.sm_clock_mhz > 0 && sample.sm_clock_max_mhz > 0 &&
-         sample.sm_clock_mhz < fraction * sample.sm_clock_max_mhz;
-}
-
 LatencyStats measure_latency(const std::function<void(int)>& warm_up, const std::function<TimedLaunch()>& take_sample,
                              const TimingOptions& options, bool slow_device, const std::string& clock,
                              const std::function<void(double)>& wait) {
@@ -114,12 +116,14 @@ LatencyStats measure_latency(const std::function<void(int)>& warm_up, const std:
 
   std::vector<double> samples;
   std::vector<int> clocks;
-  std::int64_t discarded = 0;
+  std::int64_t discarded = 0, hold_expired = 0;
+  std::uint64_t reasons_seen = 0;  // of every sample, kept or not
   // One sample, kept unless the clock was throttled. False once the
   // discards reach their limit: the protocol stops with what it kept.
   auto sample_once = [&] {
     const TimedLaunch sample = take_sample();
-    if (throttled(sample, options.throttle_fraction)) {
+    if (sample.clock_event_reasons > 0) reasons_seen |= static_cast<std::uint64_t>(sample.clock_event_reasons);
+    if (judge_throttle(sample, options.throttle_fraction).throttled) {
       ++discarded;
       if (discarded >= options.max_throttled_samples) return false;
       wait(options.throttle_wait_s);
@@ -127,6 +131,7 @@ LatencyStats measure_latency(const std::function<void(int)>& warm_up, const std:
     }
     samples.push_back(sample.ms);
     clocks.push_back(sample.sm_clock_mhz);
+    hold_expired += sample.hold_expired ? 1 : 0;
     return true;
   };
   auto finish = [&] {
@@ -134,6 +139,9 @@ LatencyStats measure_latency(const std::function<void(int)>& warm_up, const std:
     // Clocks travel only where every kept sample has one.
     if (std::all_of(clocks.begin(), clocks.end(), [](int mhz) { return mhz > 0; })) stats.sm_clock_mhz = clocks;
     stats.throttled_samples = discarded;
+    // An idle GPU between samples says nothing of how the samples ran.
+    stats.clock_event_reasons = clock_event_reason_names(reasons_seen & ~clock_event::kGpuIdle);
+    stats.hold_expired_samples = hold_expired;
     return stats;
   };
 

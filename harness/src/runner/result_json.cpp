@@ -94,7 +94,7 @@ KG_JSON_MEMBERS(ErrorStats, checked, sampled, max_abs, max_rel, rel_l2, mismatch
                 elementwise_fraction, rel_l2_fraction)
 KG_JSON_MEMBERS(LatencyStats, protocol, clock, warmups, n, mean_ms, std_ms, min_ms, median_ms, max_ms, cv,
                 checked_samples, check_ms, overhead_ms, busy_after_ms, rounds, samples_ms, throttled_samples,
-                sm_clock_mhz)
+                sm_clock_mhz, clock_event_reasons, hold_expired_samples)
 
 template <typename Stats>
 nlohmann::ordered_json write_members(const Stats& v) {
@@ -129,6 +129,8 @@ void to_json(nlohmann::ordered_json& j, const LatencyStats& v) {
   j = write_members(v);
   if (v.sm_clock_mhz.empty()) j.erase("sm_clock_mhz");
   if (!(v.busy_after_ms > 0)) j.erase("busy_after_ms");  // measured on a GPU only
+  if (v.clock_event_reasons.empty()) j.erase("clock_event_reasons");
+  if (v.hold_expired_samples == 0) j.erase("hold_expired_samples");
 }
 
 LatencyStats read_latency_stats(const JsonReader& r) { return read_members<LatencyStats>(r); }

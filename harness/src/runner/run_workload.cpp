@@ -1,5 +1,6 @@
 // The parent side of a run: which candidates, one child process per candidate
 // (and per interpret-mode thread order), the results in registration order.
+#include <algorithm>
 #include <cstdio>
 
 #include "kernelgate/error.hpp"
@@ -76,6 +77,20 @@ CandidateResult run_candidate(const Suite& suite, const Candidate& candidate, De
       merged.error = result.error;
   }
   return merged;
+}
+
+// A GPU whose SM clock is locked or set (nvidia-smi -lgc, application
+// clocks) says so while it times: the report's environment records it, since
+// every figure of the run was taken at that clock, not at boost.
+void note_clock_setting(RunResult& run) {
+  for (const CandidateResult& candidate : run.candidates) {
+    if (!candidate.latency) continue;
+    const auto& reasons = candidate.latency->clock_event_reasons;
+    if (std::find(reasons.begin(), reasons.end(), "applications_clocks_setting") != reasons.end()) {
+      run.environment["sm_clock_locked"] = true;
+      return;
+    }
+  }
 }
 
 }  // namespace
@@ -168,6 +183,7 @@ RunResult run_workload(const Suite& suite, Device& device, const RunOptions& opt
     if (options.on_result) options.on_result(result);
     run.candidates.push_back(std::move(result));
   }
+  note_clock_setting(run);
   return run;
 }
 

@@ -81,14 +81,12 @@ void sleep_seconds(double seconds);
 
 // The timing loop of a protocol (TimingOptions, defaults filled in from the
 // device kind): warm_up(n) runs n untimed launches, take_sample() one timed
-// and checked launch, returning its milliseconds and clocks. A throttled
-// sample is discarded, then wait(seconds) lets the clock recover.
+// and checked launch, returning its milliseconds and clocks. A sample the
+// throttle rule finds throttled (kernelgate/throttle_rule.hpp) is discarded,
+// then wait(seconds) lets the clock recover.
 LatencyStats measure_latency(const std::function<void(int)>& warm_up, const std::function<TimedLaunch()>& take_sample,
                              const TimingOptions& options, bool slow_device, const std::string& clock,
                              const std::function<void(double)>& wait = sleep_seconds);
-// Whether a sample ran below `fraction` of the maximum SM clock; false when
-// either clock is unknown.
-bool throttled(const TimedLaunch& sample, double fraction);
 
 // What a check found that ends the checks of a candidate. Thrown by the
 // parent's checks and by a session whose child died or hung ("isolation").

@@ -1,24 +1,25 @@
 // The cuda device (gpu build): device memory with guard bands, fill and hash
-// on the GPU, one non-blocking stream per run, CUDA-event timing with the L2
-// flushed outside the timed region, the SM clock watched while timing, the
+// on the GPU, one non-blocking stream per run, CUDA-event timing of the held
+// stream with the L2 flushed before it and the SM clock read around it, the
 // device's idle wait after each timed sample, and the CUPTI stream audit.
 // docs/gpu-runner.md describes the whole GPU path.
 #include <cudnn.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "../nvml.hpp"
+#include "../timed_region.hpp"
 #include "device_memory.hpp"
 #include "kernelgate/cuda_check.hpp"
 #include "kernelgate/device.hpp"
 #include "kernelgate/gpu_identity.hpp"
-#include "nvml_clock.hpp"
 #include "stream_audit.hpp"
+#include "stream_hold.hpp"
 
 namespace kg {
 namespace {
@@ -69,9 +70,76 @@ std::string host_compiler_version() {
 #endif
 }
 
+// Full-size workloads: building cuDNN plans, 100+ timed samples, the stream
+// audit and hashing GiB buffers fit well inside two minutes on an H100.
+constexpr double kCudaTimeoutS = 180.0;
+constexpr const char* kCudaClockName = "cuda_event";
+
+std::string device_name(int ordinal) { return "cuda:" + std::to_string(ordinal); }
+
+// What the GPU is, from queries that need no CUDA context (device
+// attributes and properties, NVML, the versions), so the parent of a run can
+// read it too and hold nothing of the GPU afterwards.
+GpuEnvironment read_gpu_environment(int ordinal) {
+  cudaDeviceProp properties{};
+  KG_CUDA_CHECK(cudaGetDeviceProperties(&properties, ordinal));
+  GpuEnvironment e;
+  e.device = device_name(ordinal);
+  e.name = properties.name;
+  e.hardware = hardware_key_from_gpu_name(e.name);
+  char bus_id[32] = {};
+  if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, ordinal) == cudaSuccess) e.pci_bus_id = bus_id;
+  e.compute_capability_major = properties.major;
+  e.compute_capability_minor = properties.minor;
+  e.sm_count = properties.multiProcessorCount;
+  e.l2_cache_bytes = properties.l2CacheSize;
+  e.memory_bytes = static_cast<std::int64_t>(properties.totalGlobalMem);
+  e.memory_bus_width_bits = properties.memoryBusWidth;
+  e.ecc_enabled = properties.ECCEnabled != 0;
+  // CUDA 13 dropped the clock fields from cudaDeviceProp; the attributes remain.
+  int value = 0;
+  if (cudaDeviceGetAttribute(&value, cudaDevAttrClockRate, ordinal) == cudaSuccess) e.sm_clock_max_khz = value;
+  if (cudaDeviceGetAttribute(&value, cudaDevAttrMemoryClockRate, ordinal) == cudaSuccess) e.memory_clock_khz = value;
+  const detail::Nvml& nvml = detail::Nvml::instance();
+  const detail::NvmlDevice gpu = nvml.device(e.pci_bus_id);
+  e.sm_clock_mhz = gpu.sm_clock_mhz();
+  e.sm_clock_max_app_mhz = gpu.application_sm_clock_mhz();
+  e.driver = nvml.driver_version();
+  cudaDriverGetVersion(&e.cuda_driver_api);
+  cudaRuntimeGetVersion(&e.cuda_runtime);
+  e.cudnn_runtime = cudnnGetVersion();
+  e.cudnn_headers = CUDNN_VERSION;
+  e.cuda_compiler = cuda_detail::cuda_compiler_version();
+  e.host_compiler = host_compiler_version();
+  cudaGetLastError();  // a failed optional query must not look like a launch error later
+  return e;
+}
+
+// The L2 flush buffer covers twice the L2, so no line of the previous run survives.
+std::size_t flush_bytes_for(const GpuEnvironment& e) {
+  return std::max<std::size_t>(2 * static_cast<std::size_t>(std::max<std::int64_t>(e.l2_cache_bytes, 0)), 64u << 20);
+}
+
+// The report's environment of a GPU: what environment_json gives, and the
+// flush every timed sample starts with.
+nlohmann::ordered_json gpu_environment_json(const GpuEnvironment& e) {
+  nlohmann::ordered_json j = environment_json(e);
+  j["l2_flush_bytes"] = flush_bytes_for(e);
+  return j;
+}
+
+// The clock the GPU is set to run at, where a setting holds it below boost
+// (the throttle rule's reference; 0: none set, or not known).
+int set_sm_clock_mhz(const GpuEnvironment& e) {
+  const int boost_mhz = e.sm_clock_max_khz / 1000;
+  return e.sm_clock_max_app_mhz > 0 && e.sm_clock_max_app_mhz < boost_mhz ? e.sm_clock_max_app_mhz : 0;
+}
+
 class CudaDevice final : public Device {
  public:
-  explicit CudaDevice(int ordinal) : ordinal_(ordinal) {
+  explicit CudaDevice(int ordinal)
+      : ordinal_(ordinal), environment_(read_gpu_environment(ordinal)),
+        nvml_(detail::Nvml::instance().device(environment_.pci_bus_id)) {
     KG_CUDA_CHECK(cudaSetDevice(ordinal_));
     KG_CUDA_CHECK(cudaFree(nullptr));  // create the context now, not inside a timed region
     KG_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -79,9 +147,8 @@ class CudaDevice final : public Device {
     KG_CUDA_CHECK(cudaEventCreate(&stop_));
     KG_CUDA_CHECK(cudaMalloc(&hash_scratch_, sizeof(std::uint64_t)));
     KG_CUDA_CHECK(cudaMalloc(&scan_scratch_, 4 * sizeof(unsigned long long)));
-    capture_environment();
-    // The flush buffer covers twice the L2 so no line of the previous run survives.
-    flush_bytes_ = std::max<std::size_t>(2 * static_cast<std::size_t>(environment_.l2_cache_bytes), 64u << 20);
+    hold_ = std::make_unique<cuda_detail::StreamHold>();
+    flush_bytes_ = flush_bytes_for(environment_);
     KG_CUDA_CHECK(cudaMalloc(&flush_buffer_, flush_bytes_));
     KG_CUDA_CHECK(cudaMalloc(&sweep_sink_, sizeof(std::uint32_t)));
   }
@@ -98,27 +165,18 @@ class CudaDevice final : public Device {
     if (stream_) cudaStreamDestroy(stream_);
   }
 
-  std::string name() const override { return "cuda:" + std::to_string(ordinal_); }
+  std::string name() const override { return device_name(ordinal_); }
   std::string hardware_key() const override { return environment_.hardware; }
 
   nlohmann::ordered_json environment() const override {
     GpuEnvironment now = environment_;
-    now.sm_clock_mhz = cuda_detail::Nvml::instance().sm_clock_mhz(environment_.pci_bus_id);
-    nlohmann::ordered_json j = environment_json(now);
-    if (timed_samples_ > 0) {
-      j["timing_sm_clock_mhz_min"] = min_clock_mhz_ > 0 ? nlohmann::ordered_json(min_clock_mhz_) : nullptr;
-      j["timing_sm_clock_mhz_max"] = max_clock_mhz_ > 0 ? nlohmann::ordered_json(max_clock_mhz_) : nullptr;
-      j["timing_clock_warnings"] = clock_warnings_;
-    }
-    j["l2_flush_bytes"] = flush_bytes_;
-    return j;
+    now.sm_clock_mhz = nvml_.sm_clock_mhz();
+    return gpu_environment_json(now);
   }
 
   bool interpreted() const override { return false; }
-  // Full-size workloads: building cuDNN plans, 100+ timed samples, the stream
-  // audit and hashing GiB buffers fit well inside two minutes on an H100.
-  double default_timeout_s() const override { return 180.0; }
-  std::string clock_name() const override { return "cuda_event"; }
+  double default_timeout_s() const override { return kCudaTimeoutS; }
+  std::string clock_name() const override { return kCudaClockName; }
   std::uint64_t memory_bytes() const override { return std::uint64_t(std::max<std::int64_t>(environment_.memory_bytes, 0)); }
 
   DeviceBuffer allocate(std::size_t bytes, const std::string& label, std::size_t min_guard_bytes) override {
@@ -248,41 +306,14 @@ class CudaDevice final : public Device {
     check_device(cudaGetLastError(), "last launch");
   }
 
-  void flush_caches() override {
-    // A different byte each time: a write the memory system cannot elide.
-    const int value = static_cast<int>(++flushes_ & 0xff);
-    check_device(cudaMemsetAsync(flush_buffer_, value, flush_bytes_, stream_), "L2 flush");
-    // The memset leaves an L2's worth of dirty lines, whose write-back would
-    // land in the timed kernel (a few percent of a conv workload's traffic): read the
-    // first half back so they are written back here and L2 starts clean.
-    cuda_detail::read_sweep(flush_buffer_, flush_bytes_ / 2, sweep_sink_, stream_);
-  }
-
   void launch_empty_kernel() override { cuda_detail::launch_empty_kernel(stream_); }
 
   TimedLaunch time(const std::function<void()>& enqueue) override {
-    const cuda_detail::Nvml& nvml = cuda_detail::Nvml::instance();
-    const int before_mhz = nvml.sm_clock_mhz(environment_.pci_bus_id);
-    check_device(cudaEventRecord(start_, stream_), "event record");
-    enqueue();
-    check_device(cudaEventRecord(stop_, stream_), "event record");
-    check_device(cudaEventSynchronize(stop_), "event synchronize");
-    // The harness stream is done; what the device still runs now was left on
-    // another stream, out of the events' reach (kg::judge_busy_after_timing).
-    const auto stop_reached = std::chrono::steady_clock::now();
-    check_device(cudaDeviceSynchronize(), "device synchronize after timing");
-    const double busy_after_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - stop_reached).count();
-    float elapsed_ms = 0;
-    check_device(cudaEventElapsedTime(&elapsed_ms, start_, stop_), "event elapsed time");
-    const int after_mhz = nvml.sm_clock_mhz(environment_.pci_bus_id);
-    note_clock(before_mhz, after_mhz);
-    // The lower reading: a sample is only as fast as the slowest clock it saw.
-    const int ran_at_mhz = before_mhz > 0 && after_mhz > 0 ? std::min(before_mhz, after_mhz) : 0;
-    return {.ms = elapsed_ms,
-            .sm_clock_mhz = ran_at_mhz,
-            .sm_clock_max_mhz = environment_.sm_clock_max_khz / 1000,
-            .busy_after_ms = busy_after_ms};
+    TimingSteps steps(*this);
+    const TimedLaunch sample =
+        detail::run_timed_region(steps, enqueue, environment_.sm_clock_max_khz / 1000, set_sm_clock_mhz(environment_));
+    note_clock(sample, steps.before_mhz(), steps.after_mhz());
+    return sample;
   }
 
   void begin_stream_audit() override { cuda_detail::StreamAudit::instance().begin(stream_); }
@@ -295,55 +326,68 @@ class CudaDevice final : public Device {
                   std::to_string(buffer.bytes) + " bytes)");
   }
 
-  void note_clock(int before_mhz, int after_mhz) {
-    ++timed_samples_;
-    for (int mhz : {before_mhz, after_mhz}) {
-      if (mhz <= 0) continue;
-      min_clock_mhz_ = min_clock_mhz_ > 0 ? std::min(min_clock_mhz_, mhz) : mhz;
-      max_clock_mhz_ = std::max(max_clock_mhz_, mhz);
+  // The timed region's steps on this GPU (timed_region.hpp gives their order).
+  class TimingSteps final : public detail::TimedRegionSteps {
+   public:
+    explicit TimingSteps(CudaDevice& device) : d_(device) {}
+    detail::ClockReading read_clock() override {
+      const detail::ClockReading reading{d_.nvml_.sm_clock_mhz(), d_.nvml_.clock_event_reasons()};
+      if (readings_ < 2) clock_mhz_[readings_++] = reading.sm_mhz;
+      return reading;
     }
-    if (sm_clock_moved(before_mhz, after_mhz)) {
-      // Once per device is enough to flag the run; the count goes to the report.
-      if (clock_warnings_++ == 0)
-        std::fprintf(stderr, "kernelgate: warning: %s: %s\n", name().c_str(),
-                     sm_clock_warning(before_mhz, after_mhz).c_str());
+    void flush_caches() override { d_.flush_caches(); }
+    void hold_stream() override { check_device(d_.hold_->hold(d_.stream_), "stream hold"); }
+    void record_start() override { check_device(cudaEventRecord(d_.start_, d_.stream_), "event record"); }
+    void record_stop() override { check_device(cudaEventRecord(d_.stop_, d_.stream_), "event record"); }
+    void release_stream() override { d_.hold_->release(); }
+    void wait_for_stop() override { check_device(cudaEventSynchronize(d_.stop_), "event synchronize"); }
+    // The harness stream is done; what the device still runs now was left on
+    // another stream, out of the events' reach (kg::judge_busy_after_timing).
+    void wait_for_device() override { check_device(cudaDeviceSynchronize(), "device synchronize after timing"); }
+    double elapsed_ms() override {
+      float ms = 0;
+      check_device(cudaEventElapsedTime(&ms, d_.start_, d_.stop_), "event elapsed time");
+      return ms;
     }
+    bool hold_expired() override { return d_.hold_->expired(); }
+    int before_mhz() const { return clock_mhz_[0]; }
+    int after_mhz() const { return clock_mhz_[1]; }
+
+   private:
+    CudaDevice& d_;
+    int clock_mhz_[2] = {0, 0};  // the readings before and after the timed region
+    int readings_ = 0;
+  };
+
+  // The L2 flush before a timed sample (TimedRegionSteps::flush_caches).
+  void flush_caches() {
+    // A different byte each time: a write the memory system cannot elide.
+    const int value = static_cast<int>(++flushes_ & 0xff);
+    check_device(cudaMemsetAsync(flush_buffer_, value, flush_bytes_, stream_), "L2 flush");
+    // The memset leaves an L2's worth of dirty lines, whose write-back would
+    // land in the timed kernel (a few percent of a conv workload's traffic): read the
+    // first half back so they are written back here and L2 starts clean.
+    cuda_detail::read_sweep(flush_buffer_, flush_bytes_ / 2, sweep_sink_, stream_);
   }
 
-  void capture_environment() {
-    cudaDeviceProp properties{};
-    KG_CUDA_CHECK(cudaGetDeviceProperties(&properties, ordinal_));
-    GpuEnvironment& e = environment_;
-    e.device = name();
-    e.name = properties.name;
-    e.hardware = hardware_key_from_gpu_name(e.name);
-    char bus_id[32] = {};
-    if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, ordinal_) == cudaSuccess) e.pci_bus_id = bus_id;
-    e.compute_capability_major = properties.major;
-    e.compute_capability_minor = properties.minor;
-    e.sm_count = properties.multiProcessorCount;
-    e.l2_cache_bytes = properties.l2CacheSize;
-    e.memory_bytes = static_cast<std::int64_t>(properties.totalGlobalMem);
-    e.memory_bus_width_bits = properties.memoryBusWidth;
-    e.ecc_enabled = properties.ECCEnabled != 0;
-    // CUDA 13 dropped the clock fields from cudaDeviceProp; the attributes remain.
-    int khz = 0;
-    if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, ordinal_) == cudaSuccess) e.sm_clock_max_khz = khz;
-    if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, ordinal_) == cudaSuccess) e.memory_clock_khz = khz;
-    const cuda_detail::Nvml& nvml = cuda_detail::Nvml::instance();
-    e.sm_clock_mhz = nvml.sm_clock_mhz(e.pci_bus_id);
-    e.sm_clock_max_app_mhz = nvml.application_sm_clock_mhz(e.pci_bus_id);
-    e.driver = nvml.driver_version();
-    cudaDriverGetVersion(&e.cuda_driver_api);
-    cudaRuntimeGetVersion(&e.cuda_runtime);
-    e.cudnn_runtime = cudnnGetVersion();
-    e.cudnn_headers = CUDNN_VERSION;
-    e.cuda_compiler = cuda_detail::cuda_compiler_version();
-    e.host_compiler = host_compiler_version();
-    cudaGetLastError();  // a failed optional query must not look like a launch error later
+  // One warning per device on the child's stderr when the clock moved within
+  // a sample, or a launch outlasted its hold; the samples' records carry
+  // the clocks and the expired holds to the report.
+  void note_clock(const TimedLaunch& sample, int before_mhz, int after_mhz) {
+    if (sm_clock_moved(before_mhz, after_mhz) && clock_warnings_++ == 0)
+      std::fprintf(stderr, "kernelgate: warning: %s: %s\n", name().c_str(),
+                   sm_clock_warning(before_mhz, after_mhz).c_str());
+    if (sample.hold_expired && hold_warnings_++ == 0)
+      std::fprintf(stderr,
+                   "kernelgate: warning: %s: a launch took longer to enqueue than the %.0f ms the stream was held: "
+                   "its sample may include host time\n",
+                   name().c_str(), cuda_detail::StreamHold::kLimitMs);
   }
 
   int ordinal_;
+  GpuEnvironment environment_;
+  detail::NvmlDevice nvml_;  // looked up once: the timed loop reads it twice per sample
+  std::unique_ptr<cuda_detail::StreamHold> hold_;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr;
   cudaEvent_t stop_ = nullptr;
@@ -355,11 +399,8 @@ class CudaDevice final : public Device {
   std::uint32_t* sweep_sink_ = nullptr;  // read_sweep's never-written word
   std::size_t flush_bytes_ = 0;
   std::uint64_t flushes_ = 0;
-  GpuEnvironment environment_;
-  std::int64_t timed_samples_ = 0;
-  int min_clock_mhz_ = 0;
-  int max_clock_mhz_ = 0;
   int clock_warnings_ = 0;
+  int hold_warnings_ = 0;
 };
 
 }  // namespace
