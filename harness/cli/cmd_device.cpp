@@ -2,7 +2,6 @@
 // baselines it reads and writes) and its CTest label, so a runner can be
 // checked, and ci/device-check.sh can pick the tests of its GPU class.
 #include <cstdio>
-#include <memory>
 #include <string>
 
 #include "command.hpp"
@@ -25,17 +24,17 @@ Work add_device_command(CLI::App& command, CommonOptions&) {
   command.add_flag("--label", options->label_only,
                    "Print only the CTest label (cpu, h100, h200, or gpu for any other GPU)");
   return [options] {
-    // A missing GPU is an error here (open_device names the reason): this
-    // command exists to say what the runner has.
-    const std::unique_ptr<Device> device = open_device(options->device);
-    const std::string key = device->hardware_key();
-    const std::string label = hardware_label(key);
+    // A missing GPU is an error here (describe_device names the reason, and
+    // a compute mode that keeps candidates off the GPU): this command exists
+    // to say what the runner has, as a run would find it.
+    const DeviceDescription device = describe_device(options->device);
+    const std::string label = hardware_label(device.hardware_key);
     if (options->label_only) {
       std::printf("%s\n", label.c_str());
       return 0;
     }
-    std::printf("device        %s\nhardware key  %s\nctest label   %s\n%s\n", device->name().c_str(),
-                key.c_str(), label.c_str(), device->environment().dump(2).c_str());
+    std::printf("device        %s\nhardware key  %s\nctest label   %s\n%s\n", device.name.c_str(),
+                device.hardware_key.c_str(), label.c_str(), device.environment.dump(2).c_str());
     return 0;
   };
 }

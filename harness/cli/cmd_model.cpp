@@ -79,10 +79,10 @@ int model_command(const ModelOptions& options, const CommonOptions& common) {
   run_options.thread_orders = {"forward"};
   run_options.timeout_s = options.timeout_s;
   run_options.model_blocks_per_launch = options.blocks;
-  std::unique_ptr<Device> device = open_device("cpu");
+  const DeviceDescription device = describe_device("cpu");
   for (GridRun& grid : runs) {
     run_options.model_hardware = grid.keys[0]->key;
-    grid.run = run_workload(suite, *device, run_options);
+    grid.run = run_workload(suite, device, run_options);
     if (&grid != &runs[0]) continue;
     // The other grids count only what the first could: a candidate that is
     // unsupported or does not finish there does not on a smaller GPU either.

@@ -78,7 +78,8 @@ struct Prepared {
 // (checked and timed), with cudnn_eager beside it when it is compared
 // relative to eager, up to the policy's max_rounds rounds in all; the gate
 // then judges every sample of every round (docs/gate-statistics.md).
-void retime_inconclusive(const Suite& suite, Device& device, RunOptions options, const Prepared& prepared,
+void retime_inconclusive(const Suite& suite, const DeviceDescription& device, RunOptions options,
+                         const Prepared& prepared,
                          RunResult& run) {
   GateOptions gate_options;
   gate_options.policy = prepared.policy;
@@ -122,9 +123,10 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
   // A bad --report-dir costs nothing: it fails before any candidate runs.
   ensure_report_dir_writable(options.report_dir);
 
-  std::unique_ptr<Device> device;
+  // The device described, not held: each candidate's child opens it.
+  DeviceDescription device;
   try {
-    device = open_device(options.device);
+    device = describe_device(options.device);
   } catch (const NoDeviceError& e) {
     // No device names no JUnit file, but a bad option is still the answer.
     if (!options.option_errors.empty()) throw Error(options.option_errors.front());
@@ -135,10 +137,10 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
   // A GPU test of the h100 label on an H200 (or the reverse) is not this
   // runner's to judge: skip, unless a GPU of that class is required.
   if (const char* expected = std::getenv("KERNELGATE_EXPECT_HARDWARE_LABEL"); expected && *expected) {
-    const std::string label = hardware_label(device->hardware_key());
+    const std::string label = hardware_label(device.hardware_key);
     if (label != expected) {
       const std::string why = "this test is for " + std::string(expected) + " GPUs, the device is " +
-                              device->name() + " (" + device->hardware_key() + ")";
+                              device.name + " (" + device.hardware_key + ")";
       if (gpu_required()) throw Error(why + " (KERNELGATE_REQUIRE_GPU=1)");
       std::fprintf(stderr, "kernelgate: skipped: %s\n", why.c_str());
       return kSkipExitCode;
@@ -172,15 +174,15 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
     for (const Suite& suite : suites) {
       Prepared p;
       p.policy = apply_overrides(suite.gate, options.gate);
-      p.baseline = load_stored_baseline(options.baselines_dir, suite.id, device->hardware_key());
+      p.baseline = load_stored_baseline(options.baselines_dir, suite.id, device.hardware_key);
       note_renamed_axes(suite, run_options.axis_overrides);
       const Axes axes = suite.resolve_axes(run_options.preset, run_options.axis_overrides);
-      check_run_fits(suite, axes, *device, run_options.timeout_s, run_options.allow_slow);
+      check_run_fits(suite, axes, device, run_options.timeout_s, run_options.allow_slow);
       prepared.push_back(std::move(p));
     }
   } catch (const Error& e) {
     for (const Suite& suite : suites)
-      write_setup_error(options.report_dir, suite.id, device->hardware_key(), e.what());
+      write_setup_error(options.report_dir, suite.id, device.hardware_key, e.what());
     throw;
   }
 
@@ -194,8 +196,8 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
     run_options.on_result = [&](const CandidateResult& result) {
       if (!options.quiet) print_progress(progress, suite.id, result);
     };
-    RunResult run = run_workload(suite, *device, run_options);
-    retime_inconclusive(suite, *device, run_options, prepared[i], run);
+    RunResult run = run_workload(suite, device, run_options);
+    retime_inconclusive(suite, device, run_options, prepared[i], run);
     if (!options.results_file.empty()) {
       raw_results.push_back(run);
       write_results(options.results_file, raw_results);  // after each workload: a crash keeps the rest

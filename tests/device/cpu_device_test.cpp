@@ -1,9 +1,11 @@
-// The cpu device: guard bands, hashing, poisoning, device specs.
+// The cpu device: guard bands, hashing, poisoning, device specs and descriptions.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
 
 #include "kernelgate/device.hpp"
+#include "support/error_of.hpp"
 
 namespace kg {
 namespace {
@@ -67,6 +69,24 @@ TEST(DeviceSpec, CudaIsUnavailableInTheCpuBuildAndBadSpecsAreErrors) {
     EXPECT_NE(std::string(e.what()).find("unknown device 'tpu'"), std::string::npos);
   }
   EXPECT_THROW(open_device("cuda:x"), Error);
+}
+
+// The parent of a run holds a description, not the device: the same facts
+// as the opened device gives, and for a device spec the same answers.
+TEST(DeviceSpec, ADescriptionSaysWhatTheOpenedDeviceSays) {
+  const DeviceDescription described = describe_device("cpu");
+  const auto device = open_device("cpu");
+  EXPECT_EQ(described.name, device->name());
+  EXPECT_EQ(described.hardware_key, device->hardware_key());
+  EXPECT_EQ(described.environment, device->environment());
+  EXPECT_EQ(described.interpreted, device->interpreted());
+  EXPECT_EQ(described.default_timeout_s, device->default_timeout_s());
+  EXPECT_EQ(described.clock_name, device->clock_name());
+  EXPECT_EQ(described.memory_bytes, device->memory_bytes());
+  EXPECT_EQ(describe_device("auto").name, "cpu");
+  EXPECT_THROW(describe_device("cuda"), NoDeviceError);
+  EXPECT_THROW(describe_device("cuda:1"), NoDeviceError);
+  EXPECT_THAT(test::error_of([] { describe_device("tpu"); }), testing::HasSubstr("unknown device 'tpu'"));
 }
 
 }  // namespace

@@ -185,6 +185,31 @@ TEST(Environment, UnknownReadingsAreNullNotZero) {
   EXPECT_EQ(j.at("sm_count"), 132);
 }
 
+TEST(Environment, NamesTheComputeMode) {
+  GpuEnvironment e = h200_environment();
+  e.compute_mode = 3;
+  EXPECT_EQ(environment_json(e).at("compute_mode"), "EXCLUSIVE_PROCESS");
+  e.compute_mode = -1;  // the attribute could not be read
+  EXPECT_TRUE(environment_json(e).at("compute_mode").is_null());
+}
+
+// A GPU no candidate can use is named, with its mode, before any runs.
+TEST(ComputeMode, AProhibitedGpuOrAnExclusiveOneHeldElsewhereIsAProblem) {
+  EXPECT_EQ(compute_mode_problem("cuda:0", 2, false),
+            "cuda:0 is in PROHIBITED compute mode: no process may use it (its administrator sets DEFAULT or "
+            "EXCLUSIVE_PROCESS with nvidia-smi -c)");
+  EXPECT_EQ(compute_mode_problem("cuda:1", 3, true),
+            "cuda:1 is in EXCLUSIVE_PROCESS compute mode and another process holds it: run when it is free, or "
+            "on another GPU");
+  // Exclusive and free: each candidate's child takes it in turn.
+  EXPECT_EQ(compute_mode_problem("cuda:1", 3, false), "");
+  EXPECT_EQ(compute_mode_problem("cuda:0", 0, false), "");
+  // Refused in DEFAULT mode: the mode is not why; the caller names the CUDA error.
+  EXPECT_EQ(compute_mode_problem("cuda:0", 0, true), "");
+  EXPECT_EQ(compute_mode_name(1), "EXCLUSIVE_THREAD");
+  EXPECT_EQ(compute_mode_name(-1), "");
+}
+
 TEST(SmClock, WarnsWhenItMovedMoreThanTenPercent) {
   EXPECT_FALSE(sm_clock_moved(1980, 1980));
   EXPECT_FALSE(sm_clock_moved(1980, 1800));  // 9.1% of the larger reading

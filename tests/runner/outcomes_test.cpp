@@ -28,8 +28,8 @@ Suite test_suite() { return find_suite(std::filesystem::path(KERNELGATE_STOCK_SU
 
 CandidateResult run_one(const std::string& id, RunOptions options = {}, const Suite& suite = test_suite()) {
   if (options.candidate_ids.empty()) options = quick_options({id});
-  auto device = open_device("cpu");
-  RunResult run = run_workload(suite, *device, options);
+  const DeviceDescription device = describe_device("cpu");
+  RunResult run = run_workload(suite, device, options);
   EXPECT_EQ(run.candidates.size(), 1u);
   return run.candidates.at(0);
 }
@@ -149,8 +149,8 @@ TEST(RunnerOutcomes, TimingStatisticsComeBack) {
 std::string recorded_revision(const std::string& sha) {
   EXPECT_EQ(setenv("GITHUB_SHA", sha.c_str(), 1), 0);
   const Suite suite = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), kTestWorkload);
-  auto device = open_device("cpu");
-  const RunResult run = run_workload(suite, *device, quick_options({"never_supported"}));
+  const DeviceDescription device = describe_device("cpu");
+  const RunResult run = run_workload(suite, device, quick_options({"never_supported"}));
   unsetenv("GITHUB_SHA");
   return run.environment.value("git_revision", std::string());
 }
@@ -276,10 +276,10 @@ TEST(RunnerOutcomes, HangIsTimedOutAndTheRunGoesOn) {
   RunOptions options = quick_options({"hangs", "oracle"});
   options.timeout_s = 1.5;
   const Suite suite = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), kTestWorkload);
-  auto device = open_device("cpu");
+  const DeviceDescription device = describe_device("cpu");
   std::vector<std::string> finished;
   options.on_result = [&](const CandidateResult& result) { finished.push_back(result.id); };
-  RunResult run = run_workload(suite, *device, options);
+  RunResult run = run_workload(suite, device, options);
   ASSERT_EQ(run.candidates.size(), 2u);
   EXPECT_EQ(run.candidates[0].outcome, Outcome::timed_out);
   EXPECT_THAT(run.candidates[0].message, HasSubstr("1.5 s"));
@@ -292,8 +292,8 @@ TEST(RunnerOutcomes, HangIsTimedOutAndTheRunGoesOn) {
 
 TEST(RunnerOutcomes, UnknownCandidateIdIsAnError) {
   const Suite suite = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), kTestWorkload);
-  auto device = open_device("cpu");
-  EXPECT_THAT(test::error_of([&] { run_workload(suite, *device, quick_options({"no_such_candidate"})); }),
+  const DeviceDescription device = describe_device("cpu");
+  EXPECT_THAT(test::error_of([&] { run_workload(suite, device, quick_options({"no_such_candidate"})); }),
               HasSubstr("has no candidate 'no_such_candidate'"));
 }
 

@@ -30,8 +30,8 @@ RunOptions sampled_options(const std::string& id) {
 
 CandidateResult run_sampled(const std::string& id) {
   const Suite suite = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), kTestWorkload);
-  auto device = open_device("cpu");
-  RunResult run = run_workload(suite, *device, sampled_options(id));
+  const DeviceDescription device = describe_device("cpu");
+  RunResult run = run_workload(suite, device, sampled_options(id));
   EXPECT_EQ(run.candidates.size(), 1u);
   return run.candidates.at(0);
 }

@@ -172,12 +172,35 @@ class Device {
 // for a malformed spec.
 std::unique_ptr<Device> open_device(const std::string& spec);
 
+// What the parent of a run knows of the device its candidates' children
+// open: enough to name it, key its baselines, size the run and write the
+// report's environment, and nothing of the device itself. A GPU is read and
+// let go again (no CUDA context stays in the parent while the children run:
+// each child must be able to create its own, the only one a GPU in
+// EXCLUSIVE_PROCESS compute mode admits).
+struct DeviceDescription {
+  std::string name;          // Device::name
+  std::string hardware_key;  // Device::hardware_key
+  nlohmann::ordered_json environment;
+  bool interpreted = false;
+  double default_timeout_s = 0;
+  std::string clock_name;
+  std::uint64_t memory_bytes = 0;
+};
+DeviceDescription describe(const Device& device);
+// The device `spec` names (as open_device), described. For a GPU it checks,
+// before any candidate runs, that this process can create a CUDA context
+// there, and throws kg::Error naming the compute mode where it cannot
+// (PROHIBITED, or EXCLUSIVE_PROCESS and held by another process).
+DeviceDescription describe_device(const std::string& spec);
+
 // True when this build can run candidates on the cpu device (interpret mode).
 bool cpu_device_supported();
 
 // Implemented by harness/src/device/cuda in the gpu build only (KG_GPU=1).
 // Throw NoDeviceError when there is no usable GPU with that ordinal.
 std::unique_ptr<Device> open_cuda_device(int ordinal);
+DeviceDescription describe_cuda_device(int ordinal);
 // Number of visible GPUs; 0 when the driver has none (never throws).
 int cuda_device_count();
 

@@ -80,7 +80,19 @@ struct GpuEnvironment {
   std::string cuda_compiler;      // "nvcc 13.0.88"
   std::string host_compiler;      // "g++ 12.2.0"
   bool ecc_enabled = false;
+  int compute_mode = -1;          // cudaDevAttrComputeMode's value; -1 when unknown
 };
+
+// The compute mode's name as nvidia-smi gives it: "DEFAULT",
+// "EXCLUSIVE_PROCESS", "PROHIBITED" (0, 3 and 2 of cudaComputeMode; 1 is the
+// exclusive-thread mode of old drivers); "" when unknown.
+std::string compute_mode_name(int compute_mode);
+
+// Why no candidate can run on the GPU `device` (one line), or "" when
+// nothing is known against it: a PROHIBITED GPU admits no context at all; an
+// exclusive one that refused this process's context (`context_refused`) is
+// held by another process. A refusal in DEFAULT mode is not the mode's doing: "".
+std::string compute_mode_problem(const std::string& device, int compute_mode, bool context_refused);
 
 // Peak memory bandwidth in GB/s: double data rate over the bus (0 when unknown).
 double peak_memory_bandwidth_gbps(const GpuEnvironment& environment);

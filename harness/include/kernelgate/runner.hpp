@@ -98,13 +98,15 @@ inline constexpr int kMinimumCallsPerCandidate = 4;
 // (inputs staged twice beside the live copy, the output, and on cpu the
 // host's copies too), and on cpu a size whose floor time exceeds the watchdog unless
 // allow_slow. timeout_s: the watchdog per candidate (0: the device's).
-void check_run_fits(const Suite& suite, const Axes& axes, const Device& device, double timeout_s, bool allow_slow);
+void check_run_fits(const Suite& suite, const Axes& axes, const DeviceDescription& device, double timeout_s,
+                    bool allow_slow);
 
-// Runs every selected candidate of suite's workload on `device` (opened by the
-// caller, in the parent) and returns the run. Candidates that declare the axes
+// Runs every selected candidate of suite's workload, each in a child process
+// that opens the device `device` describes (describe_device: the parent holds
+// none of it), and returns the run. Candidates that declare the axes
 // unsupported are `not_supported` without running. Throws kg::Error for bad
 // options (unknown candidate id, invalid axes).
-RunResult run_workload(const Suite& suite, Device& device, const RunOptions& options);
+RunResult run_workload(const Suite& suite, const DeviceDescription& device, const RunOptions& options);
 
 // The candidates of a workload linked into this binary, in registration order.
 std::vector<const Candidate*> candidates_for(const std::string& workload);

@@ -1,6 +1,6 @@
-// open_device(): "auto" | "cpu" | "cuda" | "cuda:N". The cpu device exists in
-// the cpu build (interpret mode); the cuda device in the gpu build (KG_GPU),
-// implemented in harness/src/device/cuda.
+// open_device() and describe_device(): "auto" | "cpu" | "cuda" | "cuda:N".
+// The cpu device exists in the cpu build (interpret mode); the cuda device
+// in the gpu build (KG_GPU), implemented in harness/src/device/cuda.
 #include "cpu_device.hpp"
 #include "kernelgate/device.hpp"
 #include "kernelgate/gpu_identity.hpp"
@@ -8,13 +8,40 @@
 namespace kg {
 namespace {
 
-std::unique_ptr<Device> open_cuda(int ordinal) {
 #if defined(KG_GPU) && KG_GPU
-  return open_cuda_device(ordinal);
+std::unique_ptr<Device> open_cuda(int ordinal) { return open_cuda_device(ordinal); }
+DeviceDescription describe_cuda(int ordinal) { return describe_cuda_device(ordinal); }
 #else
+[[noreturn]] void no_cuda_in_this_build() {
   throw NoDeviceError("no cuda device: this kernelgate was built without CUDA "
                       "(configure with -DKERNELGATE_GPU=ON, preset gpu)");
+}
+std::unique_ptr<Device> open_cuda(int) { no_cuda_in_this_build(); }
+DeviceDescription describe_cuda(int) { no_cuda_in_this_build(); }
 #endif
+
+// The device "auto" stands for: the GPU CTest assigned (else the first) when
+// there is a GPU, else the cpu device; -1 for the cpu device.
+int auto_device_ordinal() {
+#if defined(KG_GPU) && KG_GPU
+  if (cuda_device_count() > 0) return ctest_assigned_gpu().value_or(0);
+#endif
+  if (cpu_device_supported()) return -1;
+  throw NoDeviceError("no GPU found, and this gpu build has no cpu device");
+}
+
+std::unique_ptr<Device> open_cpu() {
+  if (!cpu_device_supported())
+    throw Error("the cpu device runs candidates in interpret mode, which only the cpu build "
+                "includes (this binary is the gpu build)");
+  return detail::make_cpu_device();
+}
+
+bool names_cuda(const std::string& spec) { return spec == "cuda" || spec.rfind("cuda:", 0) == 0; }
+
+void check_spec(const std::string& spec) {
+  if (spec != "cpu" && spec != "auto" && !names_cuda(spec))
+    throw Error("unknown device '" + spec + "' (expected auto, cpu, cuda or cuda:N)");
 }
 
 }  // namespace
@@ -28,22 +55,29 @@ bool cpu_device_supported() {
 }
 
 std::unique_ptr<Device> open_device(const std::string& spec) {
-  if (spec == "cpu") {
-    if (!cpu_device_supported())
-      throw Error("the cpu device runs candidates in interpret mode, which only the cpu build "
-                  "includes (this binary is the gpu build)");
-    return detail::make_cpu_device();
-  }
+  check_spec(spec);
   // "cuda" alone is the GPU CTest assigned (RESOURCE_GROUPS), else GPU 0.
-  if (spec == "cuda" || spec.rfind("cuda:", 0) == 0) return open_cuda(cuda_ordinal_from_spec(spec));
-  if (spec == "auto") {
-#if defined(KG_GPU) && KG_GPU
-    if (cuda_device_count() > 0) return open_cuda_device(ctest_assigned_gpu().value_or(0));
-#endif
-    if (cpu_device_supported()) return detail::make_cpu_device();
-    throw NoDeviceError("no GPU found, and this gpu build has no cpu device");
-  }
-  throw Error("unknown device '" + spec + "' (expected auto, cpu, cuda or cuda:N)");
+  if (names_cuda(spec)) return open_cuda(cuda_ordinal_from_spec(spec));
+  const int ordinal = spec == "auto" ? auto_device_ordinal() : -1;
+  return ordinal >= 0 ? open_cuda(ordinal) : open_cpu();
+}
+
+DeviceDescription describe(const Device& device) {
+  return {.name = device.name(),
+          .hardware_key = device.hardware_key(),
+          .environment = device.environment(),
+          .interpreted = device.interpreted(),
+          .default_timeout_s = device.default_timeout_s(),
+          .clock_name = device.clock_name(),
+          .memory_bytes = device.memory_bytes()};
+}
+
+DeviceDescription describe_device(const std::string& spec) {
+  check_spec(spec);
+  if (names_cuda(spec)) return describe_cuda(cuda_ordinal_from_spec(spec));
+  const int ordinal = spec == "auto" ? auto_device_ordinal() : -1;
+  // The cpu device holds nothing a child needs: described as opened.
+  return ordinal >= 0 ? describe_cuda(ordinal) : describe(*open_cpu());
 }
 
 }  // namespace kg

@@ -166,6 +166,7 @@ nlohmann::ordered_json environment_json(const GpuEnvironment& e) {
   j["sm_clock_mhz"] = known_int(e.sm_clock_mhz);
   j["sm_clock_application_mhz"] = known_int(e.sm_clock_max_app_mhz);
   j["ecc"] = e.ecc_enabled;
+  j["compute_mode"] = known_text(compute_mode_name(e.compute_mode));
   j["driver"] = known_text(e.driver);
   j["cuda_driver_api"] = known_text(format_cuda_version(e.cuda_driver_api));
   j["cuda_runtime"] = known_text(format_cuda_version(e.cuda_runtime));
@@ -174,6 +175,27 @@ nlohmann::ordered_json environment_json(const GpuEnvironment& e) {
   j["cuda_compiler"] = known_text(e.cuda_compiler);
   j["host_compiler"] = known_text(e.host_compiler);
   return j;
+}
+
+std::string compute_mode_name(int compute_mode) {
+  switch (compute_mode) {
+    case 0: return "DEFAULT";
+    case 1: return "EXCLUSIVE_THREAD";
+    case 2: return "PROHIBITED";
+    case 3: return "EXCLUSIVE_PROCESS";
+    default: return "";
+  }
+}
+
+std::string compute_mode_problem(const std::string& device, int compute_mode, bool context_refused) {
+  const std::string mode = compute_mode_name(compute_mode);
+  if (mode == "PROHIBITED")
+    return device + " is in PROHIBITED compute mode: no process may use it (its administrator sets DEFAULT or "
+                    "EXCLUSIVE_PROCESS with nvidia-smi -c)";
+  if (context_refused && (mode == "EXCLUSIVE_PROCESS" || mode == "EXCLUSIVE_THREAD"))
+    return device + " is in " + mode + " compute mode and another process holds it: run when it is free, or on "
+                    "another GPU";
+  return "";
 }
 
 bool sm_clock_moved(int before_mhz, int after_mhz, double tolerance) {

@@ -40,11 +40,11 @@ std::vector<const Candidate*> select_candidates(const Suite& suite, const RunOpt
 // One candidate under every thread order: the first order does every check
 // and the timing; the others repeat the checks, so a missing barrier shows as
 // a wrong answer. The first failure wins, naming its order.
-CandidateResult run_candidate(const Suite& suite, const Candidate& candidate, Device& device,
+CandidateResult run_candidate(const Suite& suite, const Candidate& candidate, const DeviceDescription& device,
                               const Axes& axes, const RunOptions& options,
                               const detail::ReferencePoints& reference, double timeout_s) {
   std::vector<std::string> orders;
-  if (device.interpreted()) orders = options.thread_orders;
+  if (device.interpreted) orders = options.thread_orders;
   if (options.model_blocks_per_launch > 0) orders.resize(std::min<std::size_t>(orders.size(), 1));  // counts do not depend on it
   if (orders.empty()) orders.push_back("");
 
@@ -103,7 +103,8 @@ std::vector<const Candidate*> candidates_for(const std::string& workload) {
   return found;
 }
 
-void check_run_fits(const Suite& suite, const Axes& axes, const Device& device, double timeout_s, bool allow_slow) {
+void check_run_fits(const Suite& suite, const Axes& axes, const DeviceDescription& device, double timeout_s,
+                    bool allow_slow) {
   auto gib = [](double bytes) {
     char text[32];
     std::snprintf(text, sizeof text, "%.1f GiB", bytes / double(1ull << 30));
@@ -118,14 +119,14 @@ void check_run_fits(const Suite& suite, const Axes& axes, const Device& device, 
     if (tensor.role != TensorRole::output) input_bytes += 4.0 * double(suite.numel(tensor.name, axes));
   const double output_bytes = 4.0 * double(suite.numel(suite.output().name, axes));
   const double device_bytes = 3 * input_bytes + output_bytes;
-  const double needed = device.interpreted() ? device_bytes + 4 * input_bytes : device_bytes;
-  const std::uint64_t available = device.memory_bytes();
+  const double needed = device.interpreted ? device_bytes + 4 * input_bytes : device_bytes;
+  const std::uint64_t available = device.memory_bytes;
   if (available > 0 && needed > double(available))
     throw Error(suite.id + " at axes " + format_axes(axes) + " needs about " + gib(needed) + " (inputs " +
                 gib(input_bytes) + ", output " + gib(output_bytes) + "), more than the " + gib(double(available)) +
-                " of " + device.name() + ": use smaller axes");
-  if (!device.interpreted() || allow_slow) return;
-  const double timeout = timeout_s > 0 ? timeout_s : device.default_timeout_s();
+                " of " + device.name + ": use smaller axes");
+  if (!device.interpreted || allow_slow) return;
+  const double timeout = timeout_s > 0 ? timeout_s : device.default_timeout_s;
   const double floor_s = kMinimumCallsPerCandidate * suite.flops(axes) / kInterpretFlopPerSecond;
   if (floor_s > timeout) {
     char text[400];
@@ -139,28 +140,28 @@ void check_run_fits(const Suite& suite, const Axes& axes, const Device& device, 
   }
 }
 
-RunResult run_workload(const Suite& suite, Device& device, const RunOptions& options) {
+RunResult run_workload(const Suite& suite, const DeviceDescription& device, const RunOptions& options) {
   RunResult run;
   run.workload = suite.id;
   run.identity = suite.identity;
   run.preset = options.preset;
   run.axes = suite.resolve_axes(options.preset, options.axis_overrides);
-  run.device = device.name();
-  run.hardware = device.hardware_key();
-  run.environment = device.environment();
+  run.device = device.name;
+  run.hardware = device.hardware_key;
+  run.environment = device.environment;
   if (!run.environment.contains("git_revision")) run.environment["git_revision"] = detail::current_git_revision(suite.file.parent_path());
   run.seed = options.seed;
   run.started_at = utc_timestamp_now();
 
-  const double timeout_s = options.timeout_s > 0 ? options.timeout_s : device.default_timeout_s();
+  const double timeout_s = options.timeout_s > 0 ? options.timeout_s : device.default_timeout_s;
   const bool model = options.model_blocks_per_launch > 0;
-  if (model && !device.interpreted()) throw Error("kernelgate model counts in interpret mode: use the cpu device");
+  if (model && !device.interpreted) throw Error("kernelgate model counts in interpret mode: use the cpu device");
   // A model runs a sample of the blocks: the memory must fit, the time is not the full grid's.
   check_run_fits(suite, run.axes, device, timeout_s, options.allow_slow || model);
   // Validate the thread orders before anything runs: a bad one is one usage
   // error, not a crash of every candidate.
 #if defined(KG_INTERPRET)
-  if (device.interpreted())
+  if (device.interpreted)
     for (const auto& order : options.thread_orders) {
       try {
         interp::parse_thread_order(order);

@@ -135,7 +135,7 @@ CandidateResult check_through_session(const Suite& suite, const Candidate& candi
 // there; a crash or a hang becomes a `crashed` or `timed_out` result.
 CandidateResult run_in_child(const Suite& suite, const Candidate& candidate, const Axes& axes,
                              const RunOptions& options, const ReferencePoints& reference,
-                             const Device& device, const std::string& thread_order, double timeout_s);
+                             const DeviceDescription& device, const std::string& thread_order, double timeout_s);
 
 // "SIGSEGV (segmentation fault)" for a signal number.
 std::string describe_signal(int signal_number);

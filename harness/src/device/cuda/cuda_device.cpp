@@ -2,6 +2,7 @@
 // on the GPU, one non-blocking stream per run, CUDA-event timing of the held
 // stream with the L2 flushed before it and the SM clock read around it, the
 // device's idle wait after each timed sample, and the CUPTI stream audit.
+// Also the parent's description of a GPU, read without keeping a context.
 // docs/gpu-runner.md describes the whole GPU path.
 #include <cudnn.h>
 
@@ -96,10 +97,11 @@ GpuEnvironment read_gpu_environment(int ordinal) {
   e.memory_bytes = static_cast<std::int64_t>(properties.totalGlobalMem);
   e.memory_bus_width_bits = properties.memoryBusWidth;
   e.ecc_enabled = properties.ECCEnabled != 0;
-  // CUDA 13 dropped the clock fields from cudaDeviceProp; the attributes remain.
+  // CUDA 13 dropped the clock and compute-mode fields from cudaDeviceProp; the attributes remain.
   int value = 0;
   if (cudaDeviceGetAttribute(&value, cudaDevAttrClockRate, ordinal) == cudaSuccess) e.sm_clock_max_khz = value;
   if (cudaDeviceGetAttribute(&value, cudaDevAttrMemoryClockRate, ordinal) == cudaSuccess) e.memory_clock_khz = value;
+  if (cudaDeviceGetAttribute(&value, cudaDevAttrComputeMode, ordinal) == cudaSuccess) e.compute_mode = value;
   const detail::Nvml& nvml = detail::Nvml::instance();
   const detail::NvmlDevice gpu = nvml.device(e.pci_bus_id);
   e.sm_clock_mhz = gpu.sm_clock_mhz();
@@ -414,7 +416,10 @@ int cuda_device_count() {
   return count;
 }
 
-std::unique_ptr<Device> open_cuda_device(int ordinal) {
+namespace {
+
+// Throws NoDeviceError unless the driver shows a GPU with this ordinal.
+void require_cuda_ordinal(int ordinal) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
@@ -432,9 +437,49 @@ std::unique_ptr<Device> open_cuda_device(int ordinal) {
                         cudaGetErrorString(status) + hint);
   }
   if (ordinal < 0 || ordinal >= count)
-    throw NoDeviceError("cuda:" + std::to_string(ordinal) + " does not exist: " + std::to_string(count) +
-                        " GPU(s) visible" + (count > 0 ? " (cuda:0 to cuda:" + std::to_string(count - 1) + ")" : ""));
+    throw NoDeviceError(device_name(ordinal) + " does not exist: " + std::to_string(count) + " GPU(s) visible" +
+                        (count > 0 ? " (cuda:0 to cuda:" + std::to_string(count - 1) + ")" : ""));
+}
+
+// Creates this process's context on the GPU and destroys it again: proof
+// that the candidates' children will get one, without keeping the GPU from
+// them (a GPU in EXCLUSIVE_PROCESS mode admits one context at a time).
+void try_context(const GpuEnvironment& e, int ordinal) {
+  cudaError_t status = cudaSetDevice(ordinal);
+  if (status == cudaSuccess) status = cudaFree(nullptr);
+  if (status == cudaSuccess) {
+    cudaDeviceReset();
+    return;
+  }
+  cudaGetLastError();
+  std::string problem = compute_mode_problem(e.device, e.compute_mode, true);
+  if (problem.empty()) problem = e.device + " admits no CUDA context";
+  throw Error(problem + " (" + cudaGetErrorName(status) + ": " + cudaGetErrorString(status) + ")");
+}
+
+}  // namespace
+
+std::unique_ptr<Device> open_cuda_device(int ordinal) {
+  require_cuda_ordinal(ordinal);
   return std::make_unique<CudaDevice>(ordinal);
+}
+
+DeviceDescription describe_cuda_device(int ordinal) {
+  require_cuda_ordinal(ordinal);
+  const GpuEnvironment e = read_gpu_environment(ordinal);
+  if (const std::string problem = compute_mode_problem(e.device, e.compute_mode, false); !problem.empty())
+    throw Error(problem);
+  // Every candidate's checked runs are audited: a CUPTI that cannot audit is
+  // said once, here, not as every candidate's failure.
+  cuda_detail::require_usable_cupti();
+  try_context(e, ordinal);
+  return {.name = e.device,
+          .hardware_key = e.hardware,
+          .environment = gpu_environment_json(e),
+          .interpreted = false,
+          .default_timeout_s = kCudaTimeoutS,
+          .clock_name = kCudaClockName,
+          .memory_bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(e.memory_bytes, 0))};
 }
 
 }  // namespace kg
