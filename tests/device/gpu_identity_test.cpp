@@ -46,6 +46,15 @@ TEST(HardwareKey, RejectsNamesWithoutLettersOrDigits) {
   EXPECT_THROW(hardware_key_from_gpu_name(" -- "), Error);
 }
 
+// The simulated GPU's keys are "sim-" and the simulated card's key; no key a
+// driver's name gives, nor the cpu's, is one of them.
+TEST(HardwareKey, OnlyTheSimulatedGpusKeysAreSimulated) {
+  for (const char* key : {"sim-h100-sxm", "sim-h100-pcie", "sim-h200"}) EXPECT_TRUE(is_simulated_hardware(key)) << key;
+  for (const char* key : {"h100-sxm", "h100-pcie", "h200", "gh200", "cpu", "", "sim", "simulated", "xsim-h200"})
+    EXPECT_FALSE(is_simulated_hardware(key)) << key;
+  EXPECT_FALSE(is_simulated_hardware(hardware_key_from_gpu_name("NVIDIA H100 80GB HBM3")));
+}
+
 TEST(HardwareKey, LabelsGroupTheKeysAsCTestDoes) {
   EXPECT_EQ(hardware_label("h100-sxm"), "h100");
   EXPECT_EQ(hardware_label("h100-pcie"), "h100");

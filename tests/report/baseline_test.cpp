@@ -64,6 +64,33 @@ TEST(Baseline, BadFieldErrorNamesTheJsonPath) {
   EXPECT_THAT(message, HasSubstr("bad_latency.json: $.records[2].latency.mean_ms: expected a number"));
 }
 
+// No baseline file holds a figure of the simulated GPU: a record, a ranking
+// entry or a replaced record saying simulated is an error at its path, and
+// so is a file kept under the simulated GPU's key.
+TEST(Baseline, ASimulatedRecordIsAnErrorNamingTheFileAndPath) {
+  EXPECT_THAT(error_of(test::baseline_fixture_dir() / "simulated_record.json"),
+              HasSubstr("simulated_record.json: $.records[2].trust: a simulated record is never stored: a run on "
+                        "the simulated GPU is not a measurement"));
+  auto edited_error = [](const nlohmann::ordered_json& json) {
+    return test::error_of([&] { parse_baseline_file(json, "edited.json"); });
+  };
+  const auto matching = test::read_json(test::baseline_fixture_dir() / "matching.json");
+  auto ranked = matching;
+  ranked["ranking"][0]["trust"] = "simulated";
+  EXPECT_THAT(edited_error(ranked), HasSubstr("edited.json: $.ranking[0].trust: a simulated record is never stored"));
+  auto replaced = matching;
+  auto previous = replaced["records"][2];
+  previous["trust"] = "simulated";
+  replaced["history"] = nlohmann::ordered_json::array();
+  replaced["history"].push_back({{"at", "2026-03-01T00:00:00Z"}, {"action", "replaced"},
+                                 {"implementation", previous["implementation"]}, {"previous", previous}});
+  EXPECT_THAT(edited_error(replaced),
+              HasSubstr("edited.json: $.history[0].previous.trust: a simulated record is never stored"));
+  auto simulated_key = matching;
+  simulated_key["hardware"] = "sim-h100-sxm";
+  EXPECT_THAT(edited_error(simulated_key), HasSubstr("edited.json: $.hardware: 'sim-h100-sxm' is the simulated GPU's key"));
+}
+
 TEST(Baseline, MissingFileIsNoBaseline) {
   EXPECT_FALSE(load_baseline_if_present(test::baseline_fixture_dir() / "absent.json").has_value());
 }

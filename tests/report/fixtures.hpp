@@ -61,6 +61,17 @@ inline GateOptions fixture_options(GatePolicy policy = {}) {
   return options;
 }
 
+// The fixture H100 run as the simulated GPU reports it: the card's own name
+// in the environment, the "sim-" key and the "sim:" device.
+inline RunResult simulated_run() {
+  RunResult run = fixture_run("run_h100.json");
+  run.hardware = "sim-h100-sxm";
+  run.device = "sim:h100-sxm";
+  run.environment["hardware"] = run.hardware;
+  run.environment["device"] = run.device;
+  return run;
+}
+
 inline CandidateResult& candidate(RunResult& run, const std::string& id) {
   for (auto& c : run.candidates)
     if (c.id == id) return c;

@@ -212,6 +212,42 @@ TEST(Gate, NoBaselineFileMakesEveryCandidateNew) {
   EXPECT_EQ(gate_exit_code(run), 0);
 }
 
+// The simulated GPU's key has no stored file: its run gates as a run on a
+// new key does (every candidate new, exit 0), with records that say
+// simulated and a message that does not ask for a publish.
+TEST(Gate, ARunOnTheSimulatedGpuIsNewAndItsRecordsAreSimulated) {
+  const auto store = fresh_dir("simulated_gate");
+  std::filesystem::create_directories(store / "l1_071_conv_transposed_2d");
+  std::filesystem::copy_file(baseline_fixture_dir() / "matching.json",
+                             store / "l1_071_conv_transposed_2d" / "h100-sxm.json");
+  RunResult run = simulated_run();
+  const auto stored = load_stored_baseline(store, run.workload, run.hardware);
+  EXPECT_FALSE(stored.has_value()) << "the simulated key read the file of another key";
+
+  RunResult new_key = fixture_run("run_h100.json");
+  new_key.hardware = "h100-nvl";
+  apply_gate(new_key, evaluate_gate(new_key, nullptr, fixture_options()));
+  const GateVerdict verdict = evaluate_gate(run, nullptr, fixture_options());
+  apply_gate(run, verdict);
+  for (const auto& c : run.candidates) {
+    EXPECT_EQ(c.outcome, candidate(new_key, c.id).outcome) << c.id;
+    EXPECT_EQ(c.outcome, Outcome::new_record) << c.id;
+    EXPECT_THAT(check(c, kLatencyCheck).message, HasSubstr("a run on the simulated GPU is never a measurement"));
+    EXPECT_THAT(check(c, kLatencyCheck).message, Not(HasSubstr("publish this report")));
+    ASSERT_TRUE(verdict.find(c.id)->record.has_value()) << c.id;
+    EXPECT_EQ(verdict.find(c.id)->record->trust, Trust::simulated) << c.id;
+  }
+  EXPECT_EQ(gate_exit_code(run), gate_exit_code(new_key));
+  // Counted or not, a simulated figure is never a modelled one either.
+  candidate(run, "fused_tf32").counters = {{"global_load_requests", 32}};
+  const BaselineRecord counted = measured_record(run, candidate(run, "fused_tf32"), std::nullopt);
+  EXPECT_EQ(counted.trust, Trust::simulated);
+  EXPECT_TRUE(counted.counters.empty());
+  // The file of the card it simulates is never its baseline.
+  BaselineFile h100 = fixture_baseline("matching.json");
+  EXPECT_THROW(evaluate_gate(simulated_run(), &h100, fixture_options()), Error);
+}
+
 TEST(Gate, IncorrectCandidateIsNotGatedAndKeepsItsOutcome) {
   RunResult run = fixture_run("run_h100.json");
   auto& fused = candidate(run, "fused_tf32");

@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "fixtures.hpp"
@@ -16,6 +17,7 @@
 #include "kernelgate/error.hpp"
 #include "kernelgate/hardware.hpp"
 #include "kernelgate/report.hpp"
+#include "support/error_of.hpp"
 
 namespace kg {
 namespace {
@@ -304,6 +306,89 @@ TEST(Publish, SeveralWorkloadsChangeTogetherOrNotAtAll) {
   ASSERT_EQ(both.size(), 2u);
   EXPECT_DOUBLE_EQ(load_baseline_file(first_file).find("fused_tf32", Trust::measured)->latency.mean_ms, 0.55);
   EXPECT_TRUE(std::filesystem::exists(baseline_path(baselines, kOtherWorkload, "h100-sxm")));
+}
+
+// Every file and folder below `dir` with its bytes (a folder's are empty).
+std::map<std::string, std::string> snapshot(const std::filesystem::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
+    files[std::filesystem::relative(entry.path(), dir).string()] = entry.is_regular_file() ? read_text(entry.path()) : "";
+  return files;
+}
+
+std::string simulated_refusal(const std::filesystem::path& report) {
+  return "publish: " + report.string() +
+         " is a run on the simulated GPU (sim-h100-sxm): a simulated run is never a measurement, so it is not "
+         "published";
+}
+
+// A report of the simulated GPU is refused before anything is written, alone
+// or beside a report that would change the store: the store stays byte for
+// byte as it was, and no file is made for the simulated key.
+TEST(Publish, ARunOnTheSimulatedGpuIsRefusedAndNothingIsWritten) {
+  RunResult slower = fixture_run("run_h100.json");
+  candidate(slower, "fused_tf32").latency->mean_ms = 0.70;
+  const auto reports = reports_of("simulated", simulated_run(), std::nullopt);
+  const auto simulated_report = reports / (kWorkload + ".sim-h100-sxm.json");
+  ASSERT_TRUE(std::filesystem::exists(simulated_report));
+  const auto baselines = baselines_with("simulated", "matching.json");
+  const auto before = snapshot(baselines);
+
+  const PublishResult alone = publish_reports(options_for(reports, baselines));
+  EXPECT_EQ(alone.errors, std::vector<std::string>{simulated_refusal(simulated_report)});
+  EXPECT_FALSE(alone.written);
+  EXPECT_EQ(snapshot(baselines), before);
+
+  write_reports(reports, *reported(slower, fixture_baseline("matching.json")));
+  const PublishResult beside = publish_reports(options_for(reports, baselines));
+  EXPECT_EQ(beside.errors, std::vector<std::string>{simulated_refusal(simulated_report)});
+  EXPECT_FALSE(beside.written);
+  EXPECT_EQ(snapshot(baselines), before);
+
+  // Without it, the other report does change the store: the refusal, not
+  // the other report, kept it as it was.
+  std::filesystem::remove(simulated_report);
+  publish_ok(options_for(reports, baselines));
+  EXPECT_NE(snapshot(baselines), before);
+  EXPECT_FALSE(std::filesystem::exists(baselines / kWorkload / "sim-h100-sxm.json"));
+}
+
+// A simulated record goes under no key: a report of the simulated GPU
+// relabelled h100-sxm is refused by its records, however much of them was
+// edited, and the store refuses one given to it directly.
+TEST(Publish, ASimulatedRecordIsRefusedUnderAnyKey) {
+  const auto reports = reports_of("relabel_simulated", simulated_run(), std::nullopt);
+  const auto simulated_report = reports / (kWorkload + ".sim-h100-sxm.json");
+  auto report = json_of(simulated_report);
+  report["hardware"] = "h100-sxm";
+  std::filesystem::remove(simulated_report);
+  const auto baselines = baselines_with("relabel_simulated", "matching.json");
+  const auto before = snapshot(baselines);
+  auto refusal = [&](const nlohmann::ordered_json& edited) {
+    write_json(report_in(reports), edited);
+    const PublishResult result = publish_reports(options_for(reports, baselines));
+    EXPECT_FALSE(result.written);
+    EXPECT_EQ(snapshot(baselines), before);
+    return result.errors.empty() ? std::string() : result.errors[0];
+  };
+  const std::string never = "a simulated run is never a measurement, so it is not published";
+  EXPECT_THAT(refusal(report), HasSubstr(": $.candidates[0].record: a record of the simulated GPU (trust simulated): " + never));
+  for (auto& candidate : report["candidates"])
+    if (candidate["record"].is_object()) candidate["record"]["trust"] = "measured";
+  EXPECT_THAT(refusal(report), HasSubstr("(environment hardware sim-h100-sxm): " + never));
+  for (auto& candidate : report["candidates"])
+    if (candidate["record"].is_object()) candidate["record"]["environment"]["hardware"] = "h100-sxm";
+  EXPECT_THAT(refusal(report), HasSubstr("(environment device sim:h100-sxm): " + never));
+
+  BaselineFile file = fixture_baseline("matching.json");
+  const nlohmann::ordered_json unchanged = file;
+  BaselineRecord simulated = file.records[2];
+  simulated.trust = Trust::simulated;
+  std::vector<std::string> diff, refused;
+  const MergeOptions merge{"report", "tester", "2026-03-10T12:00:00Z"};
+  EXPECT_THAT(test::error_of([&] { merge_records(file, {file.records[1], simulated}, merge, diff, refused); }),
+              HasSubstr("is a simulated record, and none is ever stored"));
+  EXPECT_EQ(nlohmann::ordered_json(file), unchanged);
 }
 
 // A store holding matching.json and a report in which fused_tf32 got slower

@@ -139,6 +139,25 @@ TEST(Markdown, TableRanksEveryTimedImplementation) {
   EXPECT_LT(md.size(), kMaxSummaryBytes);
 }
 
+// A run on the simulated GPU is shown as what it is: its rows and records
+// say simulated, the table never says measured, and a line says why.
+TEST(Markdown, ARunOnTheSimulatedGpuIsSimulatedNeverMeasured) {
+  auto r = reported(simulated_run(), std::nullopt);
+  const auto report = report_json(r->input);
+  ASSERT_FALSE(report.at("ranking").empty());
+  for (const auto& row : report.at("ranking")) EXPECT_EQ(row.at("trust"), "simulated") << row.at("implementation");
+  for (const auto& c : report.at("candidates"))
+    if (!c.at("record").is_null()) EXPECT_EQ(c.at("record").at("trust"), "simulated") << c.at("id");
+  const std::string md = markdown_summary(report);
+  EXPECT_THAT(md, HasSubstr("### ✅ l1_071_conv_transposed_2d on sim-h100-sxm"));
+  EXPECT_THAT(md, HasSubstr("| 1 | `fused_tf32` (new) | tf32 | 0.6 | 1.00× | 2.50× | simulated (this run) | 2026-03-10 |"));
+  EXPECT_THAT(md, Not(HasSubstr("measured (this run)")));
+  EXPECT_THAT(md, HasSubstr("A run on the simulated GPU: its latencies are interpret mode's, not measurements"));
+  // A run on a GPU says neither.
+  const std::string measured = markdown_summary(report_json(reported(fixture_run("run_h100.json"), std::nullopt)->input));
+  EXPECT_THAT(measured, Not(HasSubstr("simulated")));
+}
+
 // A candidate whose latency check failed is marked in the table, whatever
 // the failure: regressed, inconclusive or unreliable.
 TEST(Markdown, ATimedCandidateThatFailedItsLatencyCheckIsMarkedInTheTable) {
@@ -255,7 +274,8 @@ TEST(FixtureReports, WriteForSchemaValidation) {
   fresh.workload = "l2_078_conv_transpose3d_max_max_sum";
   write_reports(dir, *reported(std::move(fresh), std::nullopt));
   write_reports(dir, *reported(fixture_run("run_cpu_interpret.json"), std::nullopt));
-  EXPECT_EQ(report_files(dir).size(), 4u);
+  write_reports(dir, *reported(simulated_run(), std::nullopt));
+  EXPECT_EQ(report_files(dir).size(), 5u);
 }
 
 }  // namespace

@@ -34,7 +34,9 @@ inline constexpr std::string_view kEagerBaselineId = "cudnn_eager";
 // `measured`: a figure this suite measured; it gates.
 // `modelled`: interpret mode's counters of a cpu run (docs/roofline.md); it
 // gates the cpu key on its counters and lives in no GPU key's file.
-enum class Trust { reported, measured, modelled };
+// `simulated`: a run on the simulated GPU (is_simulated_hardware); shown in
+// its report, never a measurement, so no baseline file ever holds one.
+enum class Trust { reported, measured, modelled, simulated };
 std::string_view to_string(Trust trust);
 Trust trust_from_string(std::string_view text);  // throws kg::Error
 
@@ -142,7 +144,8 @@ struct MergeOptions {
   bool force = false;  // replace a stored record even with an older one
 };
 
-// Merges records into a file (a measured record replaces the measured record of
+// Merges records into a file (a simulated record is refused with kg::Error:
+// none is ever stored; a measured record replaces the measured record of
 // the same implementation, which goes into the history; an identical one is
 // left alone; an older one is refused unless options.force, with a line in
 // `refused`; on the cpu key a modelled record also replaces a measured one,

@@ -28,6 +28,13 @@ namespace kg {
 // -> "a100-sxm4-40gb"). Throws kg::Error for an empty name.
 std::string hardware_key_from_gpu_name(std::string_view gpu_name);
 
+// Whether a hardware key is the simulated GPU's: "sim-" and the key of the
+// card it simulates ("sim-h100-sxm"). Such a run is the cuda device's code on
+// a simulated runtime, kernels in interpret mode: never a measurement, so its
+// records are `simulated`, no baseline file is kept for its key, and none of
+// its figures is published into any other key's file.
+bool is_simulated_hardware(std::string_view hardware_key);
+
 // The CTest label a hardware key belongs to: h100-sxm and h100-pcie -> "h100",
 // h200 -> "h200", the cpu device's "cpu" -> "cpu", any other GPU (gh200
 // among them) -> "gpu".

@@ -81,6 +81,8 @@ std::string hardware_key_from_gpu_name(std::string_view gpu_name) {
   return key;
 }
 
+bool is_simulated_hardware(std::string_view hardware_key) { return hardware_key.starts_with("sim-"); }
+
 std::string hardware_label(std::string_view hardware_key) {
   if (hardware_key == "h100-sxm" || hardware_key == "h100-pcie") return "h100";
   if (hardware_key == "h200") return "h200";

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "kernelgate/error.hpp"
+#include "kernelgate/gpu_identity.hpp"
 #include "kernelgate/hardware.hpp"
 #include "kernelgate/enum_names.hpp"
 #include "kernelgate/json_reader.hpp"
@@ -20,8 +21,11 @@ using nlohmann::ordered_json;
 
 namespace {
 
-constexpr EnumNames<Trust, 3> kTrustNames{
-    "trust", {{{Trust::reported, "reported"}, {Trust::measured, "measured"}, {Trust::modelled, "modelled"}}}};
+constexpr EnumNames<Trust, 4> kTrustNames{"trust",
+                                          {{{Trust::reported, "reported"},
+                                            {Trust::measured, "measured"},
+                                            {Trust::modelled, "modelled"},
+                                            {Trust::simulated, "simulated"}}}};
 
 }  // namespace
 
@@ -220,6 +224,14 @@ BaselineRecord parse_record(const JsonReader& r, int schema_version) {
   return v;
 }
 
+// A stored figure gates or is shown as published; a simulated one is
+// neither, so a file holding one was edited by hand. `at` is the trust
+// field of the record or ranking entry it was read from.
+void refuse_simulated(Trust trust, const JsonReader& at) {
+  if (trust == Trust::simulated)
+    at.fail("a simulated record is never stored: a run on the simulated GPU is not a measurement");
+}
+
 // The stored ranking must describe the records: every record ranked once,
 // ranks 1..n, no entry without its record, each entry's mean its record's. A
 // hand edit that breaks this would make rank drift judge a ranking nobody
@@ -270,10 +282,14 @@ BaselineFile parse_baseline_file(const ordered_json& j, const std::string& where
   if (auto why = store_key_problem(file.workload)) r.at("workload").fail(*why);
   file.hardware = r.at("hardware").as_string();
   if (auto why = store_key_problem(file.hardware)) r.at("hardware").fail(*why);
+  if (is_simulated_hardware(file.hardware))
+    r.at("hardware").fail("'" + file.hardware + "' is the simulated GPU's key: its runs are never measurements, so "
+                          "no baseline file is kept for it");
   auto records = r.at("records");
   records.expect_array();
   for (std::size_t i = 0; i < records.size(); ++i) {
     auto record = parse_record(records.at(i), file.schema_version);
+    refuse_simulated(record.trust, records.at(i).at("trust"));
     if (record.trust == Trust::modelled && file.hardware != kCpuHardwareKey)
       records.at(i).at("trust").fail("a modelled record belongs in the cpu key's file, not " + file.hardware + "'s");
     if (file.find(record.implementation, record.trust))
@@ -295,6 +311,7 @@ BaselineFile parse_baseline_file(const ordered_json& j, const std::string& where
       } catch (const Error& e) {
         entry.at("trust").fail(e.what());
       }
+      refuse_simulated(rank.trust, entry.at("trust"));
       rank.mean_ms = entry.at("mean_ms").as_non_negative();
       file.ranking.push_back(std::move(rank));
     }
@@ -316,7 +333,10 @@ BaselineFile parse_baseline_file(const ordered_json& j, const std::string& where
       if (h.action != "added" && h.action != "replaced") entry.at("action").fail("expected added or replaced");
       h.implementation = entry.at("implementation").as_string();
       h.origin = entry.string_or("origin", "");
-      if (entry.has("previous")) h.previous = parse_record(entry.at("previous"), file.schema_version);
+      if (entry.has("previous")) {
+        h.previous = parse_record(entry.at("previous"), file.schema_version);
+        refuse_simulated(h.previous->trust, entry.at("previous").at("trust"));
+      }
       file.history.push_back(std::move(h));
     }
   }

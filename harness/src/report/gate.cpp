@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "kernelgate/error.hpp"
+#include "kernelgate/gpu_identity.hpp"
 #include "kernelgate/roofline.hpp"
 #include "kernelgate/sample_comparison.hpp"
 
@@ -251,6 +252,14 @@ void judge_counters(CandidateGate& gate, const CandidateResult& candidate, const
                                  "): publish this report");
 }
 
+// What this run's figure of a candidate is. A run on the simulated GPU is
+// never a measurement, whatever it counted. A counted run (interpret mode,
+// --counters) is modelled: the cpu key gates its counters (judge_counters).
+Trust record_trust(const RunResult& run, const CandidateResult& candidate) {
+  if (is_simulated_hardware(run.hardware)) return Trust::simulated;
+  return candidate.counters.empty() ? Trust::measured : Trust::modelled;
+}
+
 }  // namespace
 
 Outcome sample_outcome(SampleVerdict verdict, const GatePolicy& policy) {
@@ -306,10 +315,8 @@ BaselineRecord measured_record(const RunResult& run, const CandidateResult& cand
   record.implementation = candidate.id;
   record.kind = candidate.kind.empty() ? "candidate" : candidate.kind;
   record.precision = candidate.precision;
-  // A counted run (interpret mode, --counters) is published as modelled:
-  // the cpu key gates its counters (judge_counters).
-  record.trust = candidate.counters.empty() ? Trust::measured : Trust::modelled;
-  record.counters = candidate.counters;
+  record.trust = record_trust(run, candidate);
+  if (record.trust == Trust::modelled) record.counters = candidate.counters;
   if (candidate.latency) {
     record.latency = *candidate.latency;
     record.latency.samples_ms = stored_samples(candidate.latency->samples_ms);
@@ -404,9 +411,14 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
     }
     gate.stored = baseline ? baseline->find(candidate.id, Trust::measured) : nullptr;
     if (!gate.stored) {
+      // The simulated GPU's key has no file and never gets one (publish
+      // refuses its reports): new, as on a new key, but nothing to publish.
+      const std::string next = gate.record->trust == Trust::simulated
+                                   ? "a run on the simulated GPU is never a measurement, so none is stored"
+                                   : "publish this report to store it";
       gate.latency = make_check(kLatencyCheck, Outcome::new_record,
                                 "no measured record for " + candidate.id + " on " + run.hardware + " (" +
-                                    ms(now.mean_ms) + " now): publish this report to store it");
+                                    ms(now.mean_ms) + " now): " + next);
       gate.staleness = make_check(kStalenessCheck, Outcome::passed, "");
       verdict.candidates.push_back(std::move(gate));
       continue;

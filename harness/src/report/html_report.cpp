@@ -169,11 +169,11 @@ h3{font-size:1.05rem;margin-top:1.4rem}.origin,.muted{color:#5a6475;font-size:.9
 table{border-collapse:collapse;margin:.6rem 0;font-size:.9rem}th,td{padding:.28rem .6rem;border-bottom:1px solid #e4e7ed;text-align:left;vertical-align:top}
 th{background:#f3f5f9}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .badge{display:inline-block;padding:0 .4rem;border-radius:.6rem;font-size:.75rem;font-weight:600}
-.stale{background:#fde2cf;color:#8a3b00}.fresh{background:#dcf2e3;color:#1d6b39}.reported{background:#e4e9f7;color:#2f4a8a}.measured{background:#e9f4ec;color:#1d6b39}.modelled{background:#efe6f7;color:#5b2a86}
+.stale{background:#fde2cf;color:#8a3b00}.fresh{background:#dcf2e3;color:#1d6b39}.reported{background:#e4e9f7;color:#2f4a8a}.measured{background:#e9f4ec;color:#1d6b39}.modelled{background:#efe6f7;color:#5b2a86}.simulated{background:#f6eedb;color:#7a5a12}
 .failed{background:#fbd9d9;color:#8c1d1d}
 code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem;word-break:break-all}td code{white-space:nowrap;word-break:normal}
 svg.chart{display:block;margin:.6rem 0 1rem;font-size:12px;font-family:inherit}
-svg .bar.measured{fill:#3a7d5c}svg .bar.reported{fill:#7f95c9}svg .grid{stroke:#eceef3}svg .axis{stroke:#5a6475}
+svg .bar.measured{fill:#3a7d5c}svg .bar.reported{fill:#7f95c9}svg .bar.simulated{fill:#b8934a}svg .grid{stroke:#eceef3}svg .axis{stroke:#5a6475}
 svg .error-bar{stroke:#1d2330;stroke-width:1.5}svg .floor{stroke:#c0392b;stroke-width:2;stroke-dasharray:6 4}
 svg .floor-label{fill:#c0392b;font-weight:600}svg .tick,svg .axis-label,svg .chart-title{fill:#5a6475}
 svg .history-line{fill:none;stroke:currentColor;stroke-width:2}svg .history-point,svg .history-label{fill:currentColor}

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernelgate/error.hpp"
+#include "kernelgate/gpu_identity.hpp"
 #include "kernelgate/report.hpp"
 
 namespace kg {
@@ -40,6 +41,15 @@ bool is_failure_name(const std::string& name) {
 
 std::string string_of(const ordered_json& j, const char* key) {
   return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";
+}
+
+// Where a ranked figure comes from: a publication (with its source), or this
+// run, measured or on the simulated GPU. The row's own trust is shown, so a
+// simulated figure never reads as a measurement.
+std::string trust_cell(const ordered_json& row) {
+  const std::string trust = string_of(row, "trust");
+  if (trust == "reported") return "reported: " + markdown_cell(string_of(row, "origin"), 80);
+  return markdown_cell(trust) + " (this run)";
 }
 
 }  // namespace
@@ -145,6 +155,9 @@ std::string markdown_summary(const ordered_json& report) {
   md += ", preset `" + (string_of(workload, "preset").empty() ? std::string("default") : string_of(workload, "preset")) +
         "`, workload identity `" + string_of(workload, "identity").substr(0, 12) + "`, run " +
         string_of(report, "started_at") + ".\n\n";
+  if (is_simulated_hardware(hardware))
+    md += "A run on the simulated GPU: its latencies are interpret mode's, not measurements, and it is never "
+          "published.\n\n";
 
   const ordered_json& floors = report.at("floors");
   if (floors.is_object()) {
@@ -176,8 +189,7 @@ std::string markdown_summary(const ordered_json& report) {
       md += "| " + std::to_string(row.at("rank").get<int>()) + " | " + name + " | " + markdown_cell(string_of(row, "precision")) +
             " | " + ms_text(row.at("mean_ms")) + " | " + times_text(row.at("vs_first")) + " | " +
             times_text(row.at("speedup_over_eager")) + " | " +
-            (trust == "reported" ? "reported: " + markdown_cell(string_of(row, "origin"), 80) : std::string("measured (this run)")) +
-            " | " + string_of(row, "observed") + " | " +
+            trust_cell(row) + " | " + string_of(row, "observed") + " | " +
             (row.at("stale").get<bool>() ? (trust == "reported" ? "old (not gated)" : "⚠️ stale") : "") + " | " +
             ms_text(row.at("floor_ms")) + " | " + times_text(row.at("above_floor")) + " |\n";
     }

@@ -89,16 +89,19 @@ struct ReportRecords {
   std::vector<BaselineRecord> records;
 };
 
+// A text field of a record's environment; "" when absent or not a string.
+std::string environment_text(const BaselineRecord& record, const char* key) {
+  const auto& environment = record.environment;
+  return environment.contains(key) && environment.at(key).is_string() ? environment.at(key).get<std::string>()
+                                                                        : std::string();
+}
+
 // Why a record cannot go into the file of this hardware key: the key must be
 // the one the measurement's own environment and clock name. An interpret-mode
 // report edited to say h100-sxm would otherwise put CPU wall-clock figures
 // into the H100 file.
 std::optional<std::string> hardware_disagreement(const BaselineRecord& record, const std::string& hardware) {
-  const auto& environment = record.environment;
-  auto text = [&](const char* key) {
-    return environment.contains(key) && environment.at(key).is_string() ? environment.at(key).get<std::string>()
-                                                                          : std::string();
-  };
+  auto text = [&](const char* key) { return environment_text(record, key); };
   const std::string mode = text("mode");
   const std::string device = text("device");
   if (hardware == "cpu") {
@@ -125,6 +128,21 @@ std::optional<std::string> hardware_disagreement(const BaselineRecord& record, c
   return std::nullopt;
 }
 
+// Why a record is the simulated GPU's (its trust, or the hardware key or
+// device its environment names: "sim:h100-sxm" is the simulated GPU's device
+// spec), or std::nullopt. A report whose key was edited away from sim-... is
+// still caught by its records.
+std::optional<std::string> simulated_origin(const BaselineRecord& record) {
+  if (record.trust == Trust::simulated) return "trust simulated";
+  const std::string hardware = environment_text(record, "hardware");
+  if (is_simulated_hardware(hardware)) return "environment hardware " + hardware;
+  const std::string device = environment_text(record, "device");
+  if (device.starts_with("sim:")) return "environment device " + device;
+  return std::nullopt;
+}
+
+constexpr const char* kNeverPublished = "a simulated run is never a measurement, so it is not published";
+
 ReportRecords read_report_records(const std::filesystem::path& file, const std::vector<std::string>& workloads) {
   const auto report = load_report(file);
   const JsonReader r(report, file.string());
@@ -135,6 +153,9 @@ ReportRecords read_report_records(const std::filesystem::path& file, const std::
     r.at("workload").at("id").fail("'" + result.workload + "' is not a workload of the loaded suites (--suites)");
   result.hardware = r.at("hardware").as_string();
   if (auto why = store_key_problem(result.hardware)) r.at("hardware").fail(*why);
+  if (is_simulated_hardware(result.hardware))
+    throw Error("publish: " + file.string() + " is a run on the simulated GPU (" + result.hardware + "): " +
+                kNeverPublished);
   result.origin = file.filename().string() + " (run " + r.string_or("started_at", "") + ")";
   const auto candidates = r.at("candidates");
   candidates.expect_array();
@@ -143,6 +164,8 @@ ReportRecords read_report_records(const std::filesystem::path& file, const std::
     if (!candidate.has("record")) continue;
     const auto at = candidate.at("record");
     BaselineRecord record = parse_baseline_record(at.json(), file.string(), at.path());
+    if (auto simulated = simulated_origin(record))
+      at.fail("a record of the simulated GPU (" + *simulated + "): " + kNeverPublished);
     if (record.trust == Trust::reported) at.at("trust").fail("only measured and modelled records are published");
     if (record.trust == Trust::modelled && result.hardware != kCpuHardwareKey)
       at.at("trust").fail("a modelled record is published only from a cpu report, not " + result.hardware + "'s");
@@ -237,6 +260,13 @@ unsigned check_writable_target(const std::filesystem::path& file, const std::fil
 
 bool merge_records(BaselineFile& file, const std::vector<BaselineRecord>& records, const MergeOptions& options,
                    std::vector<std::string>& diff, std::vector<std::string>& refused) {
+  // Publish refuses simulated reports and records before this; here the
+  // store itself makes sure that none is ever stored, under any key, and
+  // refuses before it changes anything.
+  for (const auto& record : records)
+    if (record.trust == Trust::simulated)
+      throw Error(file.workload + " on " + file.hardware + ": " + record.implementation +
+                  " is a simulated record, and none is ever stored: a run on the simulated GPU is not a measurement");
   bool changed = false;
   for (const auto& record : records) {
     // On the cpu key a measured and a modelled record are the same interpret-
