@@ -1,5 +1,7 @@
-// The CUDA runtime API shims of kernelgate/interpret/cuda_shims.hpp and the
-// launch records they and kg::launch leave.
+// The CUDA runtime API of kernelgate/interpret/cuda_shims.hpp and the launch
+// records it and kg::launch leave: interpret mode's own synchronous answers,
+// or, once the process has opened a simulated GPU, the simulated runtime's
+// (simulated_gpu.cpp).
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -8,7 +10,9 @@
 
 #include "kernelgate/interpret/cuda_shims.hpp"
 #include "kernelgate/interpret/launch.hpp"
+#include "kernelgate/interpret/simulated_gpu.hpp"
 #include "launch_records.hpp"
+#include "simulated_runtime.hpp"
 
 namespace kg::interp {
 
@@ -39,9 +43,21 @@ std::vector<LaunchRecord> take_launch_records() {
 
 using kg::interp::LaunchRecord;
 using kg::interp::record_operation;
+namespace simulated = kg::interp::simulated;
 
-cudaError_t cudaGetLastError() { return cudaSuccess; }
-cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
+namespace {
+
+bool simulated_gpu() { return kg::interp::sim::is_open(); }
+
+void record_transfer(LaunchRecord::Kind kind, cudaStream_t stream, std::size_t count) {
+  record_operation(LaunchRecord{kind, stream, kg::interp::stream_id_of(stream), dim3{0, 0, 0}, dim3{0, 0, 0}, count,
+                                nullptr});
+}
+
+}  // namespace
+
+cudaError_t cudaGetLastError() { return simulated_gpu() ? simulated::get_last_error() : cudaSuccess; }
+cudaError_t cudaPeekAtLastError() { return simulated_gpu() ? simulated::peek_at_last_error() : cudaSuccess; }
 
 const char* cudaGetErrorName(cudaError_t error) {
   switch (error) {
@@ -49,8 +65,23 @@ const char* cudaGetErrorName(cudaError_t error) {
     case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
     case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
     case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case cudaErrorInsufficientDriver: return "cudaErrorInsufficientDriver";
+    case cudaErrorDevicesUnavailable: return "cudaErrorDevicesUnavailable";
+    case cudaErrorNoDevice: return "cudaErrorNoDevice";
+    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
     case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
+    case cudaErrorNotReady: return "cudaErrorNotReady";
+    case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
+    case cudaErrorLaunchTimeout: return "cudaErrorLaunchTimeout";
+    case cudaErrorHardwareStackError: return "cudaErrorHardwareStackError";
+    case cudaErrorIllegalInstruction: return "cudaErrorIllegalInstruction";
+    case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
+    case cudaErrorInvalidAddressSpace: return "cudaErrorInvalidAddressSpace";
+    case cudaErrorInvalidPc: return "cudaErrorInvalidPc";
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    case cudaErrorAssert: return "cudaErrorAssert";
+    case cudaErrorECCUncorrectable: return "cudaErrorECCUncorrectable";
+    case cudaErrorContextIsDestroyed: return "cudaErrorContextIsDestroyed";
   }
   return "cudaErrorUnknown";
 }
@@ -61,38 +92,64 @@ const char* cudaGetErrorString(cudaError_t error) {
     case cudaErrorInvalidValue: return "invalid argument";
     case cudaErrorMemoryAllocation: return "out of memory";
     case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInsufficientDriver: return "CUDA driver version is insufficient for CUDA runtime version";
+    case cudaErrorDevicesUnavailable: return "CUDA-capable device(s) is/are busy or unavailable";
+    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorNotReady: return "device not ready";
+    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
+    case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
+    case cudaErrorHardwareStackError: return "hardware stack error";
+    case cudaErrorIllegalInstruction: return "an illegal instruction was encountered";
+    case cudaErrorMisalignedAddress: return "misaligned address";
+    case cudaErrorInvalidAddressSpace: return "operation not supported on global/shared address space";
+    case cudaErrorInvalidPc: return "invalid program counter";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorAssert: return "device-side assert triggered";
+    case cudaErrorECCUncorrectable: return "uncorrectable ECC error encountered";
+    case cudaErrorContextIsDestroyed: return "context is destroyed";
   }
   return "unknown error";
 }
 
 cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t count, cudaStream_t stream) {
+  record_transfer(LaunchRecord::Kind::memset, stream, count);
+  if (simulated_gpu()) return simulated::memset_async(dst, value, count, stream);
   if (dst == nullptr && count > 0) return cudaErrorInvalidValue;
-  record_operation(LaunchRecord{LaunchRecord::Kind::memset, stream, kg::interp::stream_id_of(stream),
-                                dim3{0, 0, 0}, dim3{0, 0, 0}, count, nullptr});
   if (count > 0) std::memset(dst, value, count);
   return cudaSuccess;
 }
 
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t count, cudaMemcpyKind,
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind,
                             cudaStream_t stream) {
+  record_transfer(LaunchRecord::Kind::memcpy, stream, count);
+  if (simulated_gpu()) return simulated::memcpy_async(dst, src, count, kind, stream);
   if ((dst == nullptr || src == nullptr) && count > 0) return cudaErrorInvalidValue;
-  record_operation(LaunchRecord{LaunchRecord::Kind::memcpy, stream, kg::interp::stream_id_of(stream),
-                                dim3{0, 0, 0}, dim3{0, 0, 0}, count, nullptr});
   if (count > 0) std::memmove(dst, src, count);
   return cudaSuccess;
 }
 
 cudaError_t cudaMemset(void* dst, int value, std::size_t count) {
+  if (simulated_gpu()) {
+    record_transfer(LaunchRecord::Kind::memset, nullptr, count);
+    return simulated::memset_blocking(dst, value, count);
+  }
   return cudaMemsetAsync(dst, value, count, nullptr);
 }
 
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind) {
+  if (simulated_gpu()) {
+    record_transfer(LaunchRecord::Kind::memcpy, nullptr, count);
+    return simulated::memcpy_blocking(dst, src, count, kind);
+  }
   return cudaMemcpyAsync(dst, src, count, kind, nullptr);
 }
 
-cudaError_t cudaStreamCreate(cudaStream_t* stream) {
+cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
+  if (simulated_gpu()) return simulated::stream_create(stream, flags);
   static std::atomic<unsigned long long> next_id{1};
   if (stream == nullptr) return cudaErrorInvalidValue;
   *stream = new CUstream_st{next_id.fetch_add(1)};
@@ -100,10 +157,72 @@ cudaError_t cudaStreamCreate(cudaStream_t* stream) {
 }
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  if (simulated_gpu()) return simulated::stream_destroy(stream);
   if (stream == nullptr) return cudaErrorInvalidResourceHandle;
   delete stream;
   return cudaSuccess;
 }
 
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
-cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  return simulated_gpu() ? simulated::stream_synchronize(stream) : cudaSuccess;
+}
+cudaError_t cudaDeviceSynchronize() { return simulated_gpu() ? simulated::device_synchronize() : cudaSuccess; }
+
+// The calls of a GPU: interpret mode proper has none.
+cudaError_t cudaGetDeviceCount(int* count) {
+  if (simulated_gpu()) return simulated::get_device_count(count);
+  if (count) *count = 0;
+  return cudaErrorNoDevice;
+}
+cudaError_t cudaSetDevice(int device) { return simulated_gpu() ? simulated::set_device(device) : cudaErrorNoDevice; }
+cudaError_t cudaGetDevice(int* device) { return simulated_gpu() ? simulated::get_device(device) : cudaErrorNoDevice; }
+cudaError_t cudaDeviceReset() { return simulated_gpu() ? simulated::device_reset() : cudaErrorNoDevice; }
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int device) {
+  return simulated_gpu() ? simulated::get_device_properties(properties, device) : cudaErrorNoDevice;
+}
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int device) {
+  return simulated_gpu() ? simulated::device_get_attribute(value, attribute, device) : cudaErrorNoDevice;
+}
+cudaError_t cudaDeviceGetPCIBusId(char* bus_id, int length, int device) {
+  return simulated_gpu() ? simulated::device_get_pci_bus_id(bus_id, length, device) : cudaErrorNoDevice;
+}
+cudaError_t cudaDriverGetVersion(int* version) {
+  if (simulated_gpu()) return simulated::driver_get_version(version);
+  if (version) *version = 0;  // the runtime's answer when no driver is installed
+  return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int* version) {
+  if (version == nullptr) return cudaErrorInvalidValue;
+  *version = CUDART_VERSION;
+  return cudaSuccess;
+}
+cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
+  return simulated_gpu() ? simulated::malloc_device(pointer, bytes) : cudaErrorNoDevice;
+}
+cudaError_t cudaFree(void* pointer) { return simulated_gpu() ? simulated::free_device(pointer) : cudaErrorNoDevice; }
+cudaError_t cudaHostAlloc(void** pointer, std::size_t bytes, unsigned int flags) {
+  return simulated_gpu() ? simulated::host_alloc(pointer, bytes, flags) : cudaErrorNoDevice;
+}
+cudaError_t cudaHostGetDevicePointer(void** device_pointer, void* host_pointer, unsigned int flags) {
+  return simulated_gpu() ? simulated::host_get_device_pointer(device_pointer, host_pointer, flags) : cudaErrorNoDevice;
+}
+cudaError_t cudaFreeHost(void* pointer) { return simulated_gpu() ? simulated::free_host(pointer) : cudaErrorNoDevice; }
+cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
+  return simulated_gpu() ? simulated::event_create(event, flags) : cudaErrorNoDevice;
+}
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  return simulated_gpu() ? simulated::event_record(event, stream) : cudaErrorNoDevice;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  return simulated_gpu() ? simulated::event_synchronize(event) : cudaErrorNoDevice;
+}
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+  return simulated_gpu() ? simulated::event_query(event) : cudaErrorNoDevice;
+}
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  return simulated_gpu() ? simulated::event_elapsed_time(ms, start, end) : cudaErrorNoDevice;
+}
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  return simulated_gpu() ? simulated::event_destroy(event) : cudaErrorNoDevice;
+}

@@ -189,12 +189,19 @@ void set_max_dynamic_smem(const void* kernel, std::size_t bytes) {
 }
 
 void launch_grid(const LaunchConfig& config, KernelInvocation invocation) {
+  check_and_record_launch(config);
+  run_grid(config, invocation);
+}
+
+void check_and_record_launch(const LaunchConfig& config) {
   if (BlockRunner::active() != nullptr)
     throw Error("kg::launch called from inside a kernel (dynamic parallelism is not supported)");
   check_limits(config);
   record_operation(LaunchRecord{LaunchRecord::Kind::kernel, config.stream, stream_id_of(config.stream),
                                 config.grid, config.block, config.dynamic_smem_bytes, config.kernel});
+}
 
+void run_grid(const LaunchConfig& config, KernelInvocation invocation) {
   GridJob job;
   job.task = BlockTask{invocation, config.grid, config.block, config.dynamic_smem_bytes,
                        current_thread_order(), current_tensor_core_arithmetic(), config.kernel};

@@ -4,11 +4,11 @@
 # report on stdout parses, and the exit code. Every passing candidate is
 # timed (two checked samples), so a candidate that misbehaves only while
 # timed is judged too.
-# -DKERNELGATE=<binary> -DSUITES=<folder> -DDEVICE=cpu|cuda -DWORK_DIR=<scratch folder>
+# -DKERNELGATE=<binary> -DSUITES=<folder> -DDEVICE=cpu|cuda|sim:<key> -DWORK_DIR=<scratch folder>
 cmake_minimum_required(VERSION 3.25)
 
 # id=outcome[:rule][~message regex]; "cpu|" or "gpu|" before the id: that
-# device only.
+# device only ("gpu|" includes the simulated GPU, whose rules are a GPU's).
 set(l1_086_expected
   "writes_half=contract_violation:output_fully_written"
   "mutates_input=contract_violation:inputs_unchanged"
@@ -49,8 +49,9 @@ set(sampled_expected
   "direct_fp32=passed")
 
 # The watchdog covers a child's whole life: on a GPU that includes creating
-# the CUDA context and starting the stream audit, so it gets more time there.
-if(DEVICE STREQUAL "cpu")
+# the CUDA context and starting the stream audit, so it gets more time there
+# (the simulated GPU has neither to wait for).
+if(DEVICE STREQUAL "cpu" OR DEVICE MATCHES "^sim:")
   set(child_timeout 5)
 else()
   set(child_timeout 30)

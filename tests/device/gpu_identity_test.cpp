@@ -53,6 +53,7 @@ TEST(HardwareKey, OnlyTheSimulatedGpusKeysAreSimulated) {
   for (const char* key : {"h100-sxm", "h100-pcie", "h200", "gh200", "cpu", "", "sim", "simulated", "xsim-h200"})
     EXPECT_FALSE(is_simulated_hardware(key)) << key;
   EXPECT_FALSE(is_simulated_hardware(hardware_key_from_gpu_name("NVIDIA H100 80GB HBM3")));
+  EXPECT_EQ(hardware_label("sim-h100-sxm"), "sim");  // never a GPU class's tests
 }
 
 TEST(HardwareKey, LabelsGroupTheKeysAsCTestDoes) {

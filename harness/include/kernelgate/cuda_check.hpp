@@ -63,8 +63,8 @@ class CudaError : public Error {
 
 // KG_CUDA_CHECK works in both builds: in interpret mode the runtime calls are
 // the shims of kernelgate/interpret/cuda_shims.hpp, so code shared by the two
-// (the cuda device's fill and scan kernels, tested on the CPU) checks its
-// calls the same way. cuDNN and CUPTI exist in the gpu build only.
+// (the cuda device, which the cpu build runs on the simulated GPU) checks its
+// calls the same way. cuDNN exists in the gpu build only.
 #if defined(KG_INTERPRET)
 #include "kernelgate/interpret/cuda_shims.hpp"
 #elif defined(KG_GPU)
@@ -99,6 +99,20 @@ inline void check_cudnn(cudnnStatus_t status, const char* expression, const char
                   cudnnGetErrorString(status), message);
 }
 
+}  // namespace kg::detail
+
+#define KG_CUDNN_CHECK(expression) ::kg::detail::check_cudnn((expression), #expression, __FILE__, __LINE__)
+#endif
+
+// CUPTI: the toolkit's in the gpu build; in the cpu build the simulated GPU's
+// (harness/src/device/sim/include/cupti.h), for the cuda device's sources
+// compiled against it (KG_SIMULATED_GPU_SOURCES).
+#if (defined(KG_GPU) && !defined(KG_INTERPRET)) || defined(KG_SIMULATED_GPU_SOURCES)
+#if defined(KG_SIMULATED_GPU_SOURCES)
+#include <cupti.h>
+#endif
+namespace kg::detail {
+
 inline void check_cupti(CUptiResult status, const char* expression, const char* file, int line) {
   if (status == CUPTI_SUCCESS) return;
   const char* text = nullptr;
@@ -108,6 +122,5 @@ inline void check_cupti(CUptiResult status, const char* expression, const char* 
 
 }  // namespace kg::detail
 
-#define KG_CUDNN_CHECK(expression) ::kg::detail::check_cudnn((expression), #expression, __FILE__, __LINE__)
 #define KG_CUPTI_CHECK(expression) ::kg::detail::check_cupti((expression), #expression, __FILE__, __LINE__)
 #endif

@@ -113,6 +113,11 @@ class Device {
   virtual nlohmann::ordered_json environment() const = 0;
   // True when candidates run in interpret mode (thread orders apply).
   virtual bool interpreted() const = 0;
+  // True for a GPU simulated on the CPU (docs/simulated-gpu.md): the cuda
+  // device's own code, its kernels in interpret mode. It is slow like the
+  // cpu device (timing uses that device's small defaults), and nothing it
+  // times is a measurement; every rule of a GPU applies to it otherwise.
+  virtual bool simulated() const { return false; }
   // How long a candidate's whole child process may run before the watchdog
   // kills it, when --timeout is not given.
   virtual double default_timeout_s() const = 0;
@@ -168,8 +173,9 @@ class Device {
 };
 
 // spec: "auto" (the first GPU when there is one, else cpu), "cpu", "cuda",
-// "cuda:N". Throws NoDeviceError when a cuda device cannot be had, kg::Error
-// for a malformed spec.
+// "cuda:N", and in the cpu build "sim:<key>", the cuda device on a simulated
+// GPU (docs/simulated-gpu.md). Throws NoDeviceError when a cuda device cannot
+// be had, kg::Error for a malformed spec.
 std::unique_ptr<Device> open_device(const std::string& spec);
 
 // What the parent of a run knows of the device its candidates' children
@@ -180,9 +186,11 @@ std::unique_ptr<Device> open_device(const std::string& spec);
 // EXCLUSIVE_PROCESS compute mode admits).
 struct DeviceDescription {
   std::string name;          // Device::name
+  std::string child_spec;    // what each candidate's child opens (open_device): the spec, scripted
   std::string hardware_key;  // Device::hardware_key
   nlohmann::ordered_json environment;
   bool interpreted = false;
+  bool simulated = false;
   double default_timeout_s = 0;
   std::string clock_name;
   std::uint64_t memory_bytes = 0;
@@ -197,8 +205,9 @@ DeviceDescription describe_device(const std::string& spec);
 // True when this build can run candidates on the cpu device (interpret mode).
 bool cpu_device_supported();
 
-// Implemented by harness/src/device/cuda in the gpu build only (KG_GPU=1).
-// Throw NoDeviceError when there is no usable GPU with that ordinal.
+// Implemented by harness/src/device/cuda: in the gpu build (KG_GPU=1) on the
+// GPUs of the machine, in the cpu build on the simulated GPU its process has
+// opened. Throw NoDeviceError when there is no usable GPU with that ordinal.
 std::unique_ptr<Device> open_cuda_device(int ordinal);
 DeviceDescription describe_cuda_device(int ordinal);
 // Number of visible GPUs; 0 when the driver has none (never throws).

@@ -36,8 +36,8 @@ std::string hardware_key_from_gpu_name(std::string_view gpu_name);
 bool is_simulated_hardware(std::string_view hardware_key);
 
 // The CTest label a hardware key belongs to: h100-sxm and h100-pcie -> "h100",
-// h200 -> "h200", the cpu device's "cpu" -> "cpu", any other GPU (gh200
-// among them) -> "gpu".
+// h200 -> "h200", the cpu device's "cpu" -> "cpu", the simulated GPU's
+// sim-<key> -> "sim", any other GPU (gh200 among them) -> "gpu".
 std::string hardware_label(std::string_view hardware_key);
 
 // The GPU id CTest assigned from the value of CTEST_RESOURCE_GROUP_0_GPUS,

@@ -1,7 +1,7 @@
-// NVML through its table of entry points (nvml.hpp).
+// NVML through its table of entry points (nvml.hpp); the table comes from
+// load_nvml, the driver's library on a GPU (cuda/nvml_load.cpp) and the
+// simulated GPU's readings in the cpu build (sim/nvml_sim.cpp).
 #include "nvml.hpp"
-
-#include <dlfcn.h>
 
 namespace kg::detail {
 namespace {
@@ -9,26 +9,7 @@ namespace {
 constexpr int kNvmlSuccess = 0;
 constexpr int kNvmlClockSm = 1;  // NVML_CLOCK_SM
 
-template <typename Function>
-void bind(Function& entry, void* library, const char* name) {
-  if (entry == nullptr) entry = reinterpret_cast<Function>(dlsym(library, name));
-}
-
 }  // namespace
-
-NvmlFunctions load_nvml() {
-  NvmlFunctions functions;
-  void* library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) return functions;
-  bind(functions.init, library, "nvmlInit_v2");
-  bind(functions.device_by_pci_bus_id, library, "nvmlDeviceGetHandleByPciBusId_v2");
-  bind(functions.clock_info, library, "nvmlDeviceGetClockInfo");
-  bind(functions.applications_clock, library, "nvmlDeviceGetApplicationsClock");
-  bind(functions.clocks_event_reasons, library, "nvmlDeviceGetCurrentClocksEventReasons");
-  bind(functions.clocks_event_reasons, library, "nvmlDeviceGetCurrentClocksThrottleReasons");
-  bind(functions.driver_version, library, "nvmlSystemGetDriverVersion");
-  return functions;
-}
 
 int NvmlDevice::sm_clock_mhz() const {
   unsigned int mhz = 0;

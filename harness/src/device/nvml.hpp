@@ -24,7 +24,9 @@ struct NvmlFunctions {
   int (*driver_version)(char* version, unsigned int length) = nullptr;  // nvmlSystemGetDriverVersion
 };
 
-// libnvidia-ml.so.1's entry points; an empty table where it cannot be loaded.
+// The gpu build: libnvidia-ml.so.1's entry points, an empty table where it
+// cannot be loaded (cuda/nvml_load.cpp). The cpu build: the simulated GPU's
+// readings where the process opened one, else an empty table (sim/nvml_sim.cpp).
 NvmlFunctions load_nvml();
 
 // One GPU's readings through the handle its owner looked up once, so a

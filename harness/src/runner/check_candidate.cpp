@@ -62,10 +62,11 @@ std::string describe(const ErrorStats& stats, const Tolerance& tolerance, const 
 class CandidateChecker {
  public:
   CandidateChecker(const Suite& suite, const Candidate& candidate, const Axes& axes, const RunOptions& options,
-                   const ReferencePoints& reference, const SessionRequest& request, bool interpreted,
-                   std::string clock, CandidateSession& session)
+                   const ReferencePoints& reference, const SessionRequest& request, const DeviceDescription& device,
+                   CandidateSession& session)
       : suite_(suite), candidate_(candidate), axes_(axes), options_(options), reference_(reference),
-        request_(request), interpreted_(interpreted), clock_(std::move(clock)), session_(session),
+        request_(request), interpreted_(device.interpreted), slow_(device.interpreted || device.simulated),
+        clock_(device.clock_name), session_(session),
         tolerance_(suite.tolerance(candidate.precision)), output_shape_(suite.shape(suite.output().name, axes)),
         spot_picker_(std::random_device{}()) {}
 
@@ -359,7 +360,7 @@ class CandidateChecker {
   LatencyStats time_checked() {
     LatencyStats stats = measure_latency(
         [&](int count) { call(count_command("warmup", {.count = count})); }, [&] { return timed_sample(); },
-        options_.timing, interpreted_, clock_);
+        options_.timing, slow_, clock_);
     // Work moved off the timed stream once timed: unaudited on a GPU, so seen
     // by how long the device stayed busy after the samples.
     const BusyAfterTiming busy_after = judge_busy_after_timing(timed_ms_, busy_after_ms_);
@@ -393,7 +394,8 @@ class CandidateChecker {
   const RunOptions& options_;
   const ReferencePoints& reference_;
   const SessionRequest& request_;
-  const bool interpreted_;
+  const bool interpreted_;  // the cpu device: thread orders, counters, timed samples audited
+  const bool slow_;         // kernels in interpret mode: the timing protocols' small defaults
   const std::string clock_;
   CandidateSession& session_;
   const Tolerance& tolerance_;
@@ -455,9 +457,9 @@ ReferencePoints compute_reference_points(const Suite& suite, const Axes& axes, c
 
 CandidateResult check_through_session(const Suite& suite, const Candidate& candidate, const Axes& axes,
                                       const RunOptions& options, const ReferencePoints& reference,
-                                      const SessionRequest& request, bool interpreted, const std::string& clock,
+                                      const SessionRequest& request, const DeviceDescription& device,
                                       CandidateSession& session) {
-  CandidateChecker checker(suite, candidate, axes, options, reference, request, interpreted, clock, session);
+  CandidateChecker checker(suite, candidate, axes, options, reference, request, device, session);
   return checker.run();
 }
 
@@ -475,8 +477,8 @@ CandidateResult check_candidate(const Suite& suite, const Candidate& candidate, 
     request.tensor_cores = interp::to_string(interp::current_tensor_core_arithmetic());
   }
 #endif
-  return detail::check_through_session(suite, candidate, axes, options, reference, request, device.interpreted(),
-                                       device.clock_name(), session);
+  return detail::check_through_session(suite, candidate, axes, options, reference, request, describe(device),
+                                       session);
 }
 
 }  // namespace kg

@@ -530,15 +530,14 @@ std::string describe_signal(int signal_number) {
 CandidateResult run_in_child(const Suite& suite, const Candidate& candidate, const Axes& axes,
                              const RunOptions& options, const ReferencePoints& reference,
                              const DeviceDescription& device, const std::string& thread_order, double timeout_s) {
-  SessionRequest request{.device = device.name, .thread_order = thread_order, .tensor_cores = {},
+  SessionRequest request{.device = device.child_spec, .thread_order = thread_order, .tensor_cores = {},
                          .nonce = random_nonce()};
 #if defined(KG_INTERPRET)
   // Read here, in the parent, once per candidate: the child pins it.
   if (device.interpreted) request.tensor_cores = interp::to_string(interp::current_tensor_core_arithmetic());
 #endif
   ChildProcessSession session(candidate.id, timeout_s, options.executable);
-  CandidateResult result = check_through_session(suite, candidate, axes, options, reference, request,
-                                                 device.interpreted, device.clock_name, session);
+  CandidateResult result = check_through_session(suite, candidate, axes, options, reference, request, device, session);
   const std::optional<Finding> ending = session.close_session(request.nonce);
   if (!ending) return result;
   // A hang past the limit, or a child that did not end as it must, voids

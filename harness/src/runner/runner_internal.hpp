@@ -124,11 +124,11 @@ struct SessionRequest {
 
 class CandidateSession;
 
-// The checks and the timing of one candidate, decided here from what the
-// session observed (check_candidate.cpp).
+// The checks and the timing of one candidate on `device`, decided here from
+// what the session observed (check_candidate.cpp).
 CandidateResult check_through_session(const Suite& suite, const Candidate& candidate, const Axes& axes,
                                       const RunOptions& options, const ReferencePoints& reference,
-                                      const SessionRequest& request, bool interpreted, const std::string& clock,
+                                      const SessionRequest& request, const DeviceDescription& device,
                                       CandidateSession& session);
 
 // Runs the candidate in a child process under the watchdog and checks it

@@ -3,6 +3,7 @@
 // records, and the thread order (KG_INTERPRET_ORDER). docs/interpret-mode.md.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -83,6 +84,18 @@ struct LaunchConfig {
 
 // Checks the limits, records the launch, runs every block; throws kg::Error.
 void launch_grid(const LaunchConfig& config, KernelInvocation invocation);
+// The two halves of launch_grid: what is checked and recorded when a launch
+// is issued, and running its blocks.
+void check_and_record_launch(const LaunchConfig& config);
+void run_grid(const LaunchConfig& config, KernelInvocation invocation);
+
+// On the simulated GPU (kernelgate/interpret/simulated_gpu.hpp) a grid runs in
+// stream order, when something waits for it: whether this process defers
+// launches, and the deferral, which checks and records the launch at once
+// (kg::Error for one the runtime refuses, as kg::launch throws on a GPU) and
+// keeps `keep`, the launch's copy of its arguments, until the grid has run.
+bool launches_deferred();
+void defer_launch(const LaunchConfig& config, KernelInvocation invocation, std::shared_ptr<const void> keep);
 void set_max_dynamic_smem(const void* kernel, std::size_t bytes);
 
 // The current block's dynamic shared memory (poisoned with 0xff bytes, NaN as
@@ -96,7 +109,8 @@ unsigned host_threads_from_environment();
 }  // namespace interp
 
 // Launches kernel<<<grid, block, dynamic_smem_bytes, stream>>>(args...) on the
-// CPU and returns when it has finished. Each argument is converted to the
+// CPU and returns when it has finished (on the simulated GPU: enqueues it on
+// the stream). Each argument is converted to the
 // kernel's parameter type once, as the GPU copies parameters at launch.
 template <typename... KernelArgs, typename... Args>
 void launch(void (*kernel)(KernelArgs...), dim3 grid, dim3 block, std::size_t dynamic_smem_bytes,
@@ -108,15 +122,19 @@ void launch(void (*kernel)(KernelArgs...), dim3 grid, dim3 block, std::size_t dy
     void (*kernel)(KernelArgs...);
     Parameters parameters;
   };
+  const auto invoke = [](const void* context) {
+    const Call& c = *static_cast<const Call*>(context);
+    std::apply(c.kernel, c.parameters);
+  };
+  const interp::LaunchConfig config{reinterpret_cast<const void*>(kernel), grid, block, dynamic_smem_bytes, stream};
+  if (interp::launches_deferred()) {
+    // The grid runs later: it gets a copy of the arguments that lives until then.
+    auto call = std::make_shared<const Call>(Call{kernel, Parameters(std::forward<Args>(args)...)});
+    interp::defer_launch(config, {invoke, call.get()}, call);
+    return;
+  }
   const Call call{kernel, Parameters(std::forward<Args>(args)...)};
-  interp::KernelInvocation invocation{
-      [](const void* context) {
-        const Call& c = *static_cast<const Call*>(context);
-        std::apply(c.kernel, c.parameters);
-      },
-      &call};
-  interp::launch_grid(
-      {reinterpret_cast<const void*>(kernel), grid, block, dynamic_smem_bytes, stream}, invocation);
+  interp::launch_grid(config, {invoke, &call});
 }
 
 // Raises the dynamic shared memory limit of one kernel (the opt-in above

@@ -4,8 +4,6 @@
 // device's idle wait after each timed sample, and the CUPTI stream audit.
 // Also the parent's description of a GPU, read without keeping a context.
 // docs/gpu-runner.md describes the whole GPU path.
-#include <cudnn.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -19,6 +17,7 @@
 #include "kernelgate/cuda_check.hpp"
 #include "kernelgate/device.hpp"
 #include "kernelgate/gpu_identity.hpp"
+#include "platform.hpp"
 #include "stream_audit.hpp"
 #include "stream_hold.hpp"
 
@@ -76,8 +75,6 @@ std::string host_compiler_version() {
 constexpr double kCudaTimeoutS = 180.0;
 constexpr const char* kCudaClockName = "cuda_event";
 
-std::string device_name(int ordinal) { return "cuda:" + std::to_string(ordinal); }
-
 // What the GPU is, from queries that need no CUDA context (device
 // attributes and properties, NVML, the versions), so the parent of a run can
 // read it too and hold nothing of the GPU afterwards.
@@ -85,9 +82,9 @@ GpuEnvironment read_gpu_environment(int ordinal) {
   cudaDeviceProp properties{};
   KG_CUDA_CHECK(cudaGetDeviceProperties(&properties, ordinal));
   GpuEnvironment e;
-  e.device = device_name(ordinal);
+  e.device = cuda_detail::device_name(ordinal);
   e.name = properties.name;
-  e.hardware = hardware_key_from_gpu_name(e.name);
+  e.hardware = cuda_detail::hardware_key(e.name);
   char bus_id[32] = {};
   if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, ordinal) == cudaSuccess) e.pci_bus_id = bus_id;
   e.compute_capability_major = properties.major;
@@ -109,8 +106,8 @@ GpuEnvironment read_gpu_environment(int ordinal) {
   e.driver = nvml.driver_version();
   cudaDriverGetVersion(&e.cuda_driver_api);
   cudaRuntimeGetVersion(&e.cuda_runtime);
-  e.cudnn_runtime = cudnnGetVersion();
-  e.cudnn_headers = CUDNN_VERSION;
+  e.cudnn_runtime = cuda_detail::cudnn_runtime_version();
+  e.cudnn_headers = cuda_detail::cudnn_header_version();
   e.cuda_compiler = cuda_detail::cuda_compiler_version();
   e.host_compiler = host_compiler_version();
   cudaGetLastError();  // a failed optional query must not look like a launch error later
@@ -167,7 +164,7 @@ class CudaDevice final : public Device {
     if (stream_) cudaStreamDestroy(stream_);
   }
 
-  std::string name() const override { return device_name(ordinal_); }
+  std::string name() const override { return cuda_detail::device_name(ordinal_); }
   std::string hardware_key() const override { return environment_.hardware; }
 
   nlohmann::ordered_json environment() const override {
@@ -177,6 +174,7 @@ class CudaDevice final : public Device {
   }
 
   bool interpreted() const override { return false; }
+  bool simulated() const override { return cuda_detail::simulated_platform(); }
   double default_timeout_s() const override { return kCudaTimeoutS; }
   std::string clock_name() const override { return kCudaClockName; }
   std::uint64_t memory_bytes() const override { return std::uint64_t(std::max<std::int64_t>(environment_.memory_bytes, 0)); }
@@ -437,8 +435,8 @@ void require_cuda_ordinal(int ordinal) {
                         cudaGetErrorString(status) + hint);
   }
   if (ordinal < 0 || ordinal >= count)
-    throw NoDeviceError(device_name(ordinal) + " does not exist: " + std::to_string(count) + " GPU(s) visible" +
-                        (count > 0 ? " (cuda:0 to cuda:" + std::to_string(count - 1) + ")" : ""));
+    throw NoDeviceError(cuda_detail::device_name(ordinal) + " does not exist: " + std::to_string(count) +
+                        " GPU(s) visible" + (count > 0 ? " (cuda:0 to cuda:" + std::to_string(count - 1) + ")" : ""));
 }
 
 // Creates this process's context on the GPU and destroys it again: proof
@@ -474,9 +472,11 @@ DeviceDescription describe_cuda_device(int ordinal) {
   cuda_detail::require_usable_cupti();
   try_context(e, ordinal);
   return {.name = e.device,
+          .child_spec = e.device,
           .hardware_key = e.hardware,
           .environment = gpu_environment_json(e),
           .interpreted = false,
+          .simulated = cuda_detail::simulated_platform(),
           .default_timeout_s = kCudaTimeoutS,
           .clock_name = kCudaClockName,
           .memory_bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(e.memory_bytes, 0))};

@@ -3,6 +3,7 @@
 // Launched through kg::launch, so the file also compiles in interpret mode
 // for its test (device_memory.hpp).
 #include "device_memory.hpp"
+#include "platform.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -159,6 +160,7 @@ void gather_floats(const float* data, const std::int64_t* indices, std::size_t c
 }
 
 #if !defined(KG_INTERPRET)
+// platform.hpp's: the one piece of it only nvcc can say.
 std::string cuda_compiler_version() {
   return "nvcc " + std::to_string(__CUDACC_VER_MAJOR__) + "." + std::to_string(__CUDACC_VER_MINOR__) + "." +
          std::to_string(__CUDACC_VER_BUILD__);

@@ -11,7 +11,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
 namespace kg::cuda_detail {
 
@@ -47,10 +46,5 @@ void read_sweep(const void* data, std::size_t bytes, std::uint32_t* sink, cudaSt
 
 // One warp of a kernel that does nothing, on `stream` (Device::launch_empty_kernel).
 void launch_empty_kernel(cudaStream_t stream);
-
-#if !defined(KG_INTERPRET)
-// "nvcc 13.0.88": the compiler that built the device code.
-std::string cuda_compiler_version();
-#endif
 
 }  // namespace kg::cuda_detail

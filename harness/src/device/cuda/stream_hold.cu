@@ -29,32 +29,37 @@ __global__ void hold_until_released(const volatile int* words, int* expired, uns
 
 }  // namespace
 
-StreamHold::StreamHold() {
+struct StreamHold::State {
+  volatile int* words = nullptr;  // [0]: release, [1]: expired
+  int* device_words = nullptr;
+};
+
+StreamHold::StreamHold() : state_(std::make_unique<State>()) {
   void* words = nullptr;
   KG_CUDA_CHECK(cudaHostAlloc(&words, 2 * sizeof(int), cudaHostAllocMapped));
-  words_ = static_cast<volatile int*>(words);
-  KG_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_words_), words, 0));
+  state_->words = static_cast<volatile int*>(words);
+  KG_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&state_->device_words), words, 0));
 }
 
 StreamHold::~StreamHold() {
-  if (words_) cudaFreeHost(const_cast<int*>(words_));
+  if (state_->words) cudaFreeHost(const_cast<int*>(state_->words));
 }
 
 cudaError_t StreamHold::hold(cudaStream_t stream) {
   // The previous hold has ended: its sample waited for its stop event.
-  words_[0] = 0;
-  words_[1] = 0;
+  state_->words[0] = 0;
+  state_->words[1] = 0;
   std::atomic_thread_fence(std::memory_order_seq_cst);
   const auto limit_ns = static_cast<unsigned long long>(kLimitMs * 1e6);
-  hold_until_released<<<1, 1, 0, stream>>>(device_words_, device_words_ + 1, limit_ns);
+  hold_until_released<<<1, 1, 0, stream>>>(state_->device_words, state_->device_words + 1, limit_ns);
   return cudaGetLastError();
 }
 
 void StreamHold::release() {
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  words_[0] = 1;
+  state_->words[0] = 1;
 }
 
-bool StreamHold::expired() const { return words_[1] != 0; }
+bool StreamHold::expired() const { return state_->words[1] != 0; }
 
 }  // namespace kg::cuda_detail

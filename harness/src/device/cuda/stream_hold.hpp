@@ -7,6 +7,8 @@
 // the device itself (which the hold would keep waiting) cannot deadlock.
 #include <cuda_runtime_api.h>
 
+#include <memory>
+
 namespace kg::cuda_detail {
 
 class StreamHold {
@@ -17,7 +19,7 @@ class StreamHold {
   // little per sample.
   static constexpr double kLimitMs = 200;
 
-  StreamHold();  // pinned, device-mapped words for the release and the verdict
+  StreamHold();
   ~StreamHold();
   StreamHold(const StreamHold&) = delete;
   StreamHold& operator=(const StreamHold&) = delete;
@@ -27,8 +29,11 @@ class StreamHold {
   bool expired() const;            // the last hold gave up before its release
 
  private:
-  volatile int* words_ = nullptr;  // [0]: release, [1]: expired
-  int* device_words_ = nullptr;
+  // The platform's (platform.hpp): on a GPU pinned, device-mapped words for
+  // the release and the verdict (stream_hold.cu); on the simulated GPU its
+  // runtime's hold (../sim/stream_hold_sim.cpp).
+  struct State;
+  std::unique_ptr<State> state_;
 };
 
 }  // namespace kg::cuda_detail
