@@ -6,7 +6,9 @@
 // functions of the math mode, and registers both with
 //   KG_REGISTER_CUDNN_EAGER({.summary = ..., .reference_summary = ...,
 //                            .workspace_bytes = ..., .launch = ...});
-// GPU only.
+// The cpu build has no cuDNN: each file registers in its place, with
+// KG_REGISTER_CUDNN_EAGER_ABSENT(), a cudnn_eager that is not_supported on the
+// simulated GPU and left out on the cpu device (Candidate::gpu_library).
 #if defined(KG_GPU)
 #include <cstddef>
 #include <functional>
@@ -33,7 +35,8 @@ class CudnnEagerRegistrar {
       : candidate_(Candidate{.precision = "tf32",
                              .summary = eager.summary,
                              .workspace_bytes = workspace(eager, cudnn::MathMode::tf32_allowed),
-                             .launch = run(eager, cudnn::MathMode::tf32_allowed)},
+                             .launch = run(eager, cudnn::MathMode::tf32_allowed),
+                             .gpu_library = "cuDNN"},
                    site),
         reference_(StrictReference{.summary = eager.reference_summary,
                                    .workspace_bytes = workspace(eager, cudnn::MathMode::strict_fp32),
@@ -58,4 +61,30 @@ class CudnnEagerRegistrar {
   static const ::kg::kernels::CudnnEagerRegistrar kg_cudnn_eager_registrar {          \
     ::kg::kernels::CudnnEager __VA_ARGS__, KG_REGISTRATION_SITE                       \
   }
+
+#else  // the cpu build
+#include <string>
+
+#include "kernelgate/candidate.hpp"
+
+namespace kg::kernels {
+
+// The cudnn_eager of a workload in a build without cuDNN.
+inline Candidate cudnn_eager_absent() {
+  return Candidate{.precision = "tf32",
+                   .summary = "PyTorch eager through cuDNN: built by the gpu build only",
+                   .unsupported_reason =
+                       [](const Axes&) {
+                         return std::string("needs cuDNN, which this build does not link: the simulated GPU has "
+                                            "none (cudnn_eager runs on a GPU, in the gpu build)");
+                       },
+                   .launch = [](const LaunchArgs&) { throw Error("cudnn_eager: this build has no cuDNN"); },
+                   .gpu_library = "cuDNN"};
+}
+
+}  // namespace kg::kernels
+
+#define KG_REGISTER_CUDNN_EAGER_ABSENT() \
+  static const ::kg::CandidateRegistrar kg_cudnn_eager_absent_registrar{::kg::kernels::cudnn_eager_absent(), \
+                                                                        KG_REGISTRATION_SITE}
 #endif  // KG_GPU

@@ -3,7 +3,7 @@
 // (torch.backends.cudnn.allow_tf32), engine from cuDNN's heuristics
 // (benchmark=False). The same-run baseline of the gate's ratio. In the gpu
 // build it also registers the strict-FP32 GPU reference: the same graph with
-// tensor cores forbidden. GPU only: the cpu build compiles this file to nothing.
+// tensor cores forbidden. The cpu build, which has no cuDNN, registers it absent.
 #if defined(KG_GPU)
 #include "common/cudnn_eager.cuh"
 #include "kernelgate/candidate.hpp"
@@ -50,5 +50,10 @@ KG_REGISTER_CUDNN_EAGER({
     .workspace_bytes = workspace_bytes,
     .launch = launch,
 });
+
+#else  // the cpu build, without cuDNN: not_supported on the simulated GPU
+#include "common/cudnn_eager.cuh"
+
+KG_REGISTER_CUDNN_EAGER_ABSENT();
 
 #endif  // KG_GPU

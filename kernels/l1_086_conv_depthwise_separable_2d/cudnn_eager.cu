@@ -4,7 +4,7 @@
 // as in PyTorch eager. (For fp32 NCHW PyTorch itself sends the depthwise step
 // to its own CUDA kernel; docs/gpu-runner.md says why cuDNN is used here.)
 // Also registers the strict-FP32 GPU reference: the same graphs without
-// tensor cores. GPU only: the cpu build compiles this file to nothing.
+// tensor cores. The cpu build, which has no cuDNN, registers it absent.
 #if defined(KG_GPU)
 #include "common/cudnn_eager.cuh"
 #include "kernelgate/candidate.hpp"
@@ -70,5 +70,10 @@ KG_REGISTER_CUDNN_EAGER({
     .workspace_bytes = workspace_bytes,
     .launch = launch,
 });
+
+#else  // the cpu build, without cuDNN: not_supported on the simulated GPU
+#include "common/cudnn_eager.cuh"
+
+KG_REGISTER_CUDNN_EAGER_ABSENT();
 
 #endif  // KG_GPU

@@ -9,8 +9,8 @@
 //      (eager computes them even when they are not returned);
 //   4. the channel sum, accumulated in fp32.
 // Every intermediate lives in the workspace, as eager's allocations would.
-// Also registers the strict-FP32 GPU reference (no tensor cores). GPU only:
-// the cpu build compiles this file to nothing.
+// Also registers the strict-FP32 GPU reference (no tensor cores). The cpu
+// build, which has no cuDNN, registers it absent.
 #if defined(KG_GPU)
 #include <cmath>
 #include <cstdint>
@@ -165,5 +165,10 @@ KG_REGISTER_CUDNN_EAGER({
     .workspace_bytes = workspace_bytes,
     .launch = launch,
 });
+
+#else  // the cpu build, without cuDNN: not_supported on the simulated GPU
+#include "common/cudnn_eager.cuh"
+
+KG_REGISTER_CUDNN_EAGER_ABSENT();
 
 #endif  // KG_GPU

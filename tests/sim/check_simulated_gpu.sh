@@ -15,7 +15,7 @@
 #   prohibited       no context at all: one line naming the mode, no candidate run
 #   fault            a sticky fault at a candidate's kernel: `crashed`, naming it
 #   all_workloads    every workload at the ci shapes: every candidate passes
-#                    its checks
+#                    its checks, cudnn_eager not_supported (no cuDNN)
 #   publish          a simulated run's report is never published
 set -euo pipefail
 case_name=$1 kernelgate=$2 suites=$3 work=$4
@@ -67,7 +67,7 @@ case "$case_name" in
     ;;
   exclusive_process)
     KERNELGATE_SIM_COMPUTE_MODE=exclusive_process run_small || fail "a candidate failed in EXCLUSIVE_PROCESS mode"
-    check_results 'all(c["outcome"] == "passed" for c in run["candidates"]) and len(run["candidates"]) == 3' \
+    check_results 'sorted(c["id"] for c in run["candidates"] if c["outcome"] == "passed") == ["direct_fp32", "fused_fp32", "fused_tf32"]' \
       "every honest candidate passes in EXCLUSIVE_PROCESS mode"
     check_results 'run["environment"]["compute_mode"] == "EXCLUSIVE_PROCESS"' "the environment names the mode"
     ;;
@@ -103,6 +103,9 @@ case "$case_name" in
     "$kernelgate" run --all --suites "$suites" --device sim:h100-sxm --preset ci --protocol none \
       --baselines "$work/baselines" --report-dir "$work/reports" > "$work/run.log" 2>&1 ||
       { cat "$work/run.log"; fail "a candidate failed"; }
+    # The cuDNN baselines of the five convolution workloads: no cuDNN here.
+    count=$(grep -c "cudnn_eager  not_supported  -- needs cuDNN, which this build does not link" "$work/run.log" || true)
+    [ "$count" -eq 5 ] || { cat "$work/run.log"; fail "expected 5 cudnn_eager not_supported, got $count"; }
     ;;
   publish)
     run_small --candidates direct_fp32 || fail "the run failed"

@@ -56,6 +56,11 @@ struct Candidate {
   std::function<std::size_t(const Axes&)> workspace_bytes = [](const Axes&) { return std::size_t{0}; };
   // Enqueues the work on args.stream; must not synchronise on other streams.
   std::function<void(const LaunchArgs&)> launch;
+  // A GPU library the candidate is made of ("cuDNN": the cudnn_eager
+  // baselines); empty for a kernel of its own. Such a candidate is a GPU's
+  // baseline: the cpu device leaves it out, and a GPU that lacks the
+  // library (the simulated GPU) reports it not_supported.
+  std::string gpu_library{};
 };
 
 // Every candidate linked into this binary, in registration order.

@@ -13,8 +13,13 @@
 namespace kg {
 namespace {
 
-std::vector<const Candidate*> select_candidates(const Suite& suite, const RunOptions& options) {
+std::vector<const Candidate*> select_candidates(const Suite& suite, const RunOptions& options,
+                                               const DeviceDescription& device) {
   std::vector<const Candidate*> all = candidates_for(suite.id);
+  // A GPU library's baseline (cudnn_eager) is a GPU's: not the cpu device's
+  // to run. A GPU without that library reports it not_supported.
+  if (device.interpreted)
+    std::erase_if(all, [](const Candidate* candidate) { return !candidate->gpu_library.empty(); });
   // A run that judges nothing must not pass: a new workload without its
   // candidates, or candidates registered under a misspelt workload id.
   if (all.empty())
@@ -172,7 +177,7 @@ RunResult run_workload(const Suite& suite, const DeviceDescription& device, cons
       }
     }
 #endif
-  const std::vector<const Candidate*> selected = select_candidates(suite, options);
+  const std::vector<const Candidate*> selected = select_candidates(suite, options, device);
   // The float64 reference, once for every candidate, here in the parent (a
   // model checks nothing, and needs only the output's size).
   detail::ReferencePoints reference;
