@@ -100,7 +100,6 @@ enum class Region { host, device, pinned };
 class Simulator {
  public:
   std::recursive_mutex mutex;
-  bool open = false;
   sim::Card card;
   sim::Script script;
   bool context = false;
@@ -124,6 +123,8 @@ Simulator& simulator() {
   return *instance;
 }
 
+// Set once a card is open: the runtime calls of cuda_shims.cpp forward here,
+// and kg::launch defers its grids.
 std::atomic<bool> deferring{false};
 thread_local cudaError_t last_error = cudaSuccess;
 
@@ -345,7 +346,6 @@ void open(const Card& opened, const Script& scripted) {
   std::lock_guard lock(s.mutex);
   s.card = opened;
   s.script = scripted;
-  s.open = true;
   // A new card: its fault counts and samples start again.
   s.kernels_run = 0;
   s.samples_started = 0;
