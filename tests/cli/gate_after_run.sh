@@ -76,13 +76,23 @@ cat "$work/slower.out" >&2
 grep -q "| \`fused_tf32\` | regressed | 3.000x |" "$work/slower.out" || fail "no regressed row"
 
 python3 - "$store_file" <<'PY'
-import json, sys
+import json, statistics, sys
 f = json.load(open(sys.argv[1]))
 for r in f["records"]:
     if r["implementation"] == "fused_tf32":
-        mean = r["latency"]["mean_ms"]
-        r["latency"]["samples_ms"] = [mean * f for f in (1e-3, 1e-2, 0.1, 10.0, 100.0, 1000.0)]
-        r["latency"]["n"] = 6
+        latency = r["latency"]
+        samples = sorted(latency["mean_ms"] * f for f in (1e-3, 1e-2, 0.1, 10.0, 100.0, 1000.0))
+        # A record consistent with its own samples (a file's summary must be its samples').
+        latency.update(samples_ms=samples, n=len(samples), mean_ms=statistics.fmean(samples),
+                       std_ms=statistics.stdev(samples), min_ms=samples[0], median_ms=statistics.median(samples),
+                       max_ms=samples[-1])
+        latency["cv"] = latency["std_ms"] / latency["mean_ms"]
+        for entry in f["ranking"]:
+            if entry["implementation"] == "fused_tf32":
+                entry["mean_ms"] = latency["mean_ms"]
+f["ranking"].sort(key=lambda entry: entry["mean_ms"])
+for rank, entry in enumerate(f["ranking"], 1):
+    entry["rank"] = rank
 json.dump(f, open(sys.argv[1], "w"), indent=2)
 PY
 run --baselines "$work/store" --gate-interpret-latency --report-dir "$work/third" \

@@ -230,6 +230,41 @@ TEST(Baseline, Version2RecordsCarrySortedSamplesAndVersion1FilesStillLoad) {
             "edited.json: $.schema_version: unsupported schema version 4 (this kernelgate reads 1 to 3)");
 }
 
+// The summary the page and the ranking show must be the samples' the gate
+// judges: recomputed where all n are stored, bounded where they are thinned.
+TEST(Baseline, ASummaryThatDisagreesWithItsSamplesIsRefused) {
+  auto v2 = matching_json();
+  v2["schema_version"] = 2;
+  auto& latency = v2["records"][1]["latency"];  // n 100, mean 0.6, min 0.58, median 0.6, max 0.63
+  auto whole = v2;
+  whole["records"][1]["latency"]["n"] = 3;
+  whole["records"][1]["latency"]["samples_ms"] = {1.0, 1.0, 1.0};
+  whole["records"][1]["latency"]["mean_ms"] = 0.001;  // a record far faster than its own samples
+  EXPECT_EQ(parse_error_of(whole),
+            "edited.json: $.records[1].latency.mean_ms: says 0.001000 ms, but its 3 stored samples give 1.000000 ms");
+  whole["records"][1]["latency"]["mean_ms"] = 1.0;
+  EXPECT_THAT(parse_error_of(whole), HasSubstr("$.records[1].latency.std_ms: says 0.010000 ms, but its 3 stored"));
+  whole["records"][1]["latency"]["std_ms"] = 0.0;
+  EXPECT_THAT(parse_error_of(whole), HasSubstr("$.records[1].latency.min_ms: says 0.580000 ms"));
+  for (const char* key : {"min_ms", "median_ms", "max_ms"}) whole["records"][1]["latency"][key] = 1.0;
+  for (auto& entry : whole["ranking"])  // the ranking states its records' means
+    if (entry["implementation"] == whole["records"][1]["implementation"]) entry["mean_ms"] = 1.0;
+  EXPECT_EQ(parse_error_of(whole), "");
+
+  auto thinned = v2;  // 3 of the 100 samples kept
+  thinned["records"][1]["latency"]["samples_ms"] = {0.59, 0.6, 0.61};
+  EXPECT_EQ(parse_error_of(thinned), "");
+  thinned["records"][1]["latency"]["min_ms"] = 0.595;
+  EXPECT_EQ(parse_error_of(thinned), "edited.json: $.records[1].latency.min_ms: says 0.595000 ms, but its 3 stored "
+                                     "samples give a smaller one, 0.590000 ms");
+  thinned["records"][1]["latency"]["min_ms"] = 0.58;
+  thinned["records"][1]["latency"]["mean_ms"] = 0.001;
+  EXPECT_THAT(parse_error_of(thinned), HasSubstr("$.records[1].latency.mean_ms: says 0.001000 ms"));
+  thinned["records"][1]["latency"]["mean_ms"] = latency["mean_ms"];
+  thinned["records"][1]["latency"]["max_ms"] = 0.605;
+  EXPECT_THAT(parse_error_of(thinned), HasSubstr("$.records[1].latency.max_ms: says 0.605000 ms"));
+}
+
 // Version 3 is version 2 with the "kind" every kernelgate file has: required
 // from version 3 on, and checked where given.
 TEST(Baseline, Version3FilesNameTheirKind) {

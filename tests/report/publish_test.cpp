@@ -209,6 +209,17 @@ TEST(Publish, EmptyReportFolderIsAnError) {
   EXPECT_THROW(publish_reports(options_for(reports, fresh_dir("empty_baselines"))), Error);
 }
 
+// A store named by a file is said to be a file, not a missing folder to create.
+TEST(Publish, ABaselinesPathThatIsAFileIsSaidToBeOne) {
+  const auto dir = fresh_dir("baselines_is_a_file");
+  const auto file = dir / "baselines.json";
+  std::ofstream(file) << "{}\n";
+  EXPECT_THAT(test::error_of([&] { publish_reports(options_for(fresh_dir("reports_for_a_file"), file)); }),
+              HasSubstr("--baselines " + file.string() + ": is a file, not a folder"));
+  EXPECT_THAT(test::error_of([&] { publish_reports(options_for(dir, dir / "missing")); }),
+              HasSubstr(": no such folder (create it to start a store)"));
+}
+
 
 // ---- what a publish must refuse, and how it fails --------------------------
 

@@ -13,6 +13,7 @@
 #include "kernelgate/enum_names.hpp"
 #include "kernelgate/json_reader.hpp"
 #include "kernelgate/roofline.hpp"
+#include "kernelgate/runner.hpp"
 #include "kernelgate/sample_comparison.hpp"
 
 namespace kg {
@@ -81,6 +82,44 @@ ordered_json latency_json(const LatencyStats& v) {
 
 // Version 1 records have no samples; version 2 ones may keep up to
 // kStoredSamples, sorted (the order statistics the comparison uses).
+// The summary of a stored record must be its samples': the page and the
+// ranking show the summary, the gate judges the samples, and a hand edit of
+// one must not make them tell two stories. With all n samples stored the
+// statistics are recomputed; thinned to the order statistics the comparison
+// keeps (stored_samples), the bounds those still give must hold.
+void check_summary_against_samples(const LatencyStats& v, const JsonReader& r) {
+  const std::vector<double>& samples = v.samples_ms;
+  if (samples.empty()) return;
+  const std::string count = std::to_string(samples.size()) + " stored samples";
+  auto fail = [&](const char* key, double stated, const std::string& samples_give) {
+    r.at(key).fail("says " + std::to_string(stated) + " ms, but its " + count + " give " + samples_give);
+  };
+  auto ms = [](double value) { return std::to_string(value) + " ms"; };
+  auto close = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b)); };
+  auto given = [&](const char* key) { return r.has(key); };
+  if (std::int64_t(samples.size()) == v.n) {
+    const LatencyStats recomputed = latency_statistics(samples, v.protocol, v.clock, v.warmups);
+    if (!close(v.mean_ms, recomputed.mean_ms)) fail("mean_ms", v.mean_ms, ms(recomputed.mean_ms));
+    if (!close(v.std_ms, recomputed.std_ms)) fail("std_ms", v.std_ms, ms(recomputed.std_ms));
+    if (given("min_ms") && !close(v.min_ms, recomputed.min_ms)) fail("min_ms", v.min_ms, ms(recomputed.min_ms));
+    if (given("median_ms") && !close(v.median_ms, recomputed.median_ms))
+      fail("median_ms", v.median_ms, ms(recomputed.median_ms));
+    if (given("max_ms") && !close(v.max_ms, recomputed.max_ms)) fail("max_ms", v.max_ms, ms(recomputed.max_ms));
+    return;
+  }
+  if (given("min_ms") && v.min_ms > samples.front()) fail("min_ms", v.min_ms, "a smaller one, " + ms(samples.front()));
+  if (given("max_ms") && v.max_ms < samples.back()) fail("max_ms", v.max_ms, "a larger one, " + ms(samples.back()));
+  const double low = given("min_ms") ? v.min_ms : 0.0;
+  const double high = given("max_ms") ? v.max_ms : std::numeric_limits<double>::infinity();
+  if (v.mean_ms < low || v.mean_ms > high)
+    fail("mean_ms", v.mean_ms, "a range of " + ms(low) + " to " + ms(high) + " with the stored minimum and maximum");
+  // Thinned to kStoredSamples, the middle two kept samples bracket the median.
+  const std::size_t middle = samples.size() / 2;
+  if (given("median_ms") && samples.size() == kStoredSamples &&
+      (v.median_ms < samples[middle - 1] || v.median_ms > samples[middle]))
+    fail("median_ms", v.median_ms, "a median between " + ms(samples[middle - 1]) + " and " + ms(samples[middle]));
+}
+
 LatencyStats parse_latency(const JsonReader& r, int schema_version) {
   if (schema_version >= 2)
     r.expect_keys({"protocol", "clock", "n", "mean_ms", "std_ms"},
@@ -118,6 +157,7 @@ LatencyStats parse_latency(const JsonReader& r, int schema_version) {
       v.samples_ms.push_back(sample);
     }
     v.rounds = r.has("rounds") ? int(r.at("rounds").as_integer_in(1, 1000)) : 1;
+    check_summary_against_samples(v, r);
   }
   return v;
 }

@@ -329,8 +329,12 @@ bool merge_records(BaselineFile& file, const std::vector<BaselineRecord>& record
 PublishResult publish_reports(const PublishOptions& options) {
   PublishResult outcome;
   std::error_code ec;
-  if (!std::filesystem::is_directory(options.baselines_dir, ec))
-    throw Error("--baselines " + options.baselines_dir.string() + ": no such folder (create it to start a store)");
+  if (!std::filesystem::is_directory(options.baselines_dir, ec)) {
+    const bool exists = std::filesystem::exists(options.baselines_dir, ec);
+    throw Error("--baselines " + options.baselines_dir.string() +
+                (exists ? ": is a file, not a folder (the store is a folder of <workload>/<hardware>.json)"
+                        : ": no such folder (create it to start a store)"));
+  }
   const auto files = report_files(options.reports_dir);
   if (files.empty())
     throw Error(options.reports_dir.string() + ": no kernelgate reports (<workload>.<hardware>.json) in it");
