@@ -34,6 +34,10 @@ std::string hardware_key_from_gpu_name(std::string_view gpu_name);
 // records are `simulated`, no baseline file is kept for its key, and none of
 // its figures is published into any other key's file.
 bool is_simulated_hardware(std::string_view hardware_key);
+// Whether a device name or spec is the simulated GPU's: "sim:" and the key
+// of the card it simulates ("sim:h100-sxm"), the name its hardware key
+// (sim-h100-sxm) goes with.
+bool is_simulated_device(std::string_view device);
 
 // The CTest label a hardware key belongs to: h100-sxm and h100-pcie -> "h100",
 // h200 -> "h200", the cpu device's "cpu" -> "cpu", the simulated GPU's

@@ -66,10 +66,9 @@ std::unique_ptr<Device> open_cpu() {
 }
 
 bool names_cuda(const std::string& spec) { return spec == "cuda" || spec.rfind("cuda:", 0) == 0; }
-bool names_simulated(const std::string& spec) { return spec.rfind("sim:", 0) == 0; }
 
 void check_spec(const std::string& spec) {
-  if (spec != "cpu" && spec != "auto" && !names_cuda(spec) && !names_simulated(spec))
+  if (spec != "cpu" && spec != "auto" && !names_cuda(spec) && !is_simulated_device(spec))
     throw Error("unknown device '" + spec + "' (expected auto, cpu, cuda, cuda:N or sim:<key>)");
 }
 
@@ -87,7 +86,7 @@ std::unique_ptr<Device> open_device(const std::string& spec) {
   check_spec(spec);
   // "cuda" alone is the GPU CTest assigned (RESOURCE_GROUPS), else GPU 0.
   if (names_cuda(spec)) return open_cuda(cuda_ordinal_from_spec(spec));
-  if (names_simulated(spec)) return open_simulated(spec);
+  if (is_simulated_device(spec)) return open_simulated(spec);
   const int ordinal = spec == "auto" ? auto_device_ordinal() : -1;
   return ordinal >= 0 ? open_cuda(ordinal) : open_cpu();
 }
@@ -107,7 +106,7 @@ DeviceDescription describe(const Device& device) {
 DeviceDescription describe_device(const std::string& spec) {
   check_spec(spec);
   if (names_cuda(spec)) return describe_cuda(cuda_ordinal_from_spec(spec));
-  if (names_simulated(spec)) return describe_simulated(spec);
+  if (is_simulated_device(spec)) return describe_simulated(spec);
   const int ordinal = spec == "auto" ? auto_device_ordinal() : -1;
   // The cpu device holds nothing a child needs: described as opened.
   return ordinal >= 0 ? describe_cuda(ordinal) : describe(*open_cpu());

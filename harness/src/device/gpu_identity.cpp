@@ -83,6 +83,8 @@ std::string hardware_key_from_gpu_name(std::string_view gpu_name) {
 
 bool is_simulated_hardware(std::string_view hardware_key) { return hardware_key.starts_with("sim-"); }
 
+bool is_simulated_device(std::string_view device) { return device.starts_with("sim:"); }
+
 std::string hardware_label(std::string_view hardware_key) {
   if (is_simulated_hardware(hardware_key)) return "sim";
   if (hardware_key == "h100-sxm" || hardware_key == "h100-pcie") return "h100";

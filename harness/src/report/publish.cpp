@@ -137,7 +137,7 @@ std::optional<std::string> simulated_origin(const BaselineRecord& record) {
   const std::string hardware = environment_text(record, "hardware");
   if (is_simulated_hardware(hardware)) return "environment hardware " + hardware;
   const std::string device = environment_text(record, "device");
-  if (device.starts_with("sim:")) return "environment device " + device;
+  if (is_simulated_device(device)) return "environment device " + device;
   return std::nullopt;
 }
 

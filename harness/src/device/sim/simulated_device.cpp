@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "kernelgate/error.hpp"
+#include "kernelgate/gpu_identity.hpp"
 #include "kernelgate/interpret/simulated_gpu.hpp"
 
 namespace kg::detail {
@@ -78,8 +79,6 @@ void apply_option(std::string_view option, interp::sim::Script& script, const st
 
 }  // namespace
 
-bool names_simulated_gpu(const std::string& spec) { return spec.rfind(kPrefix, 0) == 0; }
-
 std::string scripted_simulated_gpu(const std::string& spec, const std::function<const char*(const char*)>& getenv) {
   auto read = [&](const char* name) -> std::string {
     const char* value = getenv ? getenv(name) : std::getenv(name);
@@ -105,7 +104,7 @@ std::string scripted_simulated_gpu(const std::string& spec, const std::function<
 }
 
 void open_simulated_gpu(const std::string& spec) {
-  if (!names_simulated_gpu(spec)) throw Error("device '" + spec + "' is not a simulated GPU");
+  if (!is_simulated_device(spec)) throw Error("device '" + spec + "' is not a simulated GPU");
   const std::string_view rest = std::string_view(spec).substr(kPrefix.size());
   const std::size_t semicolon = rest.find(';');
   const std::string key(rest.substr(0, semicolon));

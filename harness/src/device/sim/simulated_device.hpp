@@ -17,8 +17,6 @@
 
 namespace kg::detail {
 
-bool names_simulated_gpu(const std::string& spec);
-
 // `spec` ("sim:<key>") with the script of the environment and a lock token
 // of this run: the spec the run's children open. Throws kg::Error naming a
 // variable whose value is malformed.
