@@ -189,11 +189,16 @@ struct DeviceDescription {
   std::string child_spec;    // what each candidate's child opens (open_device): the spec, scripted
   std::string hardware_key;  // Device::hardware_key
   nlohmann::ordered_json environment;
-  bool interpreted = false;
-  bool simulated = false;
+  bool interpreted = false;  // Device::interpreted: the cpu device
+  bool simulated = false;    // Device::simulated
   double default_timeout_s = 0;
   std::string clock_name;
   std::uint64_t memory_bytes = 0;
+
+  // Kernels run in interpret mode, in host memory (the cpu device and the
+  // simulated GPU): slow, so the timing protocols' small defaults apply, and
+  // the host holds the device's buffers too.
+  bool kernels_interpreted() const { return interpreted || simulated; }
 };
 DeviceDescription describe(const Device& device);
 // The device `spec` names (as open_device), described. For a GPU it checks,

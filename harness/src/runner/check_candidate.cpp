@@ -65,7 +65,7 @@ class CandidateChecker {
                    const ReferencePoints& reference, const SessionRequest& request, const DeviceDescription& device,
                    CandidateSession& session)
       : suite_(suite), candidate_(candidate), axes_(axes), options_(options), reference_(reference),
-        request_(request), interpreted_(device.interpreted), slow_(device.interpreted || device.simulated),
+        request_(request), interpreted_(device.interpreted), slow_(device.kernels_interpreted()),
         clock_(device.clock_name), session_(session),
         tolerance_(suite.tolerance(candidate.precision)), output_shape_(suite.shape(suite.output().name, axes)),
         spot_picker_(std::random_device{}()) {}

@@ -125,7 +125,7 @@ void check_run_fits(const Suite& suite, const Axes& axes, const DeviceDescriptio
     if (tensor.role != TensorRole::output) input_bytes += 4.0 * double(suite.numel(tensor.name, axes));
   const double output_bytes = 4.0 * double(suite.numel(suite.output().name, axes));
   const double device_bytes = 3 * input_bytes + output_bytes;
-  const bool host_memory = device.interpreted || device.simulated;
+  const bool host_memory = device.kernels_interpreted();
   const double needed = host_memory ? device_bytes + 4 * input_bytes : device_bytes;
   const std::uint64_t available = device.memory_bytes;
   if (available > 0 && needed > double(available))
