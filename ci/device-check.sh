@@ -87,7 +87,7 @@ ci/make-resource-spec.sh "$resource_spec"
 deps_configure_args=()
 if [ -n "$deps_arg" ]; then
   deps_prefix=$repo/build/device-deps-prefix
-  export -f deps_unpack deps_compare_release deps_release
+  export -f deps_unpack deps_manifest deps_compare_release deps_release
   step deps deps_unpack "$deps_dir" "$deps_prefix"
   cp "$deps_dir/packages.txt" "$outdir/deps-packages.txt" 2> /dev/null
   deps_use "$deps_prefix"

@@ -8,6 +8,8 @@
 # through sudo); DIR gets the .deb files, packages.txt (one `name version` a
 # line) and release.txt (the release they are for). Nothing is installed.
 set -euo pipefail
+# shellcheck source=lib/deps.sh disable=SC1091
+source "$(dirname "$0")/lib/deps.sh"
 
 if [ $# -ne 1 ]; then
   echo "usage: ci/device-deps.sh DIR" >&2
@@ -113,12 +115,8 @@ if ! (cd "$dir" && apt-get download -q "${order[@]}"); then
   (cd "$dir" && apt-get download -q "${order[@]}")
 fi
 
-for deb in "$dir"/*.deb; do
-  # shellcheck disable=SC2016  # dpkg-deb's own fields, not the shell's
-  dpkg-deb --show --showformat='${Package} ${Version}\n' "$deb"
-done | sort > "$dir/packages.txt"
-# shellcheck source=/dev/null
-(. /etc/os-release && echo "${ID:-unknown} ${VERSION_ID:-unknown} $(dpkg --print-architecture)") > "$dir/release.txt"
+deps_manifest "$dir" > "$dir/packages.txt"
+deps_release > "$dir/release.txt"
 
 bytes=$(du -sb "$dir" | cut -f1)
 echo "packages for $(cat "$dir/release.txt"), in $dir:"

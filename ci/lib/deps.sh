@@ -2,13 +2,26 @@
 # ci/lib/deps.sh: the gpu build against Debian packages unpacked into a
 # private prefix instead of installed, for a machine that has the toolchain
 # but not the build's development packages (the folder ci/device-deps.sh
-# fills). Sourced by ci/device-check.sh.
+# fills). Sourced by ci/device-deps.sh and ci/device-check.sh.
 #
+#   deps_manifest DIR        `name version` of every DIR/*.deb, sorted
+#   deps_release             the Debian release and architecture of this machine
 #   deps_unpack DIR PREFIX   every DIR/*.deb into PREFIX (emptied first),
 #                            checked against DIR/packages.txt
 #   deps_use PREFIX          the environment and `deps_configure_args` for it
+#
+# ci/device-deps.sh writes DIR/packages.txt with deps_manifest and
+# DIR/release.txt with deps_release; deps_unpack compares both with this
+# machine and what it unpacked.
 
-# deps_release: what ci/device-deps.sh writes to DIR/release.txt, for this machine.
+deps_manifest() {
+  local deb
+  for deb in "$1"/*.deb; do
+    # shellcheck disable=SC2016  # dpkg-deb's own fields, not the shell's
+    dpkg-deb --show --showformat='${Package} ${Version}\n' "$deb"
+  done | sort
+}
+
 deps_release() {
   # shellcheck source=/dev/null
   (. /etc/os-release && echo "${ID:-unknown} ${VERSION_ID:-unknown} $(dpkg --print-architecture)")
@@ -21,11 +34,9 @@ deps_unpack() {
   for deb in "$dir"/*.deb; do
     [ -e "$deb" ] || { echo "no .deb files in $dir"; return 1; }
     dpkg-deb -x "$deb" "$prefix" || { echo "cannot unpack $deb"; return 1; }
-    # shellcheck disable=SC2016  # dpkg-deb's own fields, not the shell's
-    dpkg-deb --show --showformat='${Package} ${Version}\n' "$deb" >> "$unpacked"
   done
+  deps_manifest "$dir" > "$unpacked"
   echo "unpacked into $prefix:"
-  sort -o "$unpacked" "$unpacked"
   sed 's/^/  /' "$unpacked"
   deps_compare_release "$dir"
   # The manifest is what the folder was made with: a file missing or left
