@@ -42,6 +42,7 @@ struct RunCommandOptions {
   bool allow_empty_baselines = false;
   bool allow_slow = false;
   bool counters = false;
+  bool lint_fails = false;
   OptionErrors option_errors;  // bad option values, reported with a JUnit file
   bool quiet = false;
   bool json = false;
@@ -160,6 +161,7 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
   run_options.sample_points = options.sample_points;
   run_options.allow_slow = options.allow_slow;
   run_options.count_accesses = options.counters;
+  run_options.lint_fails = options.lint_fails;
 
   // Everything that can be wrong with the inputs is found before the first
   // candidate runs: the baselines (folder and every file this run gates
@@ -249,6 +251,9 @@ Work add_run_command(CLI::App& run, CommonOptions& common) {
   run.add_flag("--counters", options->counters,
                "interpret mode: count each candidate's memory requests, bank conflicts and tensor-core "
                "work into the report (model.counters)");
+  run.add_flag("--lint-fails", options->lint_fails,
+               "a finding of `kernelgate lint` in a candidate's source file fails it (contract_violation); "
+               "without it findings are listed in the report");
   run.add_option("--orders", options->orders,
                  "interpret mode: thread orders, each in its own run (forward,reverse,random:S)")
       ->capture_default_str();

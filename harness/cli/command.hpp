@@ -46,6 +46,7 @@ Work add_report_command(CLI::App& command, CommonOptions& common);
 Work add_summarize_command(CLI::App& command, CommonOptions& common);
 Work add_model_command(CLI::App& command, CommonOptions& common);
 Work add_device_command(CLI::App& command, CommonOptions& common);
+Work add_lint_command(CLI::App& command, CommonOptions& common);
 
 // Where a command collects the errors of its option values instead of
 // stopping the parse: `run` reports them once it knows its report folder, so

@@ -38,6 +38,8 @@ const kg::cli::Command kCommands[] = {
      kg::cli::add_model_command},
     {"device", "Show the device a run would use: name, hardware key, CTest label, environment",
      kg::cli::add_device_command},
+    {"lint", "Flag the constructs behind known ways to game the gate in candidate source files (docs/lint.md)",
+     kg::cli::add_lint_command},
     // How the runner starts each candidate's child; hidden from --help.
     {kg::kChildSubcommand, "", kg::cli::add_child_command},
 };

@@ -37,6 +37,12 @@ set(l1_071_expected
   "gpu|moves_stream_when_timed=contract_violation:launch_stream~^launch_stream: timed samples: after the timed region the device stayed busy a median"
   "direct_fp32=passed")
 set(l1_071_axes batch_size=1)
+# Under --lint-fails a finding of `kernelgate lint` in the candidate's file
+# (here: the /proc path and the calls that open it) fails a candidate whose
+# run passes; the clean direct_fp32 still passes.
+set(lint_expected
+  "writes_parent_stdout=contract_violation~^[0-9]+ lint finding\\(s\\), the first: l1_071_conv_transposed_2d/writes_parent_stdout.cu:[0-9]+: "
+  "direct_fp32=passed")
 set(l2_078_expected
   "throws_in_unsupported_reason=crashed~^exception: adversarial: unsupported_reason gave up$"
   "replays_when_timed=contract_violation:timed_outputs~is not the answer its checked runs gave"
@@ -151,6 +157,23 @@ if(skipped)
   return()
 endif()
 run_case(l1_071 l1_071_conv_transposed_2d ${l1_071_axes} l1_071_expected)
+# Without --lint-fails the findings are listed in the result, failing nothing.
+file(READ ${WORK_DIR}/results-l1_071.json results)
+string(JSON candidate_count LENGTH "${results}" 0 candidates)
+math(EXPR last "${candidate_count} - 1")
+foreach(i RANGE ${last})
+  string(JSON candidate_id GET "${results}" 0 candidates ${i} id)
+  string(JSON findings ERROR_VARIABLE no_findings LENGTH "${results}" 0 candidates ${i} source_lint)
+  if(no_findings)
+    set(findings 0)
+  endif()
+  if(candidate_id STREQUAL "writes_parent_stdout" AND findings EQUAL 0)
+    string(APPEND failures "\n  l1_071/writes_parent_stdout: no source_lint findings listed")
+  elseif(candidate_id STREQUAL "direct_fp32" AND NOT findings EQUAL 0)
+    string(APPEND failures "\n  l1_071/direct_fp32: source_lint findings listed for a shipped kernel")
+  endif()
+endforeach()
+run_case(lint l1_071_conv_transposed_2d ${l1_071_axes} lint_expected --lint-fails)
 run_case(l2_078 l2_078_conv_transpose3d_max_max_sum ${l2_078_axes} l2_078_expected)
 run_case(sampled l1_071_conv_transposed_2d ${l1_071_axes} sampled_expected --compare-whole-max 16 --sample-points 2)
 

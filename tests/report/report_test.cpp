@@ -14,6 +14,7 @@
 
 #include "fixtures.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/json_reader.hpp"
 #include "kernelgate/report.hpp"
 
 namespace kg {
@@ -187,6 +188,22 @@ TEST(Markdown, InterpretModeCountersHaveATableWithTheirRatios) {
   // 1056 wavefronts where 64 would do.
   EXPECT_THAT(md, HasSubstr("| `fused_tf32` | 40 | 8.00 | 4.00 | 50% | 4096 | 64 | 16.50 | 2048 | 1 |"));
   EXPECT_THAT(md, HasSubstr("- `implicit_gemm_tf32`: too many requests"));
+}
+
+TEST(Markdown, SourceLintFindingsAreListedForReview) {
+  RunResult run = fixture_run("run_h100.json");
+  auto clean = reported(RunResult(run), std::nullopt);
+  EXPECT_THAT(markdown_summary(report_json(clean->input)), Not(HasSubstr("Source lint findings")));
+  candidate(run, "fused_tf32").source_lint = {"w/fused_tf32.cu:12: state-between-calls: static local 'calls'"};
+  auto r = reported(std::move(run), std::nullopt);
+  const auto report = report_json(r->input);
+  EXPECT_THAT(markdown_summary(report),
+              HasSubstr("Source lint findings, for review (docs/lint.md):\n\n"
+                        "- `fused_tf32`: w/fused_tf32.cu:12: state-between-calls: static local 'calls'\n"));
+  // The findings survive the report's JSON, as a run's results are read back.
+  const CandidateResult back = read_candidate_result(JsonReader(report.at("candidates").at(1), "report.json"));
+  EXPECT_EQ(back.id, "fused_tf32");
+  EXPECT_THAT(back.source_lint, ::testing::ElementsAre("w/fused_tf32.cu:12: state-between-calls: static local 'calls'"));
 }
 
 TEST(ReportJson, ACountedCandidateHasItsRooflineOnEveryGpuKeyLabelledModelled) {

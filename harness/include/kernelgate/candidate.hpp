@@ -72,6 +72,10 @@ std::vector<Candidate>& candidate_registry();
 // kernel hide behind a correct one.
 void check_candidate_registry();
 
+// The source file a candidate of the registry was registered in, as the
+// compiler named it (what `kernelgate run` lints); "" when not known.
+std::string candidate_source_file(const Candidate& candidate);
+
 // Where a registration is written: its source file and, for a file built by
 // kernelgate_candidate_library, the workload and id its path names (empty for
 // a registration anywhere else, which must name both itself).

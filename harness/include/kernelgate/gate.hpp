@@ -13,12 +13,6 @@
 
 namespace kg {
 
-// Names of the checks each candidate reports (one JUnit testcase each).
-inline constexpr const char* kEquivalenceCheck = "equivalence";
-inline constexpr const char* kContractCheck = "contract";
-inline constexpr const char* kLatencyCheck = "latency";
-inline constexpr const char* kStalenessCheck = "staleness";
-
 // Command-line overrides of the suite's GatePolicy; unset fields keep the suite's.
 struct GatePolicyOverrides {
   std::optional<double> latency_tolerance;

@@ -121,6 +121,16 @@ struct LatencyStats {
   std::int64_t hold_expired_samples = 0;
 };
 
+// Names of the checks a candidate reports (one JUnit testcase each), for the
+// runner and the gate alike.
+inline constexpr const char* kEquivalenceCheck = "equivalence";
+inline constexpr const char* kContractCheck = "contract";
+inline constexpr const char* kLatencyCheck = "latency";
+inline constexpr const char* kStalenessCheck = "staleness";
+// Only under RunOptions::lint_fails: the candidate's source file has a
+// finding of `kernelgate lint` (docs/lint.md).
+inline constexpr const char* kSourceLintCheck = "source_lint";
+
 // One named check: "equivalence", "contract", "latency", "staleness".
 struct CheckResult {
   std::string name;
@@ -161,6 +171,11 @@ struct CandidateResult {
   // name (kernelgate/interpret/counters.hpp); empty elsewhere.
   std::vector<std::pair<std::string, std::uint64_t>> counters;
   std::string counters_unavailable;  // why there are none, where they were asked for
+  // `kernelgate lint` of its source file, a line per finding
+  // ("<workload>/<id>.cu:12: state-between-calls: static local 'calls'");
+  // empty when clean. Listed for review; a failure only under
+  // RunOptions::lint_fails.
+  std::vector<std::string> source_lint;
 };
 
 // Sets result.outcome and result.message from result.checks (decide_outcome).

@@ -84,6 +84,10 @@ struct RunOptions {
   // The GPU key whose grids the model run sizes (kg::interp::set_modelled_gpu):
   // a persistent kernel launches the blocks that key's SMs hold at once.
   std::string model_hardware;
+  // A finding of `kernelgate lint` in a candidate's source file fails it
+  // (contract_violation, check `source_lint`); otherwise findings are listed
+  // in its result for review only.
+  bool lint_fails = false;
 };
 
 // Interpret mode runs at most about this many FLOP per second (measured at

@@ -141,6 +141,19 @@ std::string modelled_table(const ordered_json& candidates) {
 
 }  // namespace
 
+// `kernelgate lint`'s findings in the candidates' files, for the reviewer
+// (docs/lint.md); a failure of its own only where the run was told so.
+std::string source_lint_list(const ordered_json& candidates) {
+  std::string list;
+  for (const auto& candidate : candidates) {
+    if (!candidate.contains("source_lint")) continue;
+    for (const auto& finding : candidate["source_lint"])
+      list += "- `" + string_of(candidate, "id") + "`: " + markdown_cell(finding.get<std::string>(), 300) + "\n";
+  }
+  if (list.empty()) return "";
+  return "Source lint findings, for review (docs/lint.md):\n\n" + list + "\n";
+}
+
 std::string markdown_summary(const ordered_json& report) {
   const ordered_json& workload = report.at("workload");
   const std::string hardware = string_of(report, "hardware");
@@ -219,6 +232,7 @@ std::string markdown_summary(const ordered_json& report) {
   }
   if (!problems.empty()) md += "**To fix or publish:**\n\n" + problems + "\n";
   if (!unranked.empty()) md += "Not ranked:\n\n" + unranked + "\n";
+  md += source_lint_list(report.at("candidates"));
   return md;
 }
 

@@ -98,6 +98,13 @@ void check_candidate_registry() {
                     " (each candidate needs an id of its own)");
 }
 
+std::string candidate_source_file(const Candidate& candidate) {
+  const auto& all = candidate_registry();
+  for (std::size_t i = 0; i < all.size() && i < source_files().size(); ++i)
+    if (&all[i] == &candidate && source_files()[i] != file_or_unknown(nullptr)) return source_files()[i];
+  return "";
+}
+
 KernelResourcesRegistrar::KernelResourcesRegistrar(const char* json_text, const char* source_file) {
   resource_tables().emplace_back(json_text, source_file);
 }

@@ -170,6 +170,7 @@ void to_json(nlohmann::ordered_json& j, const CandidateResult& v) {
   if (v.latency) j["latency"] = *v.latency;
   if (v.bitwise_deterministic) j["bitwise_deterministic"] = *v.bitwise_deterministic;
   if (!v.thread_orders.empty()) j["thread_orders"] = v.thread_orders;
+  if (!v.source_lint.empty()) j["source_lint"] = v.source_lint;
   if (!v.counters.empty()) {
     j["model"]["counters"] = counters_json(v.counters);
   } else if (!v.counters_unavailable.empty()) {
@@ -182,7 +183,8 @@ void to_json(nlohmann::ordered_json& j, const CandidateResult& v) {
 // allowed, not read back.
 CandidateResult read_candidate_result(const JsonReader& r) {
   r.expect_keys({"id", "outcome"}, {"precision", "kind", "message", "checks", "error", "latency",
-                                    "bitwise_deterministic", "thread_orders", "model", "gate", "record"});
+                                    "bitwise_deterministic", "thread_orders", "source_lint", "model", "gate",
+                                    "record"});
   CandidateResult v;
   v.id = r.at("id").as_string();
   read_optional(r, "precision", v.precision);
@@ -197,6 +199,7 @@ CandidateResult read_candidate_result(const JsonReader& r) {
   if (r.has("latency")) v.latency = read_latency_stats(r.at("latency"));
   if (r.has("bitwise_deterministic")) v.bitwise_deterministic = r.at("bitwise_deterministic").as_bool();
   read_optional(r, "thread_orders", v.thread_orders);
+  read_optional(r, "source_lint", v.source_lint);
   if (r.has("model")) {
     const JsonReader model = r.at("model").expect_keys({}, {"counters", "unavailable", "hardware"});
     if (model.has("counters")) v.counters = detail::counters_from_json(model.at("counters"));

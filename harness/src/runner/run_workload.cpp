@@ -2,8 +2,10 @@
 // (and per interpret-mode thread order), the results in registration order.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
 #include "kernelgate/error.hpp"
+#include "kernelgate/source_lint.hpp"
 #include "runner_internal.hpp"
 
 #if defined(KG_INTERPRET)
@@ -82,6 +84,30 @@ CandidateResult run_candidate(const Suite& suite, const Candidate& candidate, co
       merged.error = result.error;
   }
   return merged;
+}
+
+// The candidate's source file through the tripwire (docs/lint.md), named
+// from its workload folder on as in the kernels tree. Its findings are listed
+// in the result; under lint_fails a finding, or a source file that cannot be
+// read, fails the candidate: a file nobody linted is not a clean one.
+void lint_source_file(const Candidate& candidate, const RunOptions& options, CandidateResult& result) {
+  const std::filesystem::path file = candidate_source_file(candidate);
+  const std::filesystem::path shown = file.parent_path().filename() / file.filename();
+  std::string failure;
+  if (file.empty() || !std::filesystem::is_regular_file(file)) {
+    failure = "the source file " + (file.empty() ? std::string("of the registration") : file.string()) +
+              " cannot be read, so it was not linted";
+  } else {
+    for (lint::Finding& finding : lint::lint_file(file)) {
+      finding.file = shown.string();
+      result.source_lint.push_back(lint::format(finding));
+    }
+    if (!result.source_lint.empty())
+      failure = std::to_string(result.source_lint.size()) + " lint finding(s), the first: " + result.source_lint[0];
+  }
+  if (!options.lint_fails || failure.empty()) return;
+  result.checks.push_back(make_check(kSourceLintCheck, Outcome::contract_violation, failure));
+  decide(result);
 }
 
 // A GPU whose SM clock is locked or set (nvidia-smi -lgc, application
@@ -188,6 +214,7 @@ RunResult run_workload(const Suite& suite, const DeviceDescription& device, cons
   for (const Candidate* candidate : selected) {
     // Everything of the candidate's, unsupported_reason included, runs in its child.
     CandidateResult result = run_candidate(suite, *candidate, device, run.axes, options, reference, timeout_s);
+    lint_source_file(*candidate, options, result);
     if (options.on_result) options.on_result(result);
     run.candidates.push_back(std::move(result));
   }
