@@ -217,11 +217,9 @@ TEST(L1071ImplicitGemm, SixteenByteCopiesGiveTheReferenceBitForBit) {
   for (const std::string& id : kCandidateIds) expect_candidate_passes(suite, id, ci_on_quads);
 }
 
-TEST(L1071ImplicitGemm, PassesEveryCheckAtTheCiPreset) {
-  const Suite suite = load_workload();
-  const Axes axes = suite.resolve_axes("ci");
-  for (const std::string& id : kCandidateIds) expect_candidate_passes(suite, id, axes);
-}
+// At the ci preset itself every candidate runs in the workload test
+// (l1_071_conv_transposed_2d.cpu, both thread orders, gated), and
+// reports.fp32_within_kernelbench_1e4 holds its report to the checks above.
 
 TEST(L1071ImplicitGemm, PassesEveryCheckAtRandomLegalAxes) {
   const Suite suite = load_workload();

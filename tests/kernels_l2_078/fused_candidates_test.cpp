@@ -113,20 +113,6 @@ TEST(FusedCandidates, AllAreRegisteredWithTheirPrecision) {
   EXPECT_EQ(candidate("fused_tf32_bf16corr_wgmma").precision, "fp32");
 }
 
-// One test per candidate, so CTest can run them in parallel. The ci preset
-// has two images and 16 input channels: the paired shape, i.e. the wgmma
-// kernels for the _wgmma candidates.
-class FusedAtTheCiPreset : public ::testing::TestWithParam<const char*> {};
-
-TEST_P(FusedAtTheCiPreset, Passes) {
-  const Suite suite = workload_suite();
-  expect_passes(suite, GetParam(), suite.resolve_axes("ci"));
-}
-
-INSTANTIATE_TEST_SUITE_P(Candidates, FusedAtTheCiPreset,
-                         ::testing::Values("fused_tf32", "fused_tf32_wgmma", "fused_3xtf32",
-                                           "fused_3xtf32_wgmma", "fused_tf32_bf16corr_wgmma"));
-
 // One candidate on one small tile (input 4 x 4 x 5) at the given batch and
 // channel counts. One test per case, so CTest can run them in parallel.
 struct SmallTileCase {

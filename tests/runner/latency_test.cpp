@@ -228,7 +228,7 @@ TEST(ThrottleRule, IdlingAndSyncBoostAreNoThrottling) {
   // No reason from the driver: judged by the clock alone, and said so.
   TimedLaunch unexplained = idle;
   unexplained.clock_event_reasons = -1;
-  EXPECT_THAT(judge_throttle(unexplained, 0.75).cause, testing::HasSubstr("the driver gives no reason"));
+  EXPECT_THAT(judge_throttle(unexplained, 0.75).cause, ::testing::HasSubstr("the driver gives no reason"));
 }
 
 TEST(ThrottleRule, ReasonNamesFollowTheBitsAndNameUnknownOnes) {

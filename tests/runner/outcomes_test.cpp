@@ -24,9 +24,9 @@ RunOptions quick_options(std::vector<std::string> ids) {
   return options;
 }
 
-Suite test_suite() { return find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), kTestWorkload); }
+Suite fresh_test_suite() { return find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), kTestWorkload); }
 
-CandidateResult run_one(const std::string& id, RunOptions options = {}, const Suite& suite = test_suite()) {
+CandidateResult run_one(const std::string& id, RunOptions options = {}, const Suite& suite = fresh_test_suite()) {
   if (options.candidate_ids.empty()) options = quick_options({id});
   const DeviceDescription device = describe_device("cpu");
   RunResult run = run_workload(suite, device, options);
@@ -234,7 +234,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(RunnerOutcomes, MutatedInputPassesWhereTheSuiteAllowsIt) {
   // contract.no_mutation false: an in-place workload. The input is restored
   // before every launch, so the candidate is still judged on fresh inputs.
-  Suite in_place = test_suite();
+  Suite in_place = fresh_test_suite();
   in_place.contract.no_mutation = false;
   const auto result = run_one("mutates_input", {}, in_place);
   EXPECT_EQ(result.outcome, Outcome::passed) << result.message;

@@ -5,51 +5,52 @@
 #include "kernelgate/error.hpp"
 #include "kernelgate/suite.hpp"
 #include "support/error_of.hpp"
+#include "support/stock_suite.hpp"
 
 namespace kg {
 namespace {
 
-Suite stock(const std::string& id) { return find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), id); }
+using test_support::stock_suite;
 
 std::string resolve_error(const Suite& suite, const std::string& preset, const std::string& overrides) {
   return test::error_of([&] { suite.resolve_axes(preset, parse_axes_list(overrides)); });
 }
 
 TEST(Axes, DefaultsAreKernelBenchs) {
-  Suite l1_071 = stock("l1_071_conv_transposed_2d");
+  Suite l1_071 = stock_suite("l1_071_conv_transposed_2d");
   Axes axes = l1_071.resolve_axes("");
   EXPECT_EQ(l1_071.shape("x", axes), (std::vector<std::int64_t>{8, 32, 512, 1024}));
   EXPECT_EQ(l1_071.shape("y", axes), (std::vector<std::int64_t>{8, 32, 514, 1026}));
-  Suite l1_086 = stock("l1_086_conv_depthwise_separable_2d");
+  Suite l1_086 = stock_suite("l1_086_conv_depthwise_separable_2d");
   axes = l1_086.resolve_axes("default");
   EXPECT_EQ(l1_086.shape("y", axes), (std::vector<std::int64_t>{16, 128, 512, 512}));
-  Suite l2_078 = stock("l2_078_conv_transpose3d_max_max_sum");
+  Suite l2_078 = stock_suite("l2_078_conv_transpose3d_max_max_sum");
   axes = l2_078.resolve_axes("");
   EXPECT_EQ(l2_078.shape("x", axes), (std::vector<std::int64_t>{16, 32, 32, 32, 32}));
   EXPECT_EQ(l2_078.shape("y", axes), (std::vector<std::int64_t>{16, 1, 10, 10, 10}));
 }
 
 TEST(Axes, CiPresetsHaveMoreThanOneBlockEverywhere) {
-  Suite l1_071 = stock("l1_071_conv_transposed_2d");
+  Suite l1_071 = stock_suite("l1_071_conv_transposed_2d");
   EXPECT_EQ(l1_071.shape("y", l1_071.resolve_axes("ci")), (std::vector<std::int64_t>{2, 32, 21, 37}));
-  Suite l1_086 = stock("l1_086_conv_depthwise_separable_2d");
+  Suite l1_086 = stock_suite("l1_086_conv_depthwise_separable_2d");
   EXPECT_EQ(l1_086.shape("y", l1_086.resolve_axes("ci")), (std::vector<std::int64_t>{2, 128, 19, 37}));
-  Suite l2_078 = stock("l2_078_conv_transpose3d_max_max_sum");
+  Suite l2_078 = stock_suite("l2_078_conv_transpose3d_max_max_sum");
   Axes ci = l2_078.resolve_axes("ci");
   EXPECT_EQ(l2_078.shape("x", ci), (std::vector<std::int64_t>{2, 16, 7, 8, 9}));
   EXPECT_EQ(l2_078.shape("y", ci), (std::vector<std::int64_t>{2, 1, 2, 2, 2}));
 }
 
 TEST(Axes, CostsMatchWorkloadsMd) {
-  Suite l1_071 = stock("l1_071_conv_transposed_2d");
+  Suite l1_071 = stock_suite("l1_071_conv_transposed_2d");
   Axes axes = l1_071.default_axes();
   EXPECT_NEAR(l1_071.flops(axes) / 1e9, 77.3, 0.05);
   EXPECT_NEAR(l1_071.bytes(axes) / 1e9, 1.077, 0.0005);
-  Suite l1_086 = stock("l1_086_conv_depthwise_separable_2d");
+  Suite l1_086 = stock_suite("l1_086_conv_depthwise_separable_2d");
   axes = l1_086.default_axes();
   EXPECT_NEAR(l1_086.flops(axes) / 1e9, 73.6, 0.05);
   EXPECT_NEAR(l1_086.bytes(axes) / 1e9, 3.22, 0.005);
-  Suite l2_078 = stock("l2_078_conv_transpose3d_max_max_sum");
+  Suite l2_078 = stock_suite("l2_078_conv_transpose3d_max_max_sum");
   axes = l2_078.default_axes();
   // 2 * 16 * 32 * 64 * 149^3: only conv outputs 0..59 reach the output.
   EXPECT_EQ(l2_078.flops(axes), 2.0 * 16 * 32 * 64 * 149 * 149 * 149);
@@ -58,7 +59,7 @@ TEST(Axes, CostsMatchWorkloadsMd) {
 }
 
 TEST(Axes, OverridesApplyAfterThePreset) {
-  Suite suite = stock("l1_071_conv_transposed_2d");
+  Suite suite = stock_suite("l1_071_conv_transposed_2d");
   Axes axes = suite.resolve_axes("ci", parse_axes_list("stride=2, output_padding=1,groups=4"));
   EXPECT_EQ(axes.at("batch_size"), 2);
   EXPECT_EQ(axes.at("stride"), 2);
@@ -69,7 +70,7 @@ TEST(Axes, OverridesApplyAfterThePreset) {
 // "batch" was renamed "batch_size"; for one release the old name still sets
 // the new axis, with a note, and giving both is refused.
 TEST(Axes, TheOldNameOfARenamedAxisStillWorks) {
-  Suite suite = stock("l1_071_conv_transposed_2d");
+  Suite suite = stock_suite("l1_071_conv_transposed_2d");
   EXPECT_EQ(suite.resolve_axes("ci", parse_axes_list("batch=3")).at("batch_size"), 3);
   EXPECT_EQ(resolve_error(suite, "ci", "batch=3,batch_size=3"),
             "axis 'batch_size' is given twice (also as 'batch', its old name)");
@@ -88,7 +89,7 @@ TEST(Axes, TheOldNameOfARenamedAxisStillWorks) {
 }
 
 TEST(Axes, ErrorsAreExact) {
-  Suite suite = stock("l1_071_conv_transposed_2d");
+  Suite suite = stock_suite("l1_071_conv_transposed_2d");
   EXPECT_EQ(resolve_error(suite, "ci", "chanels=4"),
             "unknown axis 'chanels' for workload l1_071_conv_transposed_2d (axes: batch_size, "
             "in_channels, out_channels, kernel_size, height_in, width_in, stride, padding, "
@@ -111,12 +112,12 @@ TEST(Axes, ErrorsAreExact) {
             "illegal axes for workload l1_071_conv_transposed_2d: tensor 'y' dimension 2 "
             "((height_in - 1) * stride - 2 * padding + kernel_size + output_padding) is -11, must "
             "be positive");
-  Suite l1_086 = stock("l1_086_conv_depthwise_separable_2d");
+  Suite l1_086 = stock_suite("l1_086_conv_depthwise_separable_2d");
   EXPECT_EQ(resolve_error(l1_086, "ci", "kernel_size=9,padding=0,height=5"),
             "illegal axes for workload l1_086_conv_depthwise_separable_2d: the dilated kernel must "
             "fit in the padded input height (requires height + 2 * padding >= dilation * "
             "(kernel_size - 1) + 1; height=5, padding=0, dilation=1, kernel_size=9)");
-  Suite l2_078 = stock("l2_078_conv_transpose3d_max_max_sum");
+  Suite l2_078 = stock_suite("l2_078_conv_transpose3d_max_max_sum");
   EXPECT_EQ(resolve_error(l2_078, "ci", "depth=1"),
             "illegal axes for workload l2_078_conv_transpose3d_max_max_sum: the transposed "
             "convolution must be at least 6 deep so that both pools have an output (requires "
@@ -135,7 +136,7 @@ TEST(Axes, ParseAxesList) {
 }
 
 TEST(Axes, UnknownTensorAndPrecision) {
-  Suite suite = stock("l2_078_conv_transpose3d_max_max_sum");
+  Suite suite = stock_suite("l2_078_conv_transpose3d_max_max_sum");
   EXPECT_THROW(suite.tensor("z"), Error);
   EXPECT_EQ(test::error_of([&] { suite.tolerance("fp8"); }),
             "workload l2_078_conv_transpose3d_max_max_sum has no tolerance for precision 'fp8' "

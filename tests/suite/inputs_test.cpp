@@ -5,6 +5,7 @@
 
 #include "kernelgate/reference.hpp"
 #include "kernelgate/suite.hpp"
+#include "support/stock_suite.hpp"
 #include "philox.hpp"
 
 namespace kg {
@@ -22,10 +23,10 @@ TEST(Philox, MatchesRandom123KnownAnswers) {
             (PhiloxCounter{0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u}));
 }
 
-Suite stock(const std::string& id) { return find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), id); }
+using test_support::stock_suite;
 
 TEST(Inputs, DeterministicAndKeyedByEverything) {
-  Suite suite = stock("l1_071_conv_transposed_2d");
+  Suite suite = stock_suite("l1_071_conv_transposed_2d");
   Axes ci = suite.resolve_axes("ci");
   Tensors a = generate_inputs(suite, ci, 0);
   Tensors b = generate_inputs(suite, ci, 0);
@@ -44,7 +45,7 @@ TEST(Inputs, DeterministicAndKeyedByEverything) {
 }
 
 TEST(Inputs, DistributionsArePyTorchsDefaults) {
-  Suite suite = stock("l2_078_conv_transpose3d_max_max_sum");
+  Suite suite = stock_suite("l2_078_conv_transpose3d_max_max_sum");
   Axes ci = suite.resolve_axes("ci");
   Tensors tensors = generate_inputs(suite, ci, 5);
   EXPECT_EQ(tensors.count("y"), 0u);
@@ -73,7 +74,7 @@ TEST(Inputs, DistributionsArePyTorchsDefaults) {
 }
 
 TEST(Inputs, ANormalTensorHasItsMeanAndSpread) {
-  Suite suite = stock("l2_078_conv_transpose3d_max_max_sum");
+  Suite suite = stock_suite("l2_078_conv_transpose3d_max_max_sum");
   for (auto& tensor : suite.tensors)
     if (tensor.name == "x")
       tensor.init = TensorInit{.distribution = TensorInit::Distribution::normal, .mean = 1.5, .std = 2.0};
@@ -99,7 +100,7 @@ TEST(Inputs, ANormalTensorHasItsMeanAndSpread) {
   const std::uint64_t key = input_key(suite.id, ci, 5, "x");
   for (std::size_t i = 0; i < x.size(); i += 97)
     ASSERT_EQ(x[i], static_cast<float>(1.5 + 2.0 * normal_at(key, i))) << i;
-  EXPECT_EQ(tensors.at("weight").data, generate_inputs(stock(suite.id), ci, 5).at("weight").data);
+  EXPECT_EQ(tensors.at("weight").data, generate_inputs(stock_suite(suite.id), ci, 5).at("weight").data);
 }
 
 }  // namespace
