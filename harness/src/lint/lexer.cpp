@@ -3,6 +3,7 @@
 // one punctuation character, so no input stops it.
 #include "lexer.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace kg::lint::detail {

@@ -5,6 +5,7 @@
 // classes and functions.
 #include "scopes.hpp"
 
+#include <algorithm>
 #include <set>
 
 namespace kg::lint::detail {

@@ -76,7 +76,8 @@ bool streams_or_limits(const std::string& name) {
       "cuStream",   "cuEvent",   "cuGraph",   "cuCtx",   "cuDevicePrimaryCtx"};
   static const std::set<std::string> kAllowed = {"cudaStream_t", "cudaStreamSynchronize", "cudaStreamQuery"};
   static const std::set<std::string> kExact = {"cudaDeviceReset", "cudaSetDevice", "cudaSetDeviceFlags",
-                                                "cudaLimitPersistingL2CacheSize", "cudaAccessPolicyWindow"};
+                                                "cudaLimitPersistingL2CacheSize", "cudaAccessPolicyWindow",
+                                                "cudaLaunchAttributeAccessPolicyWindow"};
   if (kAllowed.count(name)) return false;
   if (kExact.count(name)) return true;
   return std::any_of(kPrefixes.begin(), kPrefixes.end(),
