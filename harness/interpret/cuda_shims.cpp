@@ -4,6 +4,7 @@
 // (simulated_gpu.cpp).
 #include <atomic>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -82,6 +83,8 @@ const char* cudaGetErrorName(cudaError_t error) {
     case cudaErrorAssert: return "cudaErrorAssert";
     case cudaErrorECCUncorrectable: return "cudaErrorECCUncorrectable";
     case cudaErrorContextIsDestroyed: return "cudaErrorContextIsDestroyed";
+    case cudaErrorUnsupportedLimit: return "cudaErrorUnsupportedLimit";
+    case cudaErrorNotSupported: return "cudaErrorNotSupported";
   }
   return "cudaErrorUnknown";
 }
@@ -109,6 +112,8 @@ const char* cudaGetErrorString(cudaError_t error) {
     case cudaErrorAssert: return "device-side assert triggered";
     case cudaErrorECCUncorrectable: return "uncorrectable ECC error encountered";
     case cudaErrorContextIsDestroyed: return "context is destroyed";
+    case cudaErrorUnsupportedLimit: return "limit is not supported on this architecture";
+    case cudaErrorNotSupported: return "operation not supported";
   }
   return "unknown error";
 }
@@ -225,4 +230,59 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
 }
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
   return simulated_gpu() ? simulated::event_destroy(event) : cudaErrorNoDevice;
+}
+
+namespace {
+
+// Interpret mode proper has no L2 to persist in: it keeps the settings, so a
+// candidate that reads back what it set sees it, and nothing else.
+struct InterpretPersistingL2 {
+  std::mutex mutex;
+  std::size_t limit = 0;
+  std::map<unsigned long long, cudaAccessPolicyWindow> windows;  // by stream id
+};
+InterpretPersistingL2& interpret_persisting_l2() {
+  static InterpretPersistingL2 state;
+  return state;
+}
+
+}  // namespace
+
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, std::size_t value) {
+  if (simulated_gpu()) return simulated::device_set_limit(limit, value);
+  if (limit != cudaLimitPersistingL2CacheSize) return cudaErrorUnsupportedLimit;
+  std::lock_guard lock(interpret_persisting_l2().mutex);
+  interpret_persisting_l2().limit = value;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit) {
+  if (simulated_gpu()) return simulated::device_get_limit(value, limit);
+  if (value == nullptr) return cudaErrorInvalidValue;
+  if (limit != cudaLimitPersistingL2CacheSize) return cudaErrorUnsupportedLimit;
+  std::lock_guard lock(interpret_persisting_l2().mutex);
+  *value = interpret_persisting_l2().limit;
+  return cudaSuccess;
+}
+
+cudaError_t cudaCtxResetPersistingL2Cache() {
+  return simulated_gpu() ? simulated::reset_persisting_l2() : cudaSuccess;
+}
+
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attribute, const cudaStreamAttrValue* value) {
+  if (simulated_gpu()) return simulated::stream_set_attribute(stream, attribute, value);
+  if (value == nullptr || attribute != cudaStreamAttributeAccessPolicyWindow) return cudaErrorInvalidValue;
+  std::lock_guard lock(interpret_persisting_l2().mutex);
+  interpret_persisting_l2().windows[kg::interp::stream_id_of(stream)] = value->accessPolicyWindow;
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attribute, cudaStreamAttrValue* value) {
+  if (simulated_gpu()) return simulated::stream_get_attribute(stream, attribute, value);
+  if (value == nullptr || attribute != cudaStreamAttributeAccessPolicyWindow) return cudaErrorInvalidValue;
+  std::lock_guard lock(interpret_persisting_l2().mutex);
+  const auto& windows = interpret_persisting_l2().windows;
+  const auto found = windows.find(kg::interp::stream_id_of(stream));
+  value->accessPolicyWindow = found != windows.end() ? found->second : cudaAccessPolicyWindow{};
+  return cudaSuccess;
 }

@@ -116,6 +116,11 @@ class Simulator {
   bool sample_open = false;
   bool recording[3] = {false, false, false};
   std::vector<Activity> activities;
+  // Persisting L2, as set: the card's limit and each stream's window (no
+  // line is modelled; what a timed sample starts with is what tests read).
+  std::size_t persisting_l2_limit = 0;
+  std::map<cudaStream_t, cudaAccessPolicyWindow> access_windows;
+  std::uint64_t persisting_l2_resets = 0;
 };
 
 Simulator& simulator() {
@@ -350,10 +355,18 @@ void open(const Card& opened, const Script& scripted) {
   s.kernels_run = 0;
   s.samples_started = 0;
   s.sample_open = false;
+  s.persisting_l2_resets = 0;
   deferring = true;
 }
 
 bool is_open() { return deferring.load(); }
+
+std::uint64_t persisting_l2_resets() {
+  Simulator& s = simulator();
+  std::lock_guard lock(s.mutex);
+  return s.persisting_l2_resets;
+}
+
 const Card& card() { return simulator().card; }
 const Script& script() { return simulator().script; }
 
@@ -509,6 +522,7 @@ cudaError_t stream_destroy(cudaStream_t stream) {
   // The call returns at once; the stream's work still runs (CUDA's contract).
   if (!found->second.work.empty()) s.orphans.push_back(std::move(found->second));
   s.streams.erase(found);
+  s.access_windows.erase(stream);
   delete stream;
   return cudaSuccess;
 }
@@ -564,6 +578,9 @@ cudaError_t device_reset() {
   s.events.clear();
   for (auto& [stream, queue] : s.streams) delete stream;
   s.streams.clear();
+  s.persisting_l2_limit = 0;
+  s.access_windows.clear();
+  s.persisting_l2_resets = 0;
   release_lock(s);  // the exclusive-process lock goes with the context
   s.context = false;
   s.sticky = cudaSuccess;
@@ -737,6 +754,59 @@ cudaError_t event_elapsed_time(float* ms, cudaEvent_t start, cudaEvent_t end) {
     return fail(cudaErrorInvalidResourceHandle);
   if (!start->completed || !end->completed) return fail(cudaErrorNotReady);
   *ms = static_cast<float>((static_cast<double>(end->time_ns) - static_cast<double>(start->time_ns)) / 1e6);
+  return cudaSuccess;
+}
+
+cudaError_t device_set_limit(cudaLimit limit, std::size_t value) {
+  Simulator& s = simulator();
+  std::lock_guard lock(s.mutex);
+  if (limit != cudaLimitPersistingL2CacheSize) return fail(cudaErrorUnsupportedLimit);
+  if (const cudaError_t status = enter(s); status != cudaSuccess) return status;
+  // As the runtime does, a limit above what the card can set aside is
+  // clamped (here to the whole L2).
+  s.persisting_l2_limit = std::min<std::size_t>(value, static_cast<std::size_t>(s.card.l2_cache_bytes));
+  return cudaSuccess;
+}
+
+cudaError_t device_get_limit(std::size_t* value, cudaLimit limit) {
+  Simulator& s = simulator();
+  std::lock_guard lock(s.mutex);
+  if (value == nullptr) return fail(cudaErrorInvalidValue);
+  if (limit != cudaLimitPersistingL2CacheSize) return fail(cudaErrorUnsupportedLimit);
+  if (const cudaError_t status = enter(s); status != cudaSuccess) return status;
+  *value = s.persisting_l2_limit;
+  return cudaSuccess;
+}
+
+cudaError_t reset_persisting_l2() {
+  Simulator& s = simulator();
+  std::lock_guard lock(s.mutex);
+  if (const cudaError_t status = enter(s); status != cudaSuccess) return status;
+  ++s.persisting_l2_resets;  // no line is modelled: counted, for the tests
+  return cudaSuccess;
+}
+
+cudaError_t stream_set_attribute(cudaStream_t stream, cudaStreamAttrID attribute, const cudaStreamAttrValue* value) {
+  Simulator& s = simulator();
+  std::lock_guard lock(s.mutex);
+  if (value == nullptr || attribute != cudaStreamAttributeAccessPolicyWindow) return fail(cudaErrorInvalidValue);
+  if (const cudaError_t status = enter(s); status != cudaSuccess) return status;
+  if (!s.streams.count(stream)) return fail(cudaErrorInvalidResourceHandle);
+  if (value->accessPolicyWindow.num_bytes == 0)
+    s.access_windows.erase(stream);
+  else
+    s.access_windows[stream] = value->accessPolicyWindow;
+  return cudaSuccess;
+}
+
+cudaError_t stream_get_attribute(cudaStream_t stream, cudaStreamAttrID attribute, cudaStreamAttrValue* value) {
+  Simulator& s = simulator();
+  std::lock_guard lock(s.mutex);
+  if (value == nullptr || attribute != cudaStreamAttributeAccessPolicyWindow) return fail(cudaErrorInvalidValue);
+  if (const cudaError_t status = enter(s); status != cudaSuccess) return status;
+  if (!s.streams.count(stream)) return fail(cudaErrorInvalidResourceHandle);
+  const auto found = s.access_windows.find(stream);
+  value->accessPolicyWindow = found != s.access_windows.end() ? found->second : cudaAccessPolicyWindow{};
   return cudaSuccess;
 }
 

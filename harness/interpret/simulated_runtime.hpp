@@ -41,5 +41,10 @@ cudaError_t event_synchronize(cudaEvent_t event);
 cudaError_t event_query(cudaEvent_t event);
 cudaError_t event_elapsed_time(float* ms, cudaEvent_t start, cudaEvent_t end);
 cudaError_t event_destroy(cudaEvent_t event);
+cudaError_t device_set_limit(cudaLimit limit, std::size_t value);
+cudaError_t device_get_limit(std::size_t* value, cudaLimit limit);
+cudaError_t reset_persisting_l2();
+cudaError_t stream_set_attribute(cudaStream_t stream, cudaStreamAttrID attribute, const cudaStreamAttrValue* value);
+cudaError_t stream_get_attribute(cudaStream_t stream, cudaStreamAttrID attribute, cudaStreamAttrValue* value);
 
 }  // namespace kg::interp::simulated

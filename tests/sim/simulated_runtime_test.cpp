@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernelgate/cuda.hpp"
+#include "kernelgate/device.hpp"
 #include "kernelgate/interpret/simulated_gpu.hpp"
 #include "support/error_of.hpp"
 
@@ -212,6 +213,64 @@ TEST(SimulatedRuntime, TheScriptedClockThrottlesItsShareOfSamples) {
     }
   }
   EXPECT_EQ(throttled, 2);
+}
+
+// The persisting-L2 settings a candidate can make: the card's limit (clamped
+// to the L2, as the runtime clamps to what the card can set aside) and a
+// window per live stream, both gone with the context.
+TEST(SimulatedRuntime, PersistingL2SettingsAreKeptPerCardAndStream) {
+  open_card();
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, std::size_t{1} << 40), cudaSuccess);
+  std::size_t limit = 0;
+  ASSERT_EQ(cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize), cudaSuccess);
+  EXPECT_EQ(limit, static_cast<std::size_t>(interp::sim::card().l2_cache_bytes));
+  cudaStreamAttrValue window{};
+  window.accessPolicyWindow = {.base_ptr = &limit, .num_bytes = 4096, .hitRatio = 1.0f,
+                               .hitProp = cudaAccessPropertyPersisting, .missProp = cudaAccessPropertyStreaming};
+  ASSERT_EQ(cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &window), cudaSuccess);
+  cudaStreamAttrValue seen{};
+  ASSERT_EQ(cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &seen), cudaSuccess);
+  EXPECT_EQ(seen.accessPolicyWindow.num_bytes, 4096u);
+  ASSERT_EQ(cudaStreamGetAttribute(nullptr, cudaStreamAttributeAccessPolicyWindow, &seen), cudaSuccess);
+  EXPECT_EQ(seen.accessPolicyWindow.num_bytes, 0u);  // another stream's window is its own
+  ASSERT_EQ(cudaCtxResetPersistingL2Cache(), cudaSuccess);
+  EXPECT_EQ(interp::sim::persisting_l2_resets(), 1u);
+  ASSERT_EQ(cudaDeviceReset(), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize), cudaSuccess);
+  EXPECT_EQ(limit, 0u);
+  EXPECT_EQ(interp::sim::persisting_l2_resets(), 0u);
+  EXPECT_EQ(cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &window),
+            cudaErrorInvalidResourceHandle);  // destroyed with the context
+}
+
+// What one timed sample's candidate leaves (a raised persisting limit, a
+// window on the stream it was given) is gone when the next sample's launch
+// is enqueued: the cuda device resets it before each flush.
+TEST(CudaDeviceOnTheSimulatedGpu, EveryTimedSampleStartsWithoutPersistingL2) {
+  const std::unique_ptr<Device> device = open_device("sim:h100-sxm");
+  const std::uint64_t resets_before = interp::sim::persisting_l2_resets();
+  float kept = 0;
+  for (int sample = 0; sample < 2; ++sample) {
+    ASSERT_EQ(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, std::size_t{8} << 20), cudaSuccess);
+    cudaStreamAttrValue window{};
+    window.accessPolicyWindow = {.base_ptr = &kept, .num_bytes = 1 << 20, .hitRatio = 1.0f,
+                                 .hitProp = cudaAccessPropertyPersisting, .missProp = cudaAccessPropertyStreaming};
+    ASSERT_EQ(cudaStreamSetAttribute(device->stream(), cudaStreamAttributeAccessPolicyWindow, &window), cudaSuccess);
+    std::size_t limit_seen = 1;
+    cudaStreamAttrValue window_seen{};
+    window_seen.accessPolicyWindow.num_bytes = 1;
+    device->time([&] {
+      ASSERT_EQ(cudaDeviceGetLimit(&limit_seen, cudaLimitPersistingL2CacheSize), cudaSuccess);
+      ASSERT_EQ(cudaStreamGetAttribute(device->stream(), cudaStreamAttributeAccessPolicyWindow, &window_seen),
+                cudaSuccess);
+    });
+    EXPECT_EQ(limit_seen, 0u) << "sample " << sample;
+    EXPECT_EQ(window_seen.accessPolicyWindow.num_bytes, 0u) << "sample " << sample;
+  }
+  EXPECT_EQ(interp::sim::persisting_l2_resets() - resets_before, 2u);
+  EXPECT_EQ(device->environment().value("l2_persisting_limit_bytes", -1), 0);
 }
 
 }  // namespace

@@ -53,6 +53,8 @@ enum cudaError_t {
   cudaErrorAssert = 710,
   cudaErrorECCUncorrectable = 214,
   cudaErrorContextIsDestroyed = 709,
+  cudaErrorUnsupportedLimit = 215,
+  cudaErrorNotSupported = 801,
 };
 typedef cudaError_t cudaError;
 
@@ -88,6 +90,29 @@ enum cudaDeviceAttr {
   cudaDevAttrMultiProcessorCount = 16,
   cudaDevAttrComputeMode = 20,
   cudaDevAttrMemoryClockRate = 36,
+};
+
+// Persisting L2 lines, with the CUDA runtime's values: the device's limit on
+// them and a stream's access-policy window, which keep data in L2 across the
+// flush before a timed sample unless reset (the cuda device resets all three
+// before each one). Interpret mode keeps what is set and nothing else; the
+// simulated GPU keeps the limit per card and the window per stream.
+enum cudaLimit { cudaLimitPersistingL2CacheSize = 0x06 };
+enum cudaAccessProperty {
+  cudaAccessPropertyNormal = 0,
+  cudaAccessPropertyStreaming = 1,
+  cudaAccessPropertyPersisting = 2,
+};
+struct cudaAccessPolicyWindow {
+  void* base_ptr;
+  std::size_t num_bytes;
+  float hitRatio;
+  cudaAccessProperty hitProp;
+  cudaAccessProperty missProp;
+};
+enum cudaStreamAttrID { cudaStreamAttributeAccessPolicyWindow = 1 };
+union cudaStreamAttrValue {
+  cudaAccessPolicyWindow accessPolicyWindow;
 };
 
 // The fields of cudaDeviceProp the harness reads.
@@ -148,6 +173,11 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, std::size_t value);
+cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit);
+cudaError_t cudaCtxResetPersistingL2Cache();
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attribute, const cudaStreamAttrValue* value);
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attribute, cudaStreamAttrValue* value);
 
 // Templated forms as the CUDA runtime's C++ header has them.
 template <typename T>

@@ -73,6 +73,11 @@ struct ClockReading {
 };
 ClockReading clock_now();
 
+// How often cudaCtxResetPersistingL2Cache was called since the card was
+// opened or reset (no L2 line is modelled; the cuda device's tests count
+// that the reset came before each timed sample).
+std::uint64_t persisting_l2_resets();
+
 // The stream hold of a timed sample: stream work enqueued after it waits
 // until the host releases it; work that is waited for before the release
 // ends the hold early (it expires), as the GPU's hold gives up at its limit.

@@ -120,11 +120,23 @@ std::size_t flush_bytes_for(const GpuEnvironment& e) {
 }
 
 // The report's environment of a GPU: what environment_json gives, and the
-// flush every timed sample starts with.
+// flush every timed sample starts with: the bytes swept, and the persisting
+// L2 limit it sets (reset_persisting_l2).
 nlohmann::ordered_json gpu_environment_json(const GpuEnvironment& e) {
   nlohmann::ordered_json j = environment_json(e);
   j["l2_flush_bytes"] = flush_bytes_for(e);
+  j["l2_persisting_limit_bytes"] = 0;
   return j;
+}
+
+// One call of the persisting-L2 reset; a GPU or partition without persisting
+// L2 (cudaErrorUnsupportedLimit, cudaErrorNotSupported) has nothing to reset.
+void persisting_l2_call(cudaError_t status, const char* what) {
+  if (status == cudaErrorUnsupportedLimit || status == cudaErrorNotSupported) {
+    cudaGetLastError();
+    return;
+  }
+  check_device(status, what);
 }
 
 // The clock the GPU is set to run at, where a setting holds it below boost
@@ -361,6 +373,7 @@ class CudaDevice final : public Device {
 
   // The L2 flush before a timed sample (TimedRegionSteps::flush_caches).
   void flush_caches() {
+    reset_persisting_l2();
     // A different byte each time: a write the memory system cannot elide.
     const int value = static_cast<int>(++flushes_ & 0xff);
     check_device(cudaMemsetAsync(flush_buffer_, value, flush_bytes_, stream_), "L2 flush");
@@ -368,6 +381,20 @@ class CudaDevice final : public Device {
     // land in the timed kernel (a few percent of a conv workload's traffic): read the
     // first half back so they are written back here and L2 starts clean.
     cuda_detail::read_sweep(flush_buffer_, flush_bytes_ / 2, sweep_sink_, stream_);
+  }
+
+  // Lines marked persisting survive the flush: a candidate that raised the
+  // persisting limit, or set an access-policy window on the stream it was
+  // given, would keep its data in L2 from one sample to the next. Before
+  // each flush: every persisting line back to normal, the limit to 0 and the
+  // harness stream's window cleared.
+  void reset_persisting_l2() {
+    persisting_l2_call(cudaCtxResetPersistingL2Cache(), "reset of persisting L2 lines");
+    persisting_l2_call(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0), "persisting L2 limit");
+    cudaStreamAttrValue no_window{};
+    no_window.accessPolicyWindow.num_bytes = 0;
+    persisting_l2_call(cudaStreamSetAttribute(stream_, cudaStreamAttributeAccessPolicyWindow, &no_window),
+                       "access-policy window of the harness stream");
   }
 
   // One warning per device on the child's stderr when the clock moved within
