@@ -15,6 +15,7 @@
 #include <chrono>
 #include <random>
 #include <sstream>
+#include <unordered_set>
 
 #include "candidate_host.hpp"
 #include "kernelgate/error.hpp"
@@ -31,9 +32,25 @@ namespace kg {
 namespace detail {
 namespace {
 
-// Points spot-checked after each timed sample: fresh picks every sample, so
-// a candidate cannot tell which elements will be read.
-constexpr std::size_t kTimedSpotChecks = 1024;
+// Points spot-checked after each timed sample, drawn fresh for every sample:
+// a few suffice, since a skipped or replayed answer is wrong nearly
+// everywhere and a candidate computing part of the output cannot know which
+// part will be read. One sixty-fourth of the points of a checked run (64 by
+// default), at least 8.
+std::int64_t timed_spot_checks(const RunOptions& options) {
+  return std::max<std::int64_t>(8, options.sample_points / 64);
+}
+// Points the strict-FP32 GPU reference is checked at, against the float64
+// reference, before its whole-output statistics are trusted.
+std::int64_t strict_reference_checks(const RunOptions& options) {
+  return std::max<std::int64_t>(8, options.sample_points / 4);
+}
+
+// Output elements and the reference there: what one comparison reads.
+struct Points {
+  std::vector<std::int64_t> indices;
+  std::vector<double> want;
+};
 
 std::string format_number(double value) {
   std::ostringstream out;
@@ -68,7 +85,7 @@ class CandidateChecker {
         request_(request), interpreted_(device.interpreted), slow_(device.kernels_interpreted()),
         clock_(device.clock_name), session_(session),
         tolerance_(suite.tolerance(candidate.precision)), output_shape_(suite.shape(suite.output().name, axes)),
-        spot_picker_(std::random_device{}()) {}
+        point_picker_(std::random_device{}()) {}
 
   CandidateResult run() {
     CandidateResult result;
@@ -185,30 +202,75 @@ class CandidateChecker {
     return reply;
   }
 
-  // The output at the compared points (every element at small shapes).
-  std::vector<float> compared_values() {
-    if (reference_.whole) return call(values_command({.all = true, .indices = {}})).values;
-    return call(values_command({.all = false, .indices = reference_.indices})).values;
+  // Sampled outputs: `count` output elements never asked of this child
+  // before, drawn from a source it cannot read (the first and the last
+  // element with the first draw). The child learns a point only when asked
+  // for its value, after the run, and is never asked it again: it cannot
+  // compute only the points that will be read. Fewer when the output has
+  // fewer left.
+  std::vector<std::int64_t> fresh_points(std::int64_t count) {
+    std::vector<std::int64_t> drawn;
+    const std::int64_t left = reference_.numel - static_cast<std::int64_t>(asked_.size());
+    count = std::min(count, left);
+    if (asked_.empty() && count >= 2) drawn = {0, reference_.numel - 1};
+    for (const std::int64_t index : drawn) asked_.insert(index);
+    std::uniform_int_distribution<std::int64_t> pick(0, reference_.numel - 1);
+    while (static_cast<std::int64_t>(drawn.size()) < count) {
+      const std::int64_t index = pick(point_picker_);
+      if (asked_.insert(index).second) drawn.push_back(index);
+    }
+    std::sort(drawn.begin(), drawn.end());
+    return drawn;
   }
 
-  ErrorStats compare(const std::vector<float>& got, const std::vector<double>& want) const {
-    return compare_to_reference(got, want, reference_.indices, tolerance_, !reference_.whole);
+  // The float64 reference at these points of input set A or B.
+  std::vector<double> reference_at(const std::vector<std::int64_t>& indices, const std::string& set) const {
+    std::vector<double> want;
+    want.reserve(indices.size());
+    if (reference_.whole) {
+      const auto& all = set == "A" ? reference_.want_a : reference_.want_b;
+      for (const std::int64_t index : indices) want.push_back(all[static_cast<std::size_t>(index)]);
+      return want;
+    }
+    const Tensors& inputs = set == "A" ? reference_.set_a : reference_.set_b;
+    for (const std::int64_t index : indices) want.push_back(reference_point(suite_, axes_, inputs, index));
+    return want;
+  }
+
+  // What a checked run of `set` is compared at: every element of a small
+  // output, fresh points of a sampled one.
+  Points checked_points(const std::string& set) {
+    if (reference_.whole) return {reference_.indices, set == "A" ? reference_.want_a : reference_.want_b};
+    Points points{fresh_points(options_.sample_points), {}};
+    points.want = reference_at(points.indices, set);
+    return points;
+  }
+
+  std::vector<float> values_at(const Points& points) {
+    if (reference_.whole) return call(values_command({.all = true, .indices = {}})).values;
+    return call(values_command({.all = false, .indices = points.indices})).values;
+  }
+
+  ErrorStats compare(const std::vector<float>& got, const std::vector<double>& want, const Points& points) const {
+    return compare_to_reference(got, want, points.indices, tolerance_, !reference_.whole);
   }
 
   // Where the float64 reference is sampled, the strict-FP32 GPU reference
   // covers every element, in the child (it runs on the device). It must
   // itself agree with the float64 points (fp32 tolerance) first, so a
   // broken reference can neither pass nor fail a candidate.
-  void check_whole_output(const std::vector<double>& want, const std::string& what, CandidateResult& result) {
+  void check_whole_output(const std::string& set, const std::string& what, CandidateResult& result) {
     if (reference_.whole || !find_strict_reference(suite_.id)) return;
-    const Message reply = call(strict_command({.indices = reference_.indices,
+    const std::vector<std::int64_t> indices = fresh_points(strict_reference_checks(options_));
+    const Message reply = call(strict_command({.indices = indices,
                                                .atol = tolerance_.atol,
                                                .rtol = tolerance_.rtol,
                                                .rel_l2 = tolerance_.rel_l2}));
     const StrictReply strict = read_reply(reply, read_strict_reply);
     strict_summary_ = strict.summary;
     const Tolerance& fp32 = suite_.tolerance("fp32");
-    const ErrorStats reference_stats = compare_to_reference(reply.values, want, reference_.indices, fp32, true);
+    const ErrorStats reference_stats =
+        compare_to_reference(reply.values, reference_at(indices, set), indices, fp32, true);
     if (!within_tolerance(reference_stats, fp32))
       throw Finding{Outcome::crashed, "isolation", "",
                     "the strict-FP32 GPU reference of " + suite_.id + " (" + strict_summary_ +
@@ -257,60 +319,68 @@ class CandidateChecker {
       result.counters_unavailable = run_a.counters_unavailable;
       result.counters = run_a.counters;
     }
-    const auto got_a = compared_values();
-    const ErrorStats stats_a = compare(got_a, reference_.want_a);
+    const Points points_a = checked_points("A");
+    const auto got_a = values_at(points_a);
+    const ErrorStats stats_a = compare(got_a, points_a.want, points_a);
     result.error = stats_a;
     if (!within_tolerance(stats_a, tolerance_))
       throw Finding{Outcome::incorrect, "equivalence", "",
                     "input set A: " + describe(stats_a, tolerance_, candidate_.precision, output_shape_)};
     check_finite(run_a, "input set A", false);
-    check_whole_output(reference_.want_a, "input set A", result);
+    check_whole_output("A", "input set A", result);
 
     // Set B: a candidate that caches or replays its previous result fails here.
     const RunReply run_b = run_checked("B", "input set B");
-    const auto got_b = compared_values();
-    const ErrorStats stats_b = compare(got_b, reference_.want_b);
+    const Points points_b = checked_points("B");
+    const auto got_b = values_at(points_b);
+    const ErrorStats stats_b = compare(got_b, points_b.want, points_b);
     if (!within_tolerance(stats_b, tolerance_)) {
       result.error = stats_b;
-      if (within_tolerance(compare(got_b, reference_.want_a), tolerance_))
+      if (within_tolerance(compare(got_b, reference_at(points_b.indices, "A"), points_b), tolerance_))
         violation("fresh_inputs",
                   "on fresh inputs (set B) the candidate returned the answer for the previous inputs (set A)");
       throw Finding{Outcome::incorrect, "equivalence", "",
                     "input set B: " + describe(stats_b, tolerance_, candidate_.precision, output_shape_)};
     }
     check_finite(run_b, "input set B", false);
-    check_whole_output(reference_.want_b, "input set B", result);
+    check_whole_output("B", "input set B", result);
     if (stats_b.max_abs > stats_a.max_abs) result.error = stats_b;
 
     // Set B again: repeated runs must agree within tolerance; bitwise
-    // identity is reported (from the hash of the whole output).
+    // identity is reported (from the hash of the whole output). A sampled
+    // output is read at fresh points, so the repeat is held to the reference
+    // there, which the first run met.
     const RunReply again = run_checked("B", "input set B, repeated");
-    const auto got_again = compared_values();
+    const Points points_again = checked_points("B");
+    const auto got_again = values_at(points_again);
     result.bitwise_deterministic = again.output_hash == run_b.output_hash;
     if (!*result.bitwise_deterministic) {
-      std::vector<double> first(got_b.begin(), got_b.end());
-      const ErrorStats drift = compare(got_again, first);
+      const std::vector<double> first(got_b.begin(), got_b.end());
+      const ErrorStats drift = reference_.whole ? compare(got_again, first, points_again)
+                                                : compare(got_again, points_again.want, points_again);
       if (!within_tolerance(drift, tolerance_))
         violation("repeat_agreement", "a repeated run on the same inputs disagrees with the first: " +
                                           describe(drift, tolerance_, candidate_.precision, output_shape_));
     }
   }
 
-  // Fresh points for one timed sample: positions into reference_.indices.
-  std::vector<std::size_t> spot_positions() {
-    const std::size_t pool = reference_.indices.size();
-    std::vector<std::size_t> positions;
-    if (pool <= kTimedSpotChecks) {
-      positions.resize(pool);
-      for (std::size_t i = 0; i < pool; ++i) positions[i] = i;
-      return positions;
+  // The points of one timed sample: fresh ones of a sampled output; of a
+  // small one (whose every element the checked runs read), a random few.
+  Points spot_points(const std::string& set) {
+    std::vector<std::int64_t> indices;
+    const std::int64_t count = timed_spot_checks(options_);
+    if (!reference_.whole) {
+      indices = fresh_points(count);
+    } else if (reference_.numel <= count) {
+      indices = reference_.indices;
+    } else {
+      std::uniform_int_distribution<std::int64_t> pick(0, reference_.numel - 1);
+      for (std::int64_t i = 0; i < count; ++i) indices.push_back(pick(point_picker_));
+      std::sort(indices.begin(), indices.end());
+      indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
     }
-    std::uniform_int_distribution<std::size_t> pick(0, pool - 1);
-    positions.reserve(kTimedSpotChecks);
-    for (std::size_t i = 0; i < kTimedSpotChecks; ++i) positions.push_back(pick(spot_picker_));
-    std::sort(positions.begin(), positions.end());
-    positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
-    return positions;
+    std::vector<double> want = reference_at(indices, set);
+    return {std::move(indices), std::move(want)};
   }
 
   // One timed sample: the launch between events (or the wall clock), then
@@ -326,16 +396,9 @@ class CandidateChecker {
         read_reply(call(run_command({.set = set, .timed = true, .audit = interpreted_})), read_run_reply);
     check_contract(reply, what, true);
     check_finite(reply, what, true);
-    const std::vector<std::size_t> positions = spot_positions();
-    std::vector<std::int64_t> indices;
-    std::vector<double> want;
-    const auto& reference_want = set == "A" ? reference_.want_a : reference_.want_b;
-    for (std::size_t position : positions) {
-      indices.push_back(reference_.indices[position]);
-      want.push_back(reference_want[position]);
-    }
-    const std::vector<float> got = call(values_command({.all = false, .indices = indices})).values;
-    const ErrorStats stats = compare_to_reference(got, want, indices, tolerance_, true);
+    const Points spots = spot_points(set);
+    const std::vector<float> got = call(values_command({.all = false, .indices = spots.indices})).values;
+    const ErrorStats stats = compare_to_reference(got, spots.want, spots.indices, tolerance_, true);
     if (!within_tolerance(stats, tolerance_))
       violation("timed_outputs", what + " is not the answer its checked runs gave: " +
                                      describe(stats, tolerance_, candidate_.precision, output_shape_));
@@ -402,7 +465,8 @@ class CandidateChecker {
   CandidateSession& session_;
   const Tolerance& tolerance_;
   const std::vector<std::int64_t> output_shape_;  // where mismatches are located
-  std::mt19937_64 spot_picker_;
+  std::mt19937_64 point_picker_;
+  std::unordered_set<std::int64_t> asked_;  // sampled outputs: every index this child was asked
   std::string strict_summary_;
   std::int64_t samples_taken_ = 0;
   double check_ms_ = 0;
@@ -431,8 +495,8 @@ CandidateResult failed_result(CandidateResult result, const Finding& finding) {
 ReferencePoints compute_reference_points(const Suite& suite, const Axes& axes, const RunOptions& options) {
   ReferencePoints points;
   points.numel = suite.numel(suite.output().name, axes);
-  const Tensors set_a = generate_inputs(suite, axes, options.seed);
-  const Tensors set_b = generate_inputs(suite, axes, options.seed + 1);
+  Tensors set_a = generate_inputs(suite, axes, options.seed);
+  Tensors set_b = generate_inputs(suite, axes, options.seed + 1);
   points.whole = points.numel <= options.full_reference_max_elements;
   if (points.whole) {
     points.indices.resize(static_cast<std::size_t>(points.numel));
@@ -441,19 +505,10 @@ ReferencePoints compute_reference_points(const Suite& suite, const Axes& axes, c
     points.want_b = reference_output(suite, axes, set_b).data;
     return points;
   }
-  // Drawn from a source no candidate can read: the candidate learns which
-  // points are compared only when the parent asks for their values.
-  std::mt19937_64 generator(std::random_device{}());
-  std::uniform_int_distribution<std::int64_t> pick(0, points.numel - 1);
-  points.indices = {0, points.numel - 1};
-  while (static_cast<std::int64_t>(points.indices.size()) < std::max<std::int64_t>(options.sample_points, 2))
-    points.indices.push_back(pick(generator));
-  std::sort(points.indices.begin(), points.indices.end());
-  points.indices.erase(std::unique(points.indices.begin(), points.indices.end()), points.indices.end());
-  for (std::int64_t index : points.indices) {
-    points.want_a.push_back(reference_point(suite, axes, set_a, index));
-    points.want_b.push_back(reference_point(suite, axes, set_b, index));
-  }
+  // Each candidate's checker draws its own points and evaluates the
+  // reference there (CandidateChecker::fresh_points).
+  points.set_a = std::move(set_a);
+  points.set_b = std::move(set_b);
   return points;
 }
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernelgate/device.hpp"
+#include "kernelgate/reference.hpp"
 #include "kernelgate/result.hpp"
 #include "kernelgate/runner.hpp"
 #include "kernelgate/strict_reference.hpp"
@@ -106,11 +107,17 @@ CandidateResult failed_result(CandidateResult result, const Finding& finding);
 // and B. Computed once per run in the parent, where no candidate code runs.
 // At full size the points are drawn from a random source the candidate
 // cannot know (the first and last element always included).
+// The float64 reference a candidate's outputs are compared with. Small
+// outputs: every element of both input sets, computed once per run. Larger
+// ones: the input sets themselves, so that each candidate's checker can
+// evaluate the reference at points it draws fresh for every question
+// (reference_point), none disclosed before it is asked and none asked twice.
 struct ReferencePoints {
   std::int64_t numel = 0;
-  bool whole = true;                   // every element is a point
-  std::vector<std::int64_t> indices;   // sorted flat indices
-  std::vector<double> want_a, want_b;  // the reference at indices
+  bool whole = true;                   // every element is compared
+  std::vector<std::int64_t> indices;   // whole: 0 .. numel-1
+  std::vector<double> want_a, want_b;  // whole: the reference at indices
+  Tensors set_a, set_b;                // sampled: the inputs, for reference_point
 };
 ReferencePoints compute_reference_points(const Suite& suite, const Axes& axes, const RunOptions& options);
 

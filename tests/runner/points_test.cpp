@@ -1,0 +1,80 @@
+// What the child learns of the points it is checked at: nothing before it is
+// asked for their values, after the run, and never the same point twice, so
+// a candidate cannot compute only the points that will be read. Every
+// command the parent sends is recorded on the way to an in-process host.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "candidate_host.hpp"
+#include "kernelgate/device.hpp"
+#include "kernelgate/runner.hpp"
+#include "runner_internal.hpp"
+#include "test_candidates.hpp"
+
+namespace kg::testing {
+namespace {
+
+// Forwards every command to the host and keeps what was sent.
+class RecordingSession final : public detail::CandidateSession {
+ public:
+  explicit RecordingSession(Device& device) : host_(device) {}
+  detail::Message call(const detail::Message& command) override {
+    sent.push_back(command.header);
+    return host_.call(command);
+  }
+  std::vector<nlohmann::ordered_json> sent;
+
+ private:
+  detail::InProcessSession host_;
+};
+
+const Candidate& oracle() {
+  for (const Candidate* candidate : candidates_for(kTestWorkload))
+    if (candidate->id == "oracle") return *candidate;
+  throw Error("no oracle test candidate");
+}
+
+TEST(ComparedPoints, NoneIsSentBeforeItsValueIsAskedAndNoneTwice) {
+  const Suite suite = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), kTestWorkload);
+  const Axes axes = suite.resolve_axes("ci", tiny_axes());  // an output of 210 elements
+  RunOptions options;
+  options.full_reference_max_elements = 100;  // sampled, as at full size
+  options.sample_points = 16;
+  options.timing.protocol = "adaptive";  // timed samples too, each spot-checked
+  const detail::ReferencePoints reference = detail::compute_reference_points(suite, axes, options);
+  auto device = open_device("cpu");
+  RecordingSession session(*device);
+  const detail::SessionRequest request{.device = device->name(), .thread_order = {}, .tensor_cores = {}, .nonce = {}};
+  const CandidateResult result =
+      detail::check_through_session(suite, oracle(), axes, options, reference, request, describe(*device), session);
+  ASSERT_EQ(result.outcome, Outcome::passed) << result.message;
+  ASSERT_TRUE(result.latency.has_value());
+
+  std::map<std::int64_t, int> asked;  // index -> times sent
+  std::map<std::string, int> commands;
+  bool ran = false;
+  for (const auto& header : session.sent) {
+    const std::string command = header.at("command").get<std::string>();
+    ++commands[command];
+    if (command == "run") ran = true;
+    if (!header.contains("indices")) continue;
+    EXPECT_TRUE(command == "values" || command == "strict") << command << " carries indices";
+    EXPECT_TRUE(ran) << command << " sent indices before the first run";
+    for (const auto& index : header.at("indices")) ++asked[index.get<std::int64_t>()];
+  }
+  for (const auto& [index, times] : asked) EXPECT_EQ(times, 1) << "index " << index << " was asked " << times << " times";
+  // Every checked run (A, B, B again) read 16 points, the strict reference
+  // was checked twice at 8, and every timed sample at 8: all distinct.
+  const int timed = commands["run"] - 3;
+  ASSERT_GE(timed, 2);
+  EXPECT_EQ(static_cast<int>(asked.size()), 3 * 16 + 2 * 8 + timed * 8);
+  EXPECT_EQ(commands["strict"], 2);
+}
+
+}  // namespace
+}  // namespace kg::testing
