@@ -132,12 +132,35 @@ TEST(Markdown, TableRanksEveryTimedImplementation) {
   const std::string md = markdown_summary(report_json(r->input));
   EXPECT_THAT(md, HasSubstr("### ❌ l1_071_conv_transposed_2d on h100-sxm"));
   EXPECT_THAT(md, HasSubstr("| # | implementation | precision | latency (ms) | vs #1 | speedup over eager"));
-  EXPECT_THAT(md, HasSubstr("| 1 | `fused_tf32` | tf32 | 0.6 | 1.00× | 2.50× | measured (this run) | 2026-03-10 |  | "
-                            "0.32 | 1.88× |"));
-  EXPECT_THAT(md, HasSubstr("`fused_3xtf32` | fp32 | 1 | 1.67× | 1.50× | measured (this run) | 2026-03-10 | ⚠️ stale"));
+  EXPECT_THAT(md, HasSubstr("| 1 | `fused_tf32` | tf32 | 0.6 | 1.00× | 2.50× | measured (this run) | "
+                            "mean and spread vs measured record | 2026-03-10 |  | 0.32 | 1.88× |"));
+  EXPECT_THAT(md, HasSubstr("`fused_3xtf32` | fp32 | 1 | 1.67× | 1.50× | measured (this run) | "
+                            "mean and spread vs measured record | 2026-03-10 | ⚠️ stale"));
   EXPECT_THAT(md, HasSubstr("reported: KernelBench"));
   EXPECT_THAT(md, HasSubstr("faster than its record"));
   EXPECT_LT(md.size(), kMaxSummaryBytes);
+}
+
+// Every row says whether the gate judged its speed, and by which rule or
+// why not, in words a reviewer reads at a glance.
+TEST(Markdown, EachRowSaysWhetherItsSpeedWasJudged) {
+  auto judged = reported(fixture_run("run_h100.json"), fixture_baseline("stale_win.json"));
+  const auto report = report_json(judged->input);
+  std::map<std::string, std::string> by_row;
+  for (const auto& row : report.at("ranking")) by_row[row.at("implementation")] = row.at("judged");
+  EXPECT_EQ(by_row.at("fused_tf32"), "mean and spread vs measured record");  // records without samples
+  EXPECT_EQ(by_row.at("torch_eager"), "not judged: a published figure");
+  auto fresh = reported(fixture_run("run_h100.json"), std::nullopt);
+  for (const auto& row : report_json(fresh->input).at("ranking"))
+    EXPECT_EQ(row.at("judged"), "not judged: no measured record yet") << row.at("implementation");
+  // A record the gate could not compare says why, in the gate's JSON too.
+  auto stale = reported(fixture_run("run_h100.json"), fixture_baseline("stale_win.json"));
+  for (const auto& candidate : report_json(stale->input).at("candidates")) {
+    const auto& gate = candidate.at("gate");
+    EXPECT_EQ(gate.at("rule").get<std::string>().empty(), !gate.at("unjudged").get<std::string>().empty())
+        << candidate.at("id");
+  }
+  EXPECT_THAT(markdown_summary(report), HasSubstr("| trust | speed judged | observed |"));
 }
 
 // A run on the simulated GPU is shown as what it is: its rows and records
@@ -151,7 +174,8 @@ TEST(Markdown, ARunOnTheSimulatedGpuIsSimulatedNeverMeasured) {
     if (!c.at("record").is_null()) EXPECT_EQ(c.at("record").at("trust"), "simulated") << c.at("id");
   const std::string md = markdown_summary(report);
   EXPECT_THAT(md, HasSubstr("### ✅ l1_071_conv_transposed_2d on sim-h100-sxm"));
-  EXPECT_THAT(md, HasSubstr("| 1 | `fused_tf32` (new) | tf32 | 0.6 | 1.00× | 2.50× | simulated (this run) | 2026-03-10 |"));
+  EXPECT_THAT(md, HasSubstr("| 1 | `fused_tf32` (new) | tf32 | 0.6 | 1.00× | 2.50× | simulated (this run) | "
+                            "not judged: no measured record yet | 2026-03-10 |"));
   EXPECT_THAT(md, Not(HasSubstr("measured (this run)")));
   EXPECT_THAT(md, HasSubstr("A run on the simulated GPU: its latencies are interpret mode's, not measurements"));
   // A run on a GPU says neither.

@@ -67,8 +67,10 @@ struct CandidateGate {
   std::optional<double> ratio_threshold;   // a ratio above this regresses
   // How the latency was judged: "samples" (compare_samples on this run's and
   // the record's samples), "mean_std" (a record without samples, version 1),
-  // or "" (not judged: new, stale, informational or unreliable).
+  // "counters" (interpret mode's counters against a modelled record), or ""
+  // (not judged: then `unjudged` says why, in a few words).
   std::string rule;
+  std::string unjudged;
   std::optional<SampleComparison> comparison;  // with rule "samples"
   bool relative_to_eager = false;              // the comparison is of ratios to cudnn_eager
   // This run's measurement as a record, ready for `kernelgate publish`.

@@ -376,6 +376,7 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
       if (!candidate.latency && !is_failure(candidate.outcome)) why = "not gated: no latency was measured";
       gate.latency = make_check(kLatencyCheck, Outcome::skipped, why);
       gate.staleness = make_check(kStalenessCheck, Outcome::skipped, why);
+      gate.unjudged = "not gated";
       verdict.candidates.push_back(std::move(gate));
       continue;
     }
@@ -387,6 +388,7 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
     if (run.hardware == kCpuHardwareKey && (!candidate.counters.empty() || modelled)) {
       gate.stored = modelled;
       if (candidate.counters.empty()) {
+        gate.unjudged = candidate.counters_unavailable.empty() ? "this run counted nothing" : "could not count";
         gate.latency =
             candidate.counters_unavailable.empty()
                 ? make_check(kLatencyCheck, Outcome::passed,
@@ -396,6 +398,7 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
                              "cannot gate: the modelled record has counters, but this run could not count: " +
                                  candidate.counters_unavailable);
       } else if (!modelled) {
+        gate.unjudged = "no modelled record yet";
         gate.latency = make_check(kLatencyCheck, Outcome::new_record,
                                   "no modelled record for " + candidate.id +
                                       " on cpu: publish this report to store its counters");
@@ -403,6 +406,7 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
       } else if (is_comparable(*modelled, run, candidate, gate.stale_reasons)) {
         judge_counters(gate, candidate, policy);
       } else {
+        gate.unjudged = "the modelled record is stale";
         gate.latency = make_check(kLatencyCheck, Outcome::passed,
                                   "not compared: the modelled record is stale (see staleness)");
       }
@@ -413,6 +417,7 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
     if (!gate.stored) {
       // The simulated GPU's key has no file and never gets one (publish
       // refuses its reports): new, as on a new key, but nothing to publish.
+      gate.unjudged = "no measured record yet";
       const std::string next = gate.record->trust == Trust::simulated
                                    ? "a run on the simulated GPU is never a measurement, so none is stored"
                                    : "publish this report to store it";
@@ -444,13 +449,16 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
     const std::string unreliable =
         comparable && !wall_clock ? noise_problem(stored.latency, now, policy, !by_samples) : "";
     if (!comparable) {
+      gate.unjudged = "the measured record is stale";
       gate.latency = make_check(kLatencyCheck, Outcome::passed,
                                 "not compared: the stored record is stale (see staleness)");
     } else if (wall_clock) {
+      gate.unjudged = "interpret-mode wall clock is informational";
       gate.latency = make_check(kLatencyCheck, Outcome::passed,
                                 ms(now.mean_ms) + " vs record " + ms(stored.latency.mean_ms) +
                                     ": interpret-mode wall-clock time is informational, not gated");
     } else if (!unreliable.empty()) {
+      gate.unjudged = "too noisy to compare";
       gate.latency = make_check(kLatencyCheck, Outcome::unreliable, unreliable);
     } else if (by_samples) {
       judge_samples(gate, run, candidate, policy, eager_comparable ? stored_eager : nullptr,

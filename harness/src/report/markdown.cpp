@@ -184,9 +184,9 @@ std::string markdown_summary(const ordered_json& report) {
   if (ranking.empty()) {
     md += "No implementation was timed.\n\n";
   } else {
-    md += "| # | implementation | precision | latency (ms) | vs #1 | speedup over eager | trust | observed | stale | "
-          "floor (ms) | × above floor |\n";
-    md += "|---:|---|---|---:|---:|---:|---|---|---|---:|---:|\n";
+    md += "| # | implementation | precision | latency (ms) | vs #1 | speedup over eager | trust | speed judged | "
+          "observed | stale | floor (ms) | × above floor |\n";
+    md += "|---:|---|---|---:|---:|---:|---|---|---|---|---:|---:|\n";
     for (const auto& row : ranking) {
       const std::string trust = string_of(row, "trust");
       const std::string outcome = string_of(row, "outcome");
@@ -202,7 +202,7 @@ std::string markdown_summary(const ordered_json& report) {
       md += "| " + std::to_string(row.at("rank").get<int>()) + " | " + name + " | " + markdown_cell(string_of(row, "precision")) +
             " | " + ms_text(row.at("mean_ms")) + " | " + times_text(row.at("vs_first")) + " | " +
             times_text(row.at("speedup_over_eager")) + " | " +
-            trust_cell(row) + " | " + string_of(row, "observed") + " | " +
+            trust_cell(row) + " | " + markdown_cell(string_of(row, "judged")) + " | " + string_of(row, "observed") + " | " +
             (row.at("stale").get<bool>() ? (trust == "reported" ? "old (not gated)" : "⚠️ stale") : "") + " | " +
             ms_text(row.at("floor_ms")) + " | " + times_text(row.at("above_floor")) + " |\n";
     }

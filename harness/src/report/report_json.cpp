@@ -31,9 +31,22 @@ ordered_json gate_json(const CandidateGate& gate) {
   j["stored_ratio_to_eager"] = optional_number(gate.stored_ratio_to_eager);
   j["ratio_threshold"] = optional_number(gate.ratio_threshold);
   j["rule"] = gate.rule;
+  j["unjudged"] = gate.unjudged;
   j["comparison"] = comparison_json(gate.comparison, gate.relative_to_eager);
   j["stale_reasons"] = gate.stale_reasons;
   return j;
+}
+
+// How the gate judged a candidate's speed, in the words a reviewer of a pull
+// request reads beside its time: by which rule against which record, or
+// why it was not judged.
+std::string speed_judgement(const CandidateGate& gate) {
+  if (gate.rule == "samples")
+    return gate.relative_to_eager ? "samples vs measured record, as ratio to cudnn_eager"
+                                  : "samples vs measured record";
+  if (gate.rule == "mean_std") return "mean and spread vs measured record";
+  if (gate.rule == "counters") return "counters vs modelled record";
+  return "not judged: " + (gate.unjudged.empty() ? std::string("no rule applied") : gate.unjudged);
 }
 
 // One row of the ranking: a candidate timed in this run, or a reported record.
@@ -48,6 +61,7 @@ struct Row {
   std::string observed;
   bool stale = false;
   std::string outcome;
+  std::string judged;  // speed_judgement; a reported record is not judged
 };
 
 ordered_json ranking_json(const ReportInput& input) {
@@ -73,6 +87,7 @@ ordered_json ranking_json(const ReportInput& input) {
     row.observed = date_of(run.started_at);
     row.stale = gate->staleness.outcome == Outcome::stale;
     row.outcome = std::string(to_string(candidate.outcome));
+    row.judged = speed_judgement(*gate);
     rows.push_back(std::move(row));
   }
   if (input.baseline) {
@@ -94,6 +109,7 @@ ordered_json ranking_json(const ReportInput& input) {
       auto observed = iso_date_days(record.observed);
       row.stale = observed && input.today_days - *observed > input.policy.max_age_days;
       row.outcome = "reported";
+      row.judged = "not judged: a published figure";
       rows.push_back(std::move(row));
     }
   }
@@ -115,6 +131,7 @@ ordered_json ranking_json(const ReportInput& input) {
     j["observed"] = row.observed;
     j["stale"] = row.stale;
     j["outcome"] = row.outcome;
+    j["judged"] = row.judged;
     double floor = input.floors ? input.floors->floor_ms(row.precision) : 0;
     j["floor_ms"] = floor > 0 ? ordered_json(floor) : ordered_json(nullptr);
     j["above_floor"] = floor > 0 ? ordered_json(row.mean_ms / floor) : ordered_json(nullptr);
