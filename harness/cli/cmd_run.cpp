@@ -43,6 +43,7 @@ struct RunCommandOptions {
   bool allow_slow = false;
   bool counters = false;
   bool lint_fails = false;
+  std::string shard;  // --shard I/N, with --all
   OptionErrors option_errors;  // bad option values, reported with a JUnit file
   bool quiet = false;
   bool json = false;
@@ -115,11 +116,22 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
   if (options.all == !options.workload.empty())
     throw Error("give exactly one of --workload W or --all");
   const std::filesystem::path suites_dir = suites_dir_of(common);
+  if (!options.shard.empty() && !options.all) throw Error("--shard splits --all over runners: give --all with it");
   std::vector<Suite> suites;
   if (options.all)
     suites = load_suites(suites_dir);
   else
     suites.push_back(find_suite(suites_dir, options.workload));
+  if (!options.shard.empty()) {
+    const Shard shard = parse_shard(options.shard);
+    const std::size_t all = suites.size();
+    suites = shard_of(std::move(suites), shard);
+    if (suites.empty()) {
+      std::fprintf(stderr, "kernelgate: shard %s has no workload (the folder has %zu): nothing to run\n",
+                   options.shard.c_str(), all);
+      return 0;
+    }
+  }
 
   // A bad --report-dir costs nothing: it fails before any candidate runs.
   ensure_report_dir_writable(options.report_dir);
@@ -222,6 +234,9 @@ Work add_run_command(CLI::App& run, CommonOptions& common) {
   auto options = std::make_shared<RunCommandOptions>();
   run.add_option("--workload,-w", options->workload, "workload id (see `kernelgate list`)");
   run.add_flag("--all", options->all, "every workload of the suites folder");
+  run.add_option("--shard", options->shard,
+                 "with --all: this runner's share I/N of the workloads (by id, the I-th and every N-th after "
+                 "it); the N shards' report folders joined are one run's (docs/ctest.md)");
   run.add_option("--device,-d", options->device, "auto | cpu | cuda | cuda:N")
       ->capture_default_str();
   run.add_option("--preset", options->preset, "axes preset, e.g. ci (default: the full shapes)");

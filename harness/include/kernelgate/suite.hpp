@@ -168,6 +168,17 @@ std::vector<Suite> load_suites(const std::filesystem::path& dir);
 // Throws kg::Error("unknown workload ...") listing the known ones.
 Suite find_suite(const std::filesystem::path& dir, const std::string& id);
 
+// One of N runners' share of the workloads (`kernelgate run --all --shard
+// I/N`): by id, the I-th and every N-th after it, so the N shards are
+// disjoint, cover every workload and agree on every runner.
+struct Shard {
+  int index = 1;  // 1 .. count
+  int count = 1;
+};
+// "I/N"; throws kg::Error naming the option and the value otherwise.
+Shard parse_shard(const std::string& text);
+std::vector<Suite> shard_of(std::vector<Suite> suites, const Shard& shard);
+
 // "suites" and "baselines": the folders of the working directory.
 std::filesystem::path default_suites_dir();
 std::filesystem::path default_baselines_dir();
