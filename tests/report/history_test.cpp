@@ -8,6 +8,7 @@
 
 #include "kernelgate/baseline.hpp"
 #include "kernelgate/history.hpp"
+#include "html_parts.hpp"
 
 namespace kg {
 namespace {
@@ -164,6 +165,29 @@ TEST(PublishedHistory, RecordsWithoutAMedianAreJudgedByTheirMean) {
   ASSERT_EQ(histories[1].points.size(), 1u);
   EXPECT_DOUBLE_EQ(histories[1].points[0].value_ms, 3.9);
   EXPECT_EQ(histories[0].points.size(), 2u);
+}
+
+// Records of one day are drawn apart, by their time, not as one vertical
+// line over one date.
+TEST(HistoryChart, RecordsOfOneDayAreSeparatePoints) {
+  ImplementationHistory history;
+  history.implementation = "fused_tf32";
+  for (const auto& [observed, ms] : {std::pair{"2026-03-01T09:00:00Z", 1.0}, std::pair{"2026-03-01T18:00:00Z", 1.2},
+                                     std::pair{"2026-03-02T09:00:00Z", 1.1}}) {
+    HistoryPoint point;
+    point.record.observed = observed;
+    point.value_ms = ms;
+    history.points.push_back(point);
+  }
+  const std::string svg = html::history_chart_svg({history});
+  std::vector<std::string> xs;
+  for (std::size_t at = svg.find(" cx=\""); at != std::string::npos; at = svg.find(" cx=\"", at + 1))
+    xs.push_back(svg.substr(at + 5, svg.find('"', at + 5) - at - 5));
+  ASSERT_EQ(xs.size(), 3u) << svg;
+  EXPECT_NE(xs[0], xs[1]);
+  EXPECT_NE(xs[1], xs[2]);
+  EXPECT_LT(std::stod(xs[0]), std::stod(xs[1]));
+  EXPECT_LT(std::stod(xs[1]), std::stod(xs[2]));
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
+#include <string>
 
 #include "kernelgate/baseline.hpp"
 
@@ -117,18 +119,34 @@ std::string latency_chart_svg(const std::vector<Row>& rows, double floor_ms, con
   return svg.str();
 }
 
+namespace {
+
+// When a record was observed, in days since the epoch with the time of day
+// as a fraction, so that records of one day stand apart as the records they
+// are; a date alone is its midnight.
+std::optional<double> observed_days(const std::string& observed) {
+  const auto day = iso_date_days(observed);
+  if (!day) return std::nullopt;
+  int hours = 0, minutes = 0, seconds = 0;
+  if (observed.size() >= 19 && std::sscanf(observed.c_str() + 11, "%2d:%2d:%2d", &hours, &minutes, &seconds) == 3)
+    return *day + (hours * 3600.0 + minutes * 60.0 + seconds) / 86400.0;
+  return static_cast<double>(*day);
+}
+
+}  // namespace
+
 std::string history_chart_svg(const std::vector<ImplementationHistory>& histories) {
   constexpr int left = 70, plot_width = 560, right_margin = 190, top = 34, plot_height = 220, axis_height = 44;
   const int width = left + plot_width + right_margin, height = top + plot_height + axis_height;
-  // Every dated point, by day; the value axis starts at 0 so that a change
-  // looks as large as it is.
-  long first_day = 0, last_day = 0;
+  // Every dated point, by its time; the value axis starts at 0 so that a
+  // change looks as large as it is.
+  double first_day = 0, last_day = 0;
   std::string first_date, last_date;
   double max_ms = 0;
   bool any = false;
   for (const auto& history : histories)
     for (const auto& point : history.points) {
-      const auto day = iso_date_days(point.record.observed);
+      const auto day = observed_days(point.record.observed);
       if (!day) continue;
       if (!any || *day < first_day) first_day = *day, first_date = point.record.observed.substr(0, 10);
       if (!any || *day > last_day) last_day = *day, last_date = point.record.observed.substr(0, 10);
@@ -139,10 +157,9 @@ std::string history_chart_svg(const std::vector<ImplementationHistory>& historie
   if (max_ms <= 0) max_ms = 1;
   const double step = tick_step(max_ms, 4);
   const double axis_max = std::ceil(max_ms / step) * step;
-  const long span = std::max(1L, last_day - first_day);
-  // One date alone sits in the middle.
-  auto x_of = [&](long day) {
-    return last_day == first_day ? left + plot_width / 2.0 : left + plot_width * double(day - first_day) / double(span);
+  // One instant alone sits in the middle.
+  auto x_of = [&](double day) {
+    return last_day == first_day ? left + plot_width / 2.0 : left + plot_width * (day - first_day) / (last_day - first_day);
   };
   auto y_of = [&](double ms) { return top + plot_height * (1 - ms / axis_max); };
 
@@ -164,7 +181,7 @@ std::string history_chart_svg(const std::vector<ImplementationHistory>& historie
   for (const auto& [day, label] : {std::pair{first_day, first_date}, std::pair{last_day, last_date}}) {
     svg << "<text class=\"tick\" x=\"" << x_of(day) << "\" y=\"" << axis_y + 16 << "\" text-anchor=\"middle\">"
         << escape(label) << "</text>\n";
-    if (first_day == last_day) break;
+    if (first_date == last_date) break;
   }
   svg << "<text class=\"axis-label\" x=\"" << left + plot_width / 2 << "\" y=\"" << axis_y + 36
       << "\" text-anchor=\"middle\">date observed</text>\n";
@@ -176,7 +193,7 @@ std::string history_chart_svg(const std::vector<ImplementationHistory>& historie
     double last_x = 0, last_y = 0;
     std::size_t drawn = 0;
     for (const auto& point : history.points) {
-      const auto day = iso_date_days(point.record.observed);
+      const auto day = observed_days(point.record.observed);
       if (!day) continue;
       last_x = x_of(*day), last_y = y_of(point.value_ms);
       line << (drawn++ ? " " : "") << last_x << ',' << last_y;

@@ -38,7 +38,7 @@ std::string exact_number(double value);
 std::string latency_chart_svg(const std::vector<Row>& rows, double floor_ms, const std::string& floor_label);
 
 // A line chart (inline SVG) of each implementation's published records over
-// time (by the date observed), change points circled. Empty when no record
+// time (by the time observed: records of one day apart), change points circled. Empty when no record
 // has a date.
 std::string history_chart_svg(const std::vector<ImplementationHistory>& histories);
 
