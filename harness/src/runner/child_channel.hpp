@@ -2,7 +2,9 @@
 // The messages between the runner's parent and a candidate's child process:
 // a JSON header and an optional block of float values (output elements),
 // framed by their lengths. The parent sends commands and the child answers
-// each with exactly one message (child_commands.hpp lists them).
+// each with exactly one message. The commands (CandidateHost::handle):
+// open, run, values, strict, warmup, overhead and close; each one's fields
+// are below, written and read from one list so the two ends cannot drift.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -45,7 +47,7 @@ struct OpenRequest {
   std::uint64_t seed = 0;
   std::string thread_order;  // interpret mode: pinned before any candidate code runs
   std::string tensor_cores;
-  std::string nonce;  // echoed by every reply
+  std::string nonce;  // echoed by the reply to close: the child the parent started answered
   bool model = false;  // `kernelgate model`: set A only, nothing checked
 };
 Message open_command(const OpenRequest& request);
