@@ -163,6 +163,26 @@ TEST(Markdown, EachRowSaysWhetherItsSpeedWasJudged) {
   EXPECT_THAT(markdown_summary(report), HasSubstr("| trust | speed judged | observed |"));
 }
 
+// Far faster than the library in the same run: listed for a reviewer, not
+// failed.
+TEST(Markdown, FarFasterThanEagerInTheSameRunIsListedForReview) {
+  RunResult run = fixture_run("run_h100.json");
+  auto plain = reported(RunResult(run), std::nullopt);
+  EXPECT_THAT(markdown_summary(report_json(plain->input)), Not(HasSubstr("For review")));
+  candidate(run, "fused_tf32").latency->mean_ms = 0.25;  // 6x faster than cudnn_eager's 1.5 ms
+  auto r = reported(std::move(run), std::nullopt);
+  const auto report = report_json(r->input);
+  for (const auto& row : report.at("ranking")) {
+    if (row.at("implementation") == "fused_tf32")
+      EXPECT_EQ(row.at("review"), "6× faster than cudnn_eager in this run (more than 5×): check that it computes "
+                                  "the whole problem");
+    else
+      EXPECT_TRUE(row.at("review").is_null()) << row.at("implementation");
+  }
+  EXPECT_THAT(markdown_summary(report), HasSubstr("For review (not failures):\n\n- `fused_tf32`: 6× faster"));
+  EXPECT_EQ(report.at("outcome"), "passed");
+}
+
 // A run on the simulated GPU is shown as what it is: its rows and records
 // say simulated, the table never says measured, and a line says why.
 TEST(Markdown, ARunOnTheSimulatedGpuIsSimulatedNeverMeasured) {

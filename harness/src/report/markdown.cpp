@@ -141,6 +141,17 @@ std::string modelled_table(const ordered_json& candidates) {
 
 }  // namespace
 
+// Times that a reviewer should look at although every check passed (the
+// ranking's `review`: far faster than the library in the same run).
+std::string review_list(const ordered_json& ranking) {
+  std::string list;
+  for (const auto& row : ranking)
+    if (row.contains("review") && row["review"].is_string())
+      list += "- `" + string_of(row, "implementation") + "`: " + markdown_cell(row["review"].get<std::string>(), 300) +
+              "\n";
+  return list.empty() ? "" : "For review (not failures):\n\n" + list + "\n";
+}
+
 // `kernelgate lint`'s findings in the candidates' files, for the reviewer
 // (docs/lint.md); a failure of its own only where the run was told so.
 std::string source_lint_list(const ordered_json& candidates) {
@@ -233,6 +244,7 @@ std::string markdown_summary(const ordered_json& report) {
   if (!problems.empty()) md += "**To fix or publish:**\n\n" + problems + "\n";
   if (!unranked.empty()) md += "Not ranked:\n\n" + unranked + "\n";
   md += source_lint_list(report.at("candidates"));
+  md += review_list(report.at("ranking"));
   return md;
 }
 

@@ -2,6 +2,7 @@
 // docs/report.schema.json. The Markdown and `summarize` read this JSON.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "kernelgate/error.hpp"
 #include "kernelgate/baseline.hpp"
@@ -47,6 +48,18 @@ std::string speed_judgement(const CandidateGate& gate) {
   if (gate.rule == "mean_std") return "mean and spread vs measured record";
   if (gate.rule == "counters") return "counters vs modelled record";
   return "not judged: " + (gate.unjudged.empty() ? std::string("no rule applied") : gate.unjudged);
+}
+
+// A candidate of this run more than this many times faster than
+// cudnn_eager in the same run is listed for review: a custom kernel rarely
+// beats the library by that much on these workloads, and one that skips
+// work in a way the checks do not see would. Not a failure.
+constexpr double kReviewSpeedupOverEager = 5.0;
+
+std::string format_speedup(double times) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g×", times);
+  return text;
 }
 
 // One row of the ranking: a candidate timed in this run, or a reported record.
@@ -132,6 +145,13 @@ ordered_json ranking_json(const ReportInput& input) {
     j["stale"] = row.stale;
     j["outcome"] = row.outcome;
     j["judged"] = row.judged;
+    const bool suspect = row.origin == "this run" && row.implementation != kEagerBaselineId && row.eager_mean_ms &&
+                         *row.eager_mean_ms / row.mean_ms > kReviewSpeedupOverEager;
+    j["review"] = suspect ? ordered_json(format_speedup(*row.eager_mean_ms / row.mean_ms) +
+                                         " faster than cudnn_eager in this run (more than " +
+                                         format_speedup(kReviewSpeedupOverEager) +
+                                         "): check that it computes the whole problem")
+                          : ordered_json(nullptr);
     double floor = input.floors ? input.floors->floor_ms(row.precision) : 0;
     j["floor_ms"] = floor > 0 ? ordered_json(floor) : ordered_json(nullptr);
     j["above_floor"] = floor > 0 ? ordered_json(row.mean_ms / floor) : ordered_json(nullptr);
