@@ -4,9 +4,11 @@
 #include "kernelgate/source_lint.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <tuple>
 #include <utility>
 
 #include "kernelgate/error.hpp"

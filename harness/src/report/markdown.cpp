@@ -139,8 +139,6 @@ std::string modelled_table(const ordered_json& candidates) {
   return md + "\n" + rule + "\n" + rows + "\n";
 }
 
-}  // namespace
-
 // Times that a reviewer should look at although every check passed (the
 // ranking's `review`: far faster than the library in the same run).
 std::string review_list(const ordered_json& ranking) {
@@ -164,6 +162,8 @@ std::string source_lint_list(const ordered_json& candidates) {
   if (list.empty()) return "";
   return "Source lint findings, for review (docs/lint.md):\n\n" + list + "\n";
 }
+
+}  // namespace
 
 std::string markdown_summary(const ordered_json& report) {
   const ordered_json& workload = report.at("workload");

@@ -212,7 +212,7 @@ class CandidateChecker {
     std::vector<std::int64_t> drawn;
     const std::int64_t left = reference_.numel - static_cast<std::int64_t>(asked_.size());
     count = std::min(count, left);
-    if (asked_.empty() && count >= 2) drawn = {0, reference_.numel - 1};
+    if (asked_.empty() && count >= 2 && reference_.numel >= 2) drawn = {0, reference_.numel - 1};
     for (const std::int64_t index : drawn) asked_.insert(index);
     std::uniform_int_distribution<std::int64_t> pick(0, reference_.numel - 1);
     while (static_cast<std::int64_t>(drawn.size()) < count) {

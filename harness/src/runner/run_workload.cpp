@@ -94,16 +94,18 @@ void lint_source_file(const Candidate& candidate, const RunOptions& options, Can
   const std::filesystem::path file = candidate_source_file(candidate);
   const std::filesystem::path shown = file.parent_path().filename() / file.filename();
   std::string failure;
-  if (file.empty() || !std::filesystem::is_regular_file(file)) {
-    failure = "the source file " + (file.empty() ? std::string("of the registration") : file.string()) +
-              " cannot be read, so it was not linted";
-  } else {
+  std::error_code error;
+  try {
+    if (file.empty() || !std::filesystem::is_regular_file(file, error)) throw Error("not a readable file");
     for (lint::Finding& finding : lint::lint_file(file)) {
       finding.file = shown.string();
       result.source_lint.push_back(lint::format(finding));
     }
     if (!result.source_lint.empty())
       failure = std::to_string(result.source_lint.size()) + " lint finding(s), the first: " + result.source_lint[0];
+  } catch (const Error&) {
+    failure = "the source file " + (file.empty() ? std::string("of the registration") : file.string()) +
+              " cannot be read, so it was not linted";
   }
   if (!options.lint_fails || failure.empty()) return;
   result.checks.push_back(make_check(kSourceLintCheck, Outcome::contract_violation, failure));
