@@ -150,6 +150,13 @@ void unregister_global_memory(const void* begin) {
   ranges.erase(found);
 }
 
+std::size_t registered_global_bytes() {
+  std::lock_guard lock(registry_mutex);
+  std::size_t bytes = 0;
+  for (const GlobalRange& range : ranges) bytes += range.end - range.begin;
+  return bytes;
+}
+
 void start_counting() {
   if (BlockRunner::active() != nullptr) throw Error("interpret mode: start_counting called inside a kernel");
   std::lock_guard lock(registry_mutex);

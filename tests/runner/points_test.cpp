@@ -12,6 +12,7 @@
 
 #include "candidate_host.hpp"
 #include "kernelgate/device.hpp"
+#include "kernelgate/interpret/counters.hpp"
 #include "kernelgate/runner.hpp"
 #include "runner_internal.hpp"
 #include "test_candidates.hpp"
@@ -74,6 +75,43 @@ TEST(ComparedPoints, NoneIsSentBeforeItsValueIsAskedAndNoneTwice) {
   ASSERT_GE(timed, 2);
   EXPECT_EQ(static_cast<int>(asked.size()), 3 * 16 + 2 * 8 + timed * 8);
   EXPECT_EQ(commands["strict"], 2);
+}
+
+// The strict-FP32 reference is compared, then poisoned and freed, before the
+// candidate's next call: after each strict command the child holds no more
+// memory than before it (the cpu device registers every live buffer).
+TEST(StrictReferenceMemory, IsFreedAfterEachComparison) {
+  const Suite suite = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), kTestWorkload);
+  const Axes axes = suite.resolve_axes("ci", tiny_axes());
+  RunOptions options;
+  options.full_reference_max_elements = 100;  // sampled: the strict reference is used
+  options.sample_points = 16;
+  options.timing.protocol = "none";
+  const detail::ReferencePoints reference = detail::compute_reference_points(suite, axes, options);
+  auto device = open_device("cpu");
+
+  // Forwards every command, noting the registered bytes around each strict one.
+  class MeasuringSession final : public detail::CandidateSession {
+   public:
+    explicit MeasuringSession(Device& device) : host_(device) {}
+    detail::Message call(const detail::Message& command) override {
+      const bool strict = command.header.at("command") == "strict";
+      const std::size_t before = interp::registered_global_bytes();
+      detail::Message reply = host_.call(command);
+      if (strict) grown.push_back(interp::registered_global_bytes() - before);
+      return reply;
+    }
+    std::vector<std::size_t> grown;
+
+   private:
+    detail::InProcessSession host_;
+  } session(*device);
+  const detail::SessionRequest request{.device = device->name(), .thread_order = {}, .tensor_cores = {}, .nonce = {}};
+  const CandidateResult result =
+      detail::check_through_session(suite, oracle(), axes, options, reference, request, describe(*device), session);
+  ASSERT_EQ(result.outcome, Outcome::passed) << result.message;
+  ASSERT_EQ(session.grown.size(), 2u);  // sets A and B
+  for (const std::size_t bytes : session.grown) EXPECT_EQ(bytes, 0u) << "left registered after a strict command";
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "candidate_host.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "kernelgate/error.hpp"
 #include "kernelgate/hardware.hpp"
@@ -39,10 +40,8 @@ struct CandidateHost::State {
   DeviceBuffer output, workspace;
   std::int64_t numel = 0;
   LaunchArgs args;
-  std::unique_ptr<StrictReferenceRun> strict;
 
   ~State() {
-    strict.reset();
     if (!device) return;
     for (auto* set : {&inputs, &staged_a, &staged_b})
       for (auto& buffer : *set) device->release(buffer);
@@ -240,15 +239,19 @@ struct CandidateHost::State {
     const StrictRequest request = read_strict_request(JsonReader(command, "the strict command"));
     const StrictReference* reference = find_strict_reference(suite.id);
     if (!reference) throw Error("workload " + suite.id + " has no strict-FP32 reference in this build");
-    if (!strict) strict = std::make_unique<StrictReferenceRun>(*reference, *device, args);
-    const std::vector<float> want = strict->output();
+    // The reference lives only for this comparison: its device buffers are
+    // poisoned and freed, and its host copy overwritten, before the
+    // candidate runs again, so no later call finds the answer in memory.
+    StrictReferenceRun strict(*reference, *device, args);
+    std::vector<float> want = strict.output();
     std::vector<float> got(static_cast<std::size_t>(numel));
     device->copy_to_host(got.data(), output, got.size() * sizeof(float));
     const Tolerance tolerance{.atol = request.atol, .rtol = request.rtol, .rel_l2 = request.rel_l2};
     std::vector<float> values;
     for (std::int64_t index : request.indices) values.push_back(want.at(static_cast<std::size_t>(index)));
-    return strict_reply({.stats = compare_whole_output(got, want, tolerance), .summary = strict->summary()},
-                        std::move(values));
+    const ErrorStats stats = compare_whole_output(got, want, tolerance);
+    std::fill(want.begin(), want.end(), std::numeric_limits<float>::quiet_NaN());
+    return strict_reply({.stats = stats, .summary = strict.summary()}, std::move(values));
   }
 
   // `count` samples of an empty kernel, each timed by the same Device::time

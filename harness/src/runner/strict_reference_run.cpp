@@ -22,8 +22,16 @@ StrictReferenceRun::StrictReferenceRun(const StrictReference& reference, Device&
 }
 
 StrictReferenceRun::~StrictReferenceRun() {
-  device_.release(output_);
-  device_.release(workspace_);
+  // Poisoned before they are freed: memory the allocator hands out again
+  // holds no answer. Nothing here may throw (after a sticky error the fill
+  // fails; the buffers are still released).
+  for (DeviceBuffer* buffer : {&output_, &workspace_}) {
+    try {
+      if (buffer->bytes > 0) device_.fill_words(*buffer, kPoisonWord);
+    } catch (...) {
+    }
+    device_.release(*buffer);
+  }
 }
 
 std::vector<float> StrictReferenceRun::output() {

@@ -106,6 +106,9 @@ std::vector<std::pair<std::string, std::uint64_t>> named(const Counters& counter
 // registered, throws kg::Error; neither may happen while counting.
 void register_global_memory(const void* begin, std::size_t bytes);
 void unregister_global_memory(const void* begin);
+// The bytes of global memory registered now: every live buffer of the cpu
+// device (what the runner's tests count to see a buffer freed).
+std::size_t registered_global_bytes();
 
 // Starts counting from zero (throws kg::Error when already counting, or when
 // called from inside a kernel); stop_counting returns the counts since, and
