@@ -154,8 +154,7 @@ TEST(Markdown, EachRowSaysWhetherItsSpeedWasJudged) {
   for (const auto& row : report_json(fresh->input).at("ranking"))
     EXPECT_EQ(row.at("judged"), "not judged: no measured record yet") << row.at("implementation");
   // A record the gate could not compare says why, in the gate's JSON too.
-  auto stale = reported(fixture_run("run_h100.json"), fixture_baseline("stale_win.json"));
-  for (const auto& candidate : report_json(stale->input).at("candidates")) {
+  for (const auto& candidate : report.at("candidates")) {
     const auto& gate = candidate.at("gate");
     EXPECT_EQ(gate.at("rule").get<std::string>().empty(), !gate.at("unjudged").get<std::string>().empty())
         << candidate.at("id");
