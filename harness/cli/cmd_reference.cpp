@@ -39,6 +39,7 @@ void write_dump(const std::filesystem::path& dir, const Suite& suite, const Axes
   manifest["axes"] = nlohmann::ordered_json::object();
   for (const auto& axis : suite.axes) manifest["axes"][axis.name] = axes.at(axis.name);
   manifest["seed"] = options.seed;
+  manifest["input_seed"] = input_set_seed(options.seed, 0);
   manifest["tensors"] = nlohmann::ordered_json::array();
   for (const auto& spec : suite.tensors) {
     std::string file = spec.name + ".npy";
@@ -72,7 +73,7 @@ void write_dump(const std::filesystem::path& dir, const Suite& suite, const Axes
 Work add_reference_command(CLI::App& command, CommonOptions& common) {
   auto options = std::make_shared<Options>();
   add_workload_options(command, options->choice);
-  add_seed_option(command, options->seed, "Seed of the input generator (default 0)");
+  add_seed_option(command, options->seed, "the run's seed whose input set A is dumped (default 0)");
   command.add_option("--dump", options->dump_dir,
                      "Write <tensor>.npy for every input, parameter and the output, plus manifest.json");
   command.add_option("--max-gflop", options->max_gflop,
@@ -93,7 +94,7 @@ Work add_reference_command(CLI::App& command, CommonOptions& common) {
     // A folder that cannot take the dump is found before the reference is computed.
     if (!options->dump_dir.empty()) ensure_writable_folder("--dump", options->dump_dir);
     auto start = std::chrono::steady_clock::now();
-    Tensors inputs = generate_inputs(suite, axes, options->seed);
+    Tensors inputs = generate_inputs(suite, axes, input_set_seed(options->seed, 0));
     HostTensor<double> output = reference_output(suite, axes, inputs);
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <random>
 #include <sstream>
 
 #include "command.hpp"
@@ -21,13 +22,20 @@
 namespace kg::cli {
 namespace {
 
+// A run without --seed draws its own, so that its inputs are known to no one
+// before it starts; the results record it, and --seed replays the run.
+std::uint64_t drawn_seed() {
+  std::random_device source;
+  return (std::uint64_t{source()} << 32) ^ source();
+}
+
 struct RunCommandOptions {
   std::string workload;
   bool all = false;
   std::string device = "auto";
   std::string preset;
   std::string axes;
-  std::uint64_t seed = 0;
+  std::uint64_t seed = drawn_seed();  // --seed replaces it
   std::filesystem::path baselines_dir;
   std::string report_dir = "kernelgate-reports";
   std::string protocol;
@@ -241,7 +249,9 @@ Work add_run_command(CLI::App& run, CommonOptions& common) {
       ->capture_default_str();
   run.add_option("--preset", options->preset, "axes preset, e.g. ci (default: the full shapes)");
   run.add_option("--axes", options->axes, "axis overrides k=v,k=v");
-  add_seed_option(run, options->seed, "seed of input set A (set B uses seed + 1; default 0)",
+  add_seed_option(run, options->seed,
+                  "the run's seed, from which every input set is derived (default: drawn at random, "
+                  "recorded in the results)",
                   &options->option_errors);
   add_baselines_option(run, options->baselines_dir, "folder of <workload>/<hardware>.json; it must exist");
   run.add_flag("--allow-empty-baselines", options->allow_empty_baselines,

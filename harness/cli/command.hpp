@@ -59,8 +59,8 @@ using OptionErrors = std::vector<std::string>;
 // replaced by min, and the parse goes on.
 CLI::Validator number_in(double min, double max, const std::string& what = "a number",
                          OptionErrors* deferred = nullptr, const std::string& option = "");
-// --seed: a whole number from 0 to 2^64 - 2 (set B uses seed + 1); "-1" and
-// larger values are refused instead of wrapping.
+// --seed: a whole number from 0 to 2^64 - 1; "-1" and larger values are
+// refused instead of wrapping.
 void add_seed_option(CLI::App& command, std::uint64_t& seed, const std::string& description,
                      OptionErrors* deferred = nullptr);
 

@@ -73,7 +73,7 @@ void add_seed_option(CLI::App& command, std::uint64_t& seed, const std::string& 
       .add_option_function<std::string>(
           "--seed",
           [&seed, deferred](const std::string& text) {
-            constexpr std::uint64_t kMax = ~std::uint64_t{0} - 1;
+            constexpr std::uint64_t kMax = ~std::uint64_t{0};
             std::uint64_t value = 0;
             bool valid = !text.empty() && text.size() <= 20;
             for (char c : text) {
@@ -87,7 +87,7 @@ void add_seed_option(CLI::App& command, std::uint64_t& seed, const std::string& 
               seed = value;
               return;
             }
-            const std::string why = "must be a whole number from 0 to 18446744073709551614, not '" + text + "'";
+            const std::string why = "must be a whole number from 0 to 18446744073709551615, not '" + text + "'";
             if (!deferred) throw CLI::ValidationError("--seed", why);
             deferred->push_back("--seed: " + why);
           },

@@ -19,7 +19,7 @@ import sys
 
 import numpy as np
 
-from kernelbench_modules import generate, kernelbench_suites, problem_folder, rel_l2, run_float64, run_kernelbench
+from kernelbench_modules import generate, input_set_seed, kernelbench_suites, problem_folder, rel_l2, run_float64, run_kernelbench
 
 SUITES = pathlib.Path(__file__).resolve().parent.parent.parent / "suites"
 
@@ -33,7 +33,13 @@ def main():
 
     folder = pathlib.Path(args.dump)
     manifest = json.loads((folder / "manifest.json").read_text())
-    workload, axes, seed = manifest["workload"], manifest["axes"], manifest["seed"]
+    workload, axes = manifest["workload"], manifest["axes"]
+    # A dump holds set A of a run's seed: its generator seed, derived as
+    # docs/inputs.md says.
+    seed = input_set_seed(manifest["seed"], 0)
+    if manifest["input_seed"] != seed:
+        print(f"FAIL input_seed {manifest['input_seed']}: docs/inputs.md derives {seed}")
+        return 1
     tensors, ours, ok = {}, None, True
     for entry in manifest["tensors"]:
         array = np.load(folder / entry["file"])

@@ -193,6 +193,12 @@ _W0, _W1 = 0x9E3779B9, 0xBB67AE85
 _MASK = np.uint64(0xFFFFFFFF)
 
 
+def input_set_seed(run_seed, input_set):
+    """The generator seed of input set `input_set` (0 = A) of a run's seed."""
+    material = f"kernelgate-set/1\n{run_seed}\n{input_set}"
+    return int.from_bytes(hashlib.sha256(material.encode()).digest()[:8], "little")
+
+
 def input_key(workload, axes, seed, tensor):
     axes_json = json.dumps({k: int(v) for k, v in axes.items()}, sort_keys=True,
                            separators=(",", ":"))

@@ -197,6 +197,7 @@ TEST(LintAdversarial, EachTrickThatShowsInTheSourceIsFlagged) {
       {"l1_086_conv_depthwise_separable_2d/loops_forever.cu", {}},
       {"l1_086_conv_depthwise_separable_2d/mutates_input.cu", {}},
       {"l1_086_conv_depthwise_separable_2d/replays_previous.cu", {"state-between-calls"}},
+      {"l1_086_conv_depthwise_separable_2d/replays_by_content.cu", {"state-between-calls"}},
       {"l1_086_conv_depthwise_separable_2d/segfaults.cu", {}},
       {"l1_086_conv_depthwise_separable_2d/sets_thread_order.cu", {"files-and-environment"}},
       {"l1_086_conv_depthwise_separable_2d/writes_half.cu", {}},

@@ -16,7 +16,8 @@ OpenRequest sample_request() {
           .candidate = "direct_fp32",
           .device = "cpu",
           .axes = {{"batch_size", 2}, {"width", 19}},
-          .seed = 7,
+          .seed_a = 7,
+          .seed_b = 8,
           .thread_order = "reverse",
           .tensor_cores = "hopper",
           .nonce = "abc",
@@ -40,7 +41,8 @@ TEST(ChildChannel, TheOpenCommandReadsBackAsWritten) {
   EXPECT_EQ(back.candidate, "direct_fp32");
   EXPECT_EQ(back.device, "cpu");
   EXPECT_EQ(back.axes, (Axes{{"batch_size", 2}, {"width", 19}}));
-  EXPECT_EQ(back.seed, 7u);
+  EXPECT_EQ(back.seed_a, 7u);
+  EXPECT_EQ(back.seed_b, 8u);
   EXPECT_EQ(back.thread_order, "reverse");
   EXPECT_EQ(back.tensor_cores, "hopper");
   EXPECT_EQ(back.nonce, "abc");
@@ -52,14 +54,14 @@ TEST(ChildChannel, AnOpenCommandWithAMissingOrWrongFieldIsRefused) {
   message.header.erase("nonce");
   EXPECT_THROW(read_open_request(JsonReader(message.header, "open")), Error);
   message = open_command(sample_request());
-  message.header["seed"] = -1;
+  message.header["seed_b"] = -1;
   EXPECT_EQ(test::error_of([&] { read_open_request(JsonReader(message.header, "open")); }),
-            "open: $.seed: expected an integer >= 0, got number -1");
+            "open: $.seed_b: expected an integer >= 0, got number -1");
 }
 
 TEST(ChildChannel, TheRunCommandReadsBackAsWritten) {
-  const RunRequest sent{.set = "B", .timed = true, .audit = false, .count = true, .sample_blocks = 12,
-                        .hardware = "h200"};
+  const RunRequest sent{.set = "fresh", .fresh_seed = 99, .timed = true, .audit = false, .count = true,
+                        .sample_blocks = 12, .hardware = "h200"};
   std::vector<char> bytes = encode_message(run_command(sent));
   const std::optional<Message> message = take_message(bytes);
   ASSERT_TRUE(message.has_value());
@@ -67,7 +69,8 @@ TEST(ChildChannel, TheRunCommandReadsBackAsWritten) {
   const RunRequest back = read_run_request(JsonReader(message->header, "run"));
   EXPECT_EQ(run_command(back).header, run_command(sent).header);
   // Every member, none at its default (see the open command's test).
-  EXPECT_EQ(back.set, "B");
+  EXPECT_EQ(back.set, "fresh");
+  EXPECT_EQ(back.fresh_seed, 99u);
   EXPECT_TRUE(back.timed);
   EXPECT_FALSE(back.audit);
   EXPECT_TRUE(back.count);

@@ -25,6 +25,16 @@ TEST(Philox, MatchesRandom123KnownAnswers) {
 
 using test_support::stock_suite;
 
+// The generator seed of each input set of a run (docs/inputs.md, "The input
+// sets of a run"): known answers from Python's hashlib, an implementation
+// of SHA-256 independent of this project's.
+TEST(InputSetSeed, IsTheDocumentedDigestOfTheRunSeedAndTheSet) {
+  EXPECT_EQ(input_set_seed(0, 0), 16749782384153748009ull);
+  EXPECT_EQ(input_set_seed(0, 1), 18417472109768606233ull);
+  EXPECT_EQ(input_set_seed(7, 2), 3475683419238769770ull);
+  EXPECT_EQ(input_set_seed(~std::uint64_t{0}, 3), 3688955975054150625ull);
+}
+
 TEST(Inputs, DeterministicAndKeyedByEverything) {
   Suite suite = stock_suite("l1_071_conv_transposed_2d");
   Axes ci = suite.resolve_axes("ci");

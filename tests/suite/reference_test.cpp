@@ -37,10 +37,15 @@ TEST_P(Reference, CiPresetIsFastAndPointsMatchTheWholeOutput) {
   }
   EXPECT_GT(norm, 0.0);
   std::int64_t step = std::max<std::int64_t>(1, output.numel() / 500);
-  for (std::int64_t i = 0; i < output.numel(); i += step)
+  // From the generated tensors, and from the generator alone (what a timed
+  // sample's spot checks use): the same values, bit for bit.
+  for (std::int64_t i = 0; i < output.numel(); i += step) {
     ASSERT_EQ(reference_point(suite, ci, inputs, i), output.data[i]) << i;
+    ASSERT_EQ(reference_point_of_seed(suite, ci, 3, i), output.data[i]) << i;
+  }
   ASSERT_EQ(reference_point(suite, ci, inputs, output.numel() - 1), output.data.back());
   EXPECT_THROW(reference_point(suite, ci, inputs, output.numel()), Error);
+  EXPECT_THROW(reference_point_of_seed(suite, ci, 3, output.numel()), Error);
 }
 
 // PTX cvt.rna.tf32.f32: round to nearest, ties away, 10 mantissa bits.

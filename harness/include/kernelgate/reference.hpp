@@ -56,6 +56,12 @@ HostTensor<float> generate_tensor(const Suite& suite, const TensorSpec& tensor, 
 // identical on every machine (docs/inputs.md).
 Tensors generate_inputs(const Suite& suite, const Axes& axes, std::uint64_t seed);
 
+// The generator seed of input set `set` of a run with seed `run_seed`: set 0
+// is A, 1 is B, 2 + k the inputs of timed sample k (docs/inputs.md). Derived
+// through SHA-256, so that a child told the seeds of some sets cannot work
+// out the seeds of the sets it has not been told yet.
+std::uint64_t input_set_seed(std::uint64_t run_seed, std::uint64_t set);
+
 // The whole output in float64, multi-threaded: the suite's forward pass
 // evaluated op by op (kernelgate/ops.hpp). Ops compute only what the output
 // reads (a pool whose windows stop short of the end never reads the last rows).
@@ -66,5 +72,9 @@ HostTensor<double> reference_output(const Suite& suite, const Axes& axes, const 
 // full-size outputs.
 double reference_point(const Suite& suite, const Axes& axes, const Tensors& inputs,
                        std::int64_t flat_index);
+// The same element of the inputs generate_inputs(suite, axes, seed) would
+// give, generating only the values in its boxes: what checking a few points
+// of a fresh input set costs without generating the whole set.
+double reference_point_of_seed(const Suite& suite, const Axes& axes, std::uint64_t seed, std::int64_t flat_index);
 
 }  // namespace kg

@@ -52,7 +52,9 @@ struct TimingOptions {
 struct RunOptions {
   std::string preset = "ci";  // axes preset; "" or "default" for the defaults
   Axes axis_overrides;
-  std::uint64_t seed = 0;  // input set A; set B uses seed + 1
+  // The run's seed: input set i uses input_set_seed(seed, i), A = 0, B = 1,
+  // timed sample k 2 + k (kernelgate/reference.hpp).
+  std::uint64_t seed = 0;
   std::vector<std::string> candidate_ids;  // empty: every candidate of the workload
   TimingOptions timing;
   double timeout_s = 0;  // watchdog per candidate; 0 = the device's default

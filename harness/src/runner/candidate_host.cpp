@@ -32,6 +32,10 @@ struct CandidateHost::State {
   // Hashes of the staged sets, taken once: after a run the candidate's input
   // buffers must still hash to the set that was copied in.
   std::vector<std::uint64_t> hashes_a, hashes_b;
+  // A timed sample's set, generated when its run command arrives from a
+  // seed told only then (load_fresh), and the hashes of what was loaded.
+  std::vector<std::uint64_t> hashes_fresh;
+  std::vector<std::string> input_names;  // of `inputs`, in their order
   const std::vector<std::uint64_t>* loaded_hashes = nullptr;
   // Opened for `kernelgate model`: the inputs hold set A and are never
   // reloaded; only sampled, counted runs are served.
@@ -63,7 +67,6 @@ struct CandidateHost::State {
     if (!candidate)
       throw Error("workload " + request.workload + " has no candidate '" + request.candidate + "' in this binary");
     const Axes& axes = request.axes;
-    const std::uint64_t seed = request.seed;
     nonce = request.nonce;
     if (!device) {
       owned_device = open_device(request.device);
@@ -82,8 +85,8 @@ struct CandidateHost::State {
     // `kernelgate model` runs set A once and checks nothing: no set B, no
     // hashes (at full size each costs seconds).
     model_only = request.model;
-    const Tensors set_a = generate_inputs(suite, axes, seed);
-    const Tensors set_b = model_only ? Tensors{} : generate_inputs(suite, axes, seed + 1);
+    const Tensors set_a = generate_inputs(suite, axes, request.seed_a);
+    const Tensors set_b = model_only ? Tensors{} : generate_inputs(suite, axes, request.seed_b);
     args.axes = axes;
     std::vector<const TensorSpec*> ordered = suite.tensors_with_role(TensorRole::input);  // then parameters
     for (const TensorSpec* spec : suite.tensors_with_role(TensorRole::parameter)) ordered.push_back(spec);
@@ -96,6 +99,7 @@ struct CandidateHost::State {
       const std::size_t bytes = a.data.size() * sizeof(float);
       const std::string role = spec->role == TensorRole::input ? "input " : "parameter ";
       inputs.push_back(device->allocate(bytes, role + spec->name));
+      input_names.push_back(spec->name);
       args.inputs.push_back({.name = spec->name, .shape = a.shape,
                              .data = reinterpret_cast<const float*>(inputs.back().data)});
       if (model_only) {  // set A straight into the inputs, never reloaded
@@ -126,12 +130,33 @@ struct CandidateHost::State {
     return open_reply({.unsupported = {}, .numel = numel, .workspace_bytes = args.workspace_bytes, .overlap = overlap});
   }
 
+  void load(const RunRequest& request) {
+    if (request.set == "fresh") return load_fresh(request.fresh_seed);
+    load(request.set);
+  }
+
   void load(const std::string& set) {
     if (set != "A" && set != "B") throw Error("the runner asked for input set '" + set + "'");
     const auto& staged = set == "A" ? staged_a : staged_b;
     if (staged.size() != inputs.size()) throw Error("input set " + set + " was not staged (a model run has only A)");
     for (std::size_t i = 0; i < inputs.size(); ++i) device->copy_buffer(inputs[i], staged[i]);
     loaded_hashes = set == "A" ? &hashes_a : &hashes_b;
+  }
+
+  // Every timed sample runs on inputs no earlier call saw: generated here,
+  // outside the timed region, from a seed the parent derives per sample and
+  // sends only with this command, so no answer can be computed ahead or
+  // replayed by the inputs' content.
+  void load_fresh(std::uint64_t seed) {
+    if (model_only) throw Error("a fresh input set was asked of a child opened for `kernelgate model`");
+    const Tensors set = generate_inputs(suite, args.axes, seed);
+    hashes_fresh.clear();
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      const std::vector<float>& values = set.at(input_names[i]).data;
+      device->copy_to_device(inputs[i], values.data(), values.size() * sizeof(float));
+      hashes_fresh.push_back(device->hash(inputs[i]));
+    }
+    loaded_hashes = &hashes_fresh;
   }
 
   Message run(const nlohmann::ordered_json& command) {
@@ -146,7 +171,7 @@ struct CandidateHost::State {
       return run_reply(reply);
     }
     if (model_only) throw Error("a checked run was asked of a child opened for `kernelgate model`");
-    load(request.set);
+    load(request);
     device->fill_words(output, kPoisonWord);
     device->fill_words(workspace, kPoisonWord);
     if (request.audit) device->begin_stream_audit();

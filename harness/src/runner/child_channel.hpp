@@ -44,7 +44,9 @@ struct OpenRequest {
   std::string candidate;
   std::string device;
   Axes axes;
-  std::uint64_t seed = 0;
+  // The generator seeds of input sets A and B (input_set_seed), never the
+  // run's own seed: from these the child cannot work out a timed sample's.
+  std::uint64_t seed_a = 0, seed_b = 0;
   std::string thread_order;  // interpret mode: pinned before any candidate code runs
   std::string tensor_cores;
   std::string nonce;  // echoed by the reply to close: the child the parent started answered
@@ -58,7 +60,10 @@ OpenRequest read_open_request(const JsonReader& command);
 // misnames is refused instead of being read as its default (an untimed run
 // reported as timed).
 struct RunRequest {
-  std::string set = "A";  // the input set loaded before the launch: A or B
+  // The input set loaded before the launch: A or B, staged at open, or
+  // "fresh", generated from fresh_seed (told only now) into the inputs.
+  std::string set = "A";
+  std::uint64_t fresh_seed = 0;
   bool timed = false;     // between events (or the wall clock), caches flushed first
   bool audit = true;      // the stream audit around the launch
   bool count = false;     // interpret mode's counters on (not with timed)

@@ -26,6 +26,13 @@ std::uint64_t input_key(const std::string& workload, const Axes& axes, std::uint
   return key;
 }
 
+std::uint64_t input_set_seed(std::uint64_t run_seed, std::uint64_t set) {
+  const auto digest = sha256("kernelgate-set/1\n" + std::to_string(run_seed) + "\n" + std::to_string(set));
+  std::uint64_t seed = 0;
+  for (int i = 0; i < 8; ++i) seed |= std::uint64_t{digest[i]} << (8 * i);  // little-endian
+  return seed;
+}
+
 namespace {
 
 auto philox_words(std::uint64_t key, std::uint64_t index) {

@@ -2,6 +2,7 @@
 // Going backwards from the box of the output asked for, each op names the
 // box of each operand it reads (a tensor read by several ops gets the
 // smallest box holding them all); going forwards, each op computes its box.
+#include <functional>
 #include <string>
 
 #include "kernelgate/error.hpp"
@@ -27,9 +28,13 @@ void check_inputs(const Suite& suite, const Axes& axes, const Tensors& inputs) {
   }
 }
 
-// The values of one box of a generated tensor, widened to float64.
-ops::Region region_of(const HostTensor<float>& tensor, const ops::Box& box) {
-  ops::Region region(box);
+// The float64 values of one box of an input or parameter, by name.
+using RegionSource = std::function<ops::Region(const std::string& tensor, const ops::Box& box)>;
+
+// The flat index in a tensor of `shape` of each element of `box`, in the
+// box's row-major order.
+template <typename Visit>
+void for_each_in_box(const std::vector<std::int64_t>& shape, const ops::Box& box, Visit visit) {
   const std::size_t rank = box.lo.size();
   std::vector<std::int64_t> index(rank);
   for (std::int64_t flat = 0; flat < box.numel(); ++flat) {
@@ -40,15 +45,13 @@ ops::Region region_of(const HostTensor<float>& tensor, const ops::Box& box) {
     }
     for (std::size_t d = rank; d-- > 0;) {
       at += index[d] * stride;
-      stride *= tensor.shape[d];
+      stride *= shape[d];
     }
-    region.data[static_cast<std::size_t>(flat)] = static_cast<double>(tensor.data[static_cast<std::size_t>(at)]);
+    visit(flat, at);
   }
-  return region;
 }
 
-ops::Region evaluate_box(const Suite& suite, const Axes& axes, const Tensors& inputs, const ops::Box& wanted) {
-  check_inputs(suite, axes, inputs);
+ops::Region evaluate_box(const Suite& suite, const Axes& axes, const RegionSource& source, const ops::Box& wanted) {
   const ResolvedForward forward = suite.resolve_forward(axes);
   const auto& steps = suite.forward;
   auto operand_shapes = [&](std::size_t i) {
@@ -68,8 +71,9 @@ ops::Region evaluate_box(const Suite& suite, const Axes& axes, const Tensors& in
   }
   // Forwards: each op computes its box from its operands' boxes.
   std::map<std::string, ops::Region> regions;
-  for (const auto& [name, tensor] : inputs)
-    if (boxes.count(name)) regions.emplace(name, region_of(tensor, boxes.at(name)));
+  for (const auto& spec : suite.tensors)
+    if (spec.role != TensorRole::output && boxes.count(spec.name))
+      regions.emplace(spec.name, source(spec.name, boxes.at(spec.name)));
   for (std::size_t i = 0; i < steps.size(); ++i) {
     std::vector<const ops::Region*> operands;
     for (const auto& name : steps[i].inputs) operands.push_back(&regions.at(name));
@@ -80,23 +84,61 @@ ops::Region evaluate_box(const Suite& suite, const Axes& axes, const Tensors& in
   return std::move(regions.at(suite.output().name));
 }
 
+// Boxes of generated tensors, widened to float64.
+RegionSource regions_of(const Suite& suite, const Axes& axes, const Tensors& inputs) {
+  check_inputs(suite, axes, inputs);
+  return [&inputs](const std::string& name, const ops::Box& box) {
+    const HostTensor<float>& tensor = inputs.at(name);
+    ops::Region region(box);
+    for_each_in_box(tensor.shape, box, [&](std::int64_t flat, std::int64_t at) {
+      region.data[static_cast<std::size_t>(flat)] = static_cast<double>(tensor.data[static_cast<std::size_t>(at)]);
+    });
+    return region;
+  };
+}
+
+// Boxes of the tensors input set `seed` would hold, straight from the
+// generator: value i depends only on the tensor's key and i (docs/inputs.md).
+RegionSource regions_of_seed(const Suite& suite, const Axes& axes, std::uint64_t seed) {
+  return [&suite, &axes, seed](const std::string& name, const ops::Box& box) {
+    const TensorSpec& spec = suite.tensor(name);
+    const Distribution values = distribution(suite, spec, axes);
+    const std::uint64_t key = input_key(suite.id, axes, seed, name);
+    ops::Region region(box);
+    for_each_in_box(suite.shape(name, axes), box, [&](std::int64_t flat, std::int64_t at) {
+      const float value = values.at(key, static_cast<std::uint64_t>(at));
+      region.data[static_cast<std::size_t>(flat)] = static_cast<double>(value);
+    });
+    return region;
+  };
+}
+
+ops::Box element_box(const Suite& suite, const Axes& axes, std::int64_t flat_index) {
+  const std::vector<std::int64_t> shape = suite.shape(suite.output().name, axes);
+  const std::int64_t count = suite.numel(suite.output().name, axes);
+  if (flat_index < 0 || flat_index >= count)
+    throw Error("workload " + suite.id + ": output index " + std::to_string(flat_index) + " is outside [0, " +
+                std::to_string(count) + ")");
+  return ops::Box::element(shape, flat_index);
+}
+
 }  // namespace
 
 HostTensor<double> reference_output(const Suite& suite, const Axes& axes, const Tensors& inputs) {
   HostTensor<double> output;
   output.shape = suite.shape(suite.output().name, axes);
-  output.data = evaluate_box(suite, axes, inputs, ops::Box::whole(output.shape)).data;
+  output.data = evaluate_box(suite, axes, regions_of(suite, axes, inputs), ops::Box::whole(output.shape)).data;
   return output;
 }
 
 double reference_point(const Suite& suite, const Axes& axes, const Tensors& inputs,
                        std::int64_t flat_index) {
-  const std::vector<std::int64_t> shape = suite.shape(suite.output().name, axes);
-  std::int64_t count = suite.numel(suite.output().name, axes);
-  if (flat_index < 0 || flat_index >= count)
-    throw Error("workload " + suite.id + ": output index " + std::to_string(flat_index) +
-                " is outside [0, " + std::to_string(count) + ")");
-  return evaluate_box(suite, axes, inputs, ops::Box::element(shape, flat_index)).data.at(0);
+  return evaluate_box(suite, axes, regions_of(suite, axes, inputs), element_box(suite, axes, flat_index)).data.at(0);
+}
+
+double reference_point_of_seed(const Suite& suite, const Axes& axes, std::uint64_t seed, std::int64_t flat_index) {
+  return evaluate_box(suite, axes, regions_of_seed(suite, axes, seed), element_box(suite, axes, flat_index))
+      .data.at(0);
 }
 
 }  // namespace kg
