@@ -123,15 +123,18 @@ void describe(std::FILE* out, const Suite& suite, const Axes& axes, const std::s
               bytes_text(bytes).c_str(), bytes);
   std::fprintf(out, "  intensity  %.1f FLOP/byte\n", flops / bytes);
 
-  std::fprintf(out, "\nfloors:\n  %-10s %12s %12s %12s   %s\n", "hardware", "memory", "fp32", "tf32",
-              "peaks (TB/s, FP32 TFLOP/s, TF32 TFLOP/s)");
+  // Lower bounds for any implementation of each precision (docs/roofline.md, "Floors").
+  std::fprintf(out, "\nfloors (docs/roofline.md, \"Floors\"):\n  %-10s %14s %12s %12s %12s   %s\n", "hardware",
+               "memory", "fp32", "tf32", "bf16", "peaks (DRAM TB/s, L2 MiB, FP32/TF32/BF16 TFLOP/s)");
   for (const auto& hardware : known_hardware()) {
     Floors f = floors(suite, axes, hardware);
-    std::fprintf(out, "  %-10s %12s %12s %12s   %g, %g, %g\n", hardware.key.c_str(),
-                time_text(f.memory_ms).c_str(), time_text(f.fp32_ms).c_str(),
-                time_text(f.tf32_ms).c_str(), hardware.memory_bandwidth_tb_s,
-                hardware.fp32_tflop_s, hardware.tf32_tflop_s);
+    const std::string memory = time_text(f.memory_ms) + (f.l2_resident ? " L2" : "   ");
+    std::fprintf(out, "  %-10s %14s %12s %12s %12s   %g, %g, %g/%g/%g\n", hardware.key.c_str(), memory.c_str(),
+                 time_text(f.fp32_ms).c_str(), time_text(f.tf32_ms).c_str(), time_text(f.bf16_ms).c_str(),
+                 hardware.memory_bandwidth_tb_s, hardware.l2_bytes / (1024 * 1024), hardware.fp32_tflop_s,
+                 hardware.tf32_tflop_s, hardware.bf16_tflop_s);
   }
+  std::fprintf(out, "  L2: the working set fits in L2, so L2 bandwidth bounds it\n");
 
   std::fprintf(out, "\nroofline peaks (docs/roofline.md):\n  %-10s %10s %10s %12s %10s %14s\n", "hardware",
                "L2 TB/s", "SMs", "clock GHz", "BF16 TF/s", "DRAM/L2 clk");

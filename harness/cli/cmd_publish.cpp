@@ -13,7 +13,7 @@ namespace kg::cli {
 namespace {
 
 int publish_command(PublishOptions options, const CommonOptions& common) {
-  for (const auto& suite : load_suites(suites_dir_of(common))) options.workloads.push_back(suite.id);
+  options.suites = load_suites(suites_dir_of(common));
   const PublishResult result = publish_reports(options);
   const bool writes = !options.dry_run && result.errors.empty();
   int changed = 0;

@@ -80,7 +80,7 @@ TEST(AbComparison, TheTableKeepsItsColumnsWhateverAMessageHolds) {
 
 TEST(AbComparison, RunsOfDifferentAxesOrIdentityAreRefused) {
   RunResult head = sampled_run(1.0);
-  head.axes["batch"] += 1;
+  head.axes["batch_size"] += 1;
   EXPECT_THROW(compare_runs(sampled_run(1.0), head, {}), Error);
   RunResult other = sampled_run(1.0);
   other.identity = std::string(64, 'f');

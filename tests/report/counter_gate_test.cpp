@@ -205,7 +205,7 @@ TEST(CounterGate, WithoutAModelledRecordACountedCandidateIsNew) {
 
 TEST(CounterGate, AModelledRecordOfOtherAxesOrPrecisionIsStaleNotCompared) {
   BaselineFile file = modelled_file(counted_run());
-  file.records[1].axes["batch"] += 1;
+  file.records[1].axes["batch_size"] += 1;
   file.records[2].precision = "fp32";
   RunResult run = counted_run();
   set(candidate(run, "fused_tf32"), "dram_bytes", 99999);

@@ -133,12 +133,12 @@ TEST(Gate, RecordOfAnotherPrecisionIsStale) {
 
 TEST(Gate, RecordOfOtherAxesIsStale) {
   RunResult run = fixture_run("run_h100.json");
-  run.axes["batch"] = 16;
+  run.axes["batch_size"] = 16;
   BaselineFile baseline = fixture_baseline("matching.json");
   apply_gate(run, evaluate_gate(run, &baseline, fixture_options()));
   for (const auto& c : run.candidates) {
     EXPECT_EQ(c.outcome, Outcome::stale) << c.id;
-    EXPECT_THAT(check(c, kStalenessCheck).message, HasSubstr("batch=2"));
+    EXPECT_THAT(check(c, kStalenessCheck).message, HasSubstr("batch_size=2,"));
   }
 }
 

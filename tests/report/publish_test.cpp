@@ -17,12 +17,15 @@
 #include "kernelgate/error.hpp"
 #include "kernelgate/hardware.hpp"
 #include "kernelgate/report.hpp"
+#include "kernelgate/runner.hpp"
 #include "support/error_of.hpp"
+#include "support/stock_suite.hpp"
 
 namespace kg {
 namespace {
 
 using namespace test;  // the fixtures and matchers (fixtures.hpp)
+using test_support::stock_suite;
 
 const std::string kWorkload = "l1_071_conv_transposed_2d";
 const std::string kOtherWorkload = "l2_078_conv_transpose3d_max_max_sum";
@@ -53,7 +56,7 @@ PublishOptions options_for(const std::filesystem::path& reports, const std::file
   PublishOptions options;
   options.reports_dir = reports;
   options.baselines_dir = baselines;
-  options.workloads = {kWorkload, kOtherWorkload};
+  options.suites = {stock_suite(kWorkload), stock_suite(kOtherWorkload)};
   options.by = "tester";
   return options;
 }
@@ -293,6 +296,7 @@ TEST(Publish, SeveralWorkloadsChangeTogetherOrNotAtAll) {
   candidate(first, "fused_tf32").latency->mean_ms = 0.55;
   RunResult second = fixture_run("run_h100.json");
   second.workload = kOtherWorkload;
+  second.axes = stock_suite(kOtherWorkload).resolve_axes("ci");
   const auto reports = reports_of("together", first, fixture_baseline("matching.json"));
   write_reports(reports, *reported(second, std::nullopt));
   const auto baselines = baselines_with("together", "matching.json");
@@ -362,6 +366,24 @@ TEST(Publish, ARunOnTheSimulatedGpuIsRefusedAndNothingIsWritten) {
   publish_ok(options_for(reports, baselines));
   EXPECT_NE(snapshot(baselines), before);
   EXPECT_FALSE(std::filesystem::exists(baselines / kWorkload / "sim-h100-sxm.json"));
+}
+
+// A record under its floor (floor_rule.hpp) is refused, however it got into
+// a report (its run's gate fails it, so here the report is made without that
+// rule, as an edited one would be), and nothing is written.
+TEST(Publish, ARecordUnderItsFloorIsRefusedAndNothingIsWritten) {
+  RunResult run = fixture_run("run_h100.json");
+  run.axes = stock_suite(kWorkload).default_axes();  // floor 0.306 ms on h100-sxm
+  candidate(run, "fused_tf32").latency = latency_statistics({0.09, 0.1, 0.11}, "adaptive", "cuda_event", 0);
+  const auto reports = reports_of("under_floor", run, std::nullopt);
+  const auto baselines = fresh_dir("under_floor_baselines");
+  const auto before = snapshot(baselines);
+  const PublishResult result = publish_reports(options_for(reports, baselines));
+  ASSERT_EQ(result.errors.size(), 1u);
+  EXPECT_THAT(result.errors[0], HasSubstr("below_floor: a median of 0.1 ms is under 0.5 of the tf32 floor"));
+  EXPECT_THAT(result.errors[0], HasSubstr("not published"));
+  EXPECT_FALSE(result.written);
+  EXPECT_EQ(snapshot(baselines), before);
 }
 
 // A simulated record goes under no key: a report of the simulated GPU

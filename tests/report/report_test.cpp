@@ -53,7 +53,7 @@ TEST(ReportJson, HoldsVerdictsRecordsAndRanking) {
   EXPECT_EQ(json.at("kind"), kReportKind);
   EXPECT_EQ(json.at("outcome"), "failed");
   EXPECT_EQ(json.at("exit_code"), 1);
-  EXPECT_EQ(json.at("workload").at("axes").at("batch"), 2);
+  EXPECT_EQ(json.at("workload").at("axes").at("batch_size"), 2);
   const auto& fused = candidate_json(json, "fused_tf32");
   EXPECT_EQ(fused.at("outcome"), "regressed");
   EXPECT_DOUBLE_EQ(fused.at("gate").at("baseline_mean_ms").get<double>(), 0.50);

@@ -158,7 +158,9 @@ bool merge_records(BaselineFile& file, const std::vector<BaselineRecord>& record
 struct PublishOptions {
   std::filesystem::path reports_dir;    // holds <workload>.<hardware>.json reports
   std::filesystem::path baselines_dir;  // holds <workload>/<hardware>.json; must exist
-  std::vector<std::string> workloads;   // the ids of the loaded suites: a report of another is refused
+  // The loaded suites: a report of another workload is refused, and so is a
+  // record under its floor there (floor_rule.hpp).
+  std::vector<Suite> suites;
   bool dry_run = false;                 // only say what would change
   bool force = false;                   // see MergeOptions
   std::string by;                       // who publishes; "" = $KERNELGATE_PUBLISHER, $GITHUB_ACTOR, $USER

@@ -1,9 +1,10 @@
 #pragma once
 // The hardware keys of kernelgate (baselines/<workload>/<hardware>.json) and
-// their peak figures, from which the floors of a workload follow: the time it
-// needs at least, for its bytes at full memory bandwidth and for its FLOPs at
-// the FP32 SIMT or dense TF32 tensor-core peak (docs/reports.md, `floors`),
-// and the roofline of interpret mode's counters (kernelgate/roofline.hpp).
+// their peak figures, from which the floors of a workload follow: the time
+// any implementation of a precision needs at least, for its bytes at the
+// fastest memory level they fit in and for its FLOPs at the fastest method
+// that meets the precision (docs/roofline.md, "Floors"), and the roofline
+// of interpret mode's counters (kernelgate/roofline.hpp).
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@ struct HardwareSpec {
   // For the roofline of counted runs; 0 where the key has none (cpu).
   double bf16_tflop_s = 0;       // dense BF16/FP16 tensor-core peak
   double l2_bandwidth_tb_s = 0;  // SM <-> L2, all SMs together
+  double l2_bytes = 0;           // L2 capacity (datasheet)
   int sm_count = 0;
   double sm_clock_ghz = 0;       // the boost clock the peaks above assume
   // The latency of a load served by DRAM and by L2, in SM clocks: the
@@ -68,12 +70,24 @@ const std::vector<HardwareSpec>& known_hardware();
 // Throws kg::Error listing the known keys.
 const HardwareSpec& hardware_spec(const std::string& key);
 
+// Lower bounds that hold for any implementation (docs/roofline.md, "Floors"),
+// assuming only that every element of every tensor moves at least once.
 struct Floors {
-  double memory_ms = 0;  // suite.bytes / bandwidth
-  double fp32_ms = 0;    // suite.flops / FP32 peak
-  double tf32_ms = 0;    // suite.flops / TF32 peak
+  // The working set (suite.bytes) between the SMs and L2 at L2 bandwidth,
+  // and all of it that L2 cannot hold between L2 and DRAM at DRAM bandwidth:
+  // the larger. Without L2 figures (cpu), all of it at DRAM bandwidth.
+  double memory_ms = 0;
+  bool l2_resident = false;  // the working set fits in L2: the L2 term bounds it
+  // suite.flops at the fastest method accurate enough for each precision:
+  // fp32, the fastest of FP32 SIMT, 3xTF32 (a third of the TF32 peak) and the
+  // three-product BF16 correction (a third of the BF16 peak); tf32, the TF32
+  // peak or that BF16 correction; bf16 and fp16, the BF16 peak.
+  double fp32_ms = 0;
+  double tf32_ms = 0;
+  double bf16_ms = 0;
   // The larger of memory and the compute floor of the given precision
-  // ("fp32" or "tf32"; anything else counts as fp32).
+  // ("fp32", "tf32", "bf16" or "fp16"; anything else counts as fp32).
+  double compute_ms(const std::string& precision) const;
   double bound_ms(const std::string& precision) const;
 };
 

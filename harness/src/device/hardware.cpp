@@ -46,6 +46,7 @@ HardwareSpec hopper(std::string key, std::string name, double dram_tb_s, double 
   spec.sm_count = sms;
   spec.sm_clock_ghz = clock_ghz;
   spec.l2_bandwidth_tb_s = kL2BytesPerSmClock * sms * clock_ghz * 1e9 / 1e12;
+  spec.l2_bytes = 50.0 * 1024 * 1024;  // "50 MB L2" on every Hopper datasheet: the larger reading, the lower floor
   spec.dram_latency_cycles = kDramLatencyCycles;
   spec.l2_latency_cycles = kL2LatencyCycles;
   spec.roofline_source = kHopperRooflineSource;
@@ -68,7 +69,7 @@ const std::vector<HardwareSpec>& known_hardware() {
       hopper("h200", "NVIDIA H200 SXM 141GB (HBM3e)", 4.8, 67.0, 495.0,
              "NVIDIA H200 datasheet (about 4.3 TB/s measured on a copy)", 989.0, 132, 1.98),
       {"cpu", "interpret mode on a nominal 2-core x86 CI runner", 0.02, 0.1, 0.1,
-       "nominal: no tensor cores, so TF32 = FP32", 0, 0, 0, 0, 0, 0, "none: interpret mode is not modelled as a GPU"},
+       "nominal: no tensor cores, so TF32 = FP32", 0, 0, 0, 0, 0, 0, 0, "none: interpret mode is not modelled as a GPU"},
   };
   return hardware;
 }
@@ -120,15 +121,36 @@ bool same_grid(const HardwareSpec& a, const HardwareSpec& b) {
          a.shared_bytes_per_sm == b.shared_bytes_per_sm && a.shared_reserved_per_block == b.shared_reserved_per_block;
 }
 
-double Floors::bound_ms(const std::string& precision) const {
-  return std::max(memory_ms, precision == "tf32" ? tf32_ms : fp32_ms);
+double Floors::compute_ms(const std::string& precision) const {
+  if (precision == "tf32") return tf32_ms;
+  if (precision == "bf16" || precision == "fp16") return bf16_ms;
+  return fp32_ms;
 }
+
+double Floors::bound_ms(const std::string& precision) const { return std::max(memory_ms, compute_ms(precision)); }
 
 Floors floors(double flops, double bytes, const HardwareSpec& hardware) {
   Floors result;
-  result.memory_ms = bytes / (hardware.memory_bandwidth_tb_s * 1e12) * 1e3;
-  result.fp32_ms = flops / (hardware.fp32_tflop_s * 1e12) * 1e3;
-  result.tf32_ms = flops / (hardware.tf32_tflop_s * 1e12) * 1e3;
+  const double dram = hardware.memory_bandwidth_tb_s * 1e12;
+  if (hardware.l2_bandwidth_tb_s > 0 && hardware.l2_bytes > 0) {
+    // Every byte passes between L2 and the SMs; only what L2 cannot hold
+    // must also pass to or from DRAM (the flush empties L2 of the inputs,
+    // but outputs may stay there when the timer stops).
+    const double through_l2 = bytes / (hardware.l2_bandwidth_tb_s * 1e12);
+    const double through_dram = std::max(0.0, bytes - hardware.l2_bytes) / dram;
+    result.memory_ms = std::max(through_l2, through_dram) * 1e3;
+    result.l2_resident = bytes <= hardware.l2_bytes;
+  } else {
+    result.memory_ms = bytes / dram * 1e3;
+  }
+  // FLOP/s of each method, in TFLOP/s: 3xTF32 and the BF16 correction spend
+  // three tensor-core products on each FP32 one.
+  const double fp32_rate = std::max({hardware.fp32_tflop_s, hardware.tf32_tflop_s / 3, hardware.bf16_tflop_s / 3});
+  const double tf32_rate = std::max(hardware.tf32_tflop_s, hardware.bf16_tflop_s / 3);
+  const double bf16_rate = std::max(tf32_rate, hardware.bf16_tflop_s);
+  result.fp32_ms = flops / (fp32_rate * 1e12) * 1e3;
+  result.tf32_ms = flops / (tf32_rate * 1e12) * 1e3;
+  result.bf16_ms = flops / (bf16_rate * 1e12) * 1e3;
   return result;
 }
 

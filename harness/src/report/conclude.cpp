@@ -9,6 +9,7 @@
 
 #include "kernelgate/baseline.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/floor_rule.hpp"
 #include "kernelgate/gate.hpp"
 #include "kernelgate/hardware.hpp"
 #include "kernelgate/json_reader.hpp"
@@ -31,7 +32,7 @@ std::optional<LatencyFloors> floors_for(const Suite& suite, const RunResult& run
     LatencyFloors result;
     result.hardware = run.hardware;
     result.memory_ms = f.memory_ms;
-    result.compute_ms = {{"fp32", f.fp32_ms}, {"tf32", f.tf32_ms}};
+    result.compute_ms = {{"fp32", f.fp32_ms}, {"tf32", f.tf32_ms}, {"bf16", f.bf16_ms}, {"fp16", f.bf16_ms}};
     return result;
   } catch (const Error&) {
     return std::nullopt;  // a GPU without known peaks: no floor column
@@ -90,6 +91,7 @@ int conclude_run(const Suite& suite, RunResult& run, const ConcludeOptions& opti
   GateOptions gate_options;
   gate_options.policy = options.policy;
   gate_options.today_days = today_utc_days();
+  apply_floor_rule(suite, run);  // a time no hardware reaches is never gated, ranked or published
   const GateVerdict verdict = evaluate_gate(run, baseline ? &*baseline : nullptr, gate_options);
   apply_gate(run, verdict);
 

@@ -13,6 +13,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +21,7 @@
 
 #include "kernelgate/baseline.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/floor_rule.hpp"
 #include "kernelgate/gpu_identity.hpp"
 #include "kernelgate/hardware.hpp"
 #include "kernelgate/json_reader.hpp"
@@ -141,15 +143,35 @@ std::optional<std::string> simulated_origin(const BaselineRecord& record) {
   return std::nullopt;
 }
 
+// Why a measured record's time is one no hardware reaches, or std::nullopt
+// (floor_rule.hpp): the gate of its run failed it, and an edited report
+// must not bring it into the store either.
+std::optional<std::string> under_its_floor(const Suite& suite, const BaselineRecord& record,
+                                           const std::string& hardware) {
+  if (record.trust != Trust::measured) return std::nullopt;
+  if (record.axes.empty()) return "a measured record without its axes: its floor cannot be checked";
+  const LatencyStats& latency = record.latency;
+  const double median = std::isfinite(latency.median_ms) ? latency.median_ms : latency.mean_ms;
+  try {
+    const std::string finding = below_floor(suite, record.axes, hardware, record.precision, median);
+    if (finding.empty()) return std::nullopt;
+    return finding + "; not published";
+  } catch (const Error& e) {
+    return std::string(e.what());
+  }
+}
+
 constexpr const char* kNeverPublished = "a simulated run is never a measurement, so it is not published";
 
-ReportRecords read_report_records(const std::filesystem::path& file, const std::vector<std::string>& workloads) {
+ReportRecords read_report_records(const std::filesystem::path& file, const std::vector<Suite>& suites) {
   const auto report = load_report(file);
   const JsonReader r(report, file.string());
   ReportRecords result;
   result.file = file;
   result.workload = r.at("workload").at("id").as_string();
-  if (std::find(workloads.begin(), workloads.end(), result.workload) == workloads.end())
+  const auto suite = std::find_if(suites.begin(), suites.end(),
+                                  [&](const Suite& loaded) { return loaded.id == result.workload; });
+  if (suite == suites.end())
     r.at("workload").at("id").fail("'" + result.workload + "' is not a workload of the loaded suites (--suites)");
   result.hardware = r.at("hardware").as_string();
   if (auto why = store_key_problem(result.hardware)) r.at("hardware").fail(*why);
@@ -170,6 +192,7 @@ ReportRecords read_report_records(const std::filesystem::path& file, const std::
     if (record.trust == Trust::modelled && result.hardware != kCpuHardwareKey)
       at.at("trust").fail("a modelled record is published only from a cpu report, not " + result.hardware + "'s");
     if (auto why = hardware_disagreement(record, result.hardware)) at.fail(*why);
+    if (auto why = under_its_floor(*suite, record, result.hardware)) at.fail(*why);
     result.records.push_back(std::move(record));
   }
   return result;
@@ -342,7 +365,7 @@ PublishResult publish_reports(const PublishOptions& options) {
   std::vector<ReportRecords> reports;
   for (const auto& file : files) {
     try {
-      reports.push_back(read_report_records(file, options.workloads));
+      reports.push_back(read_report_records(file, options.suites));
     } catch (const Error& e) {
       outcome.errors.push_back(e.what());
     }
