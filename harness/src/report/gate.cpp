@@ -341,175 +341,194 @@ BaselineRecord measured_record(const RunResult& run, const CandidateResult& cand
   return record;
 }
 
-GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, const GateOptions& options) {
-  if (baseline && (baseline->workload != run.workload || baseline->hardware != run.hardware))
-    throw Error("baseline file for " + baseline->workload + " on " + baseline->hardware +
-                " given to the gate of " + run.workload + " on " + run.hardware);
-  const GatePolicy& policy = options.policy;
+namespace {
 
-  std::optional<double> eager_mean_ms;
-  const LatencyStats* eager_now = nullptr;
+// cudnn_eager in this run and in the store: candidates are judged relative
+// to it when both runs timed it at the same workload and axes, with samples
+// on both sides.
+struct EagerTiming {
+  std::optional<double> mean_ms;        // this run's, for each record's ratio to eager
+  const LatencyStats* now = nullptr;    // this run's, when it gates
+  const BaselineRecord* stored = nullptr;
+  bool comparable = false;
+};
+
+EagerTiming eager_timing(const RunResult& run, const BaselineFile* baseline) {
+  EagerTiming eager;
   for (const auto& candidate : run.candidates)
     if (candidate.id == kEagerBaselineId && is_gateable(candidate)) {
-      eager_mean_ms = candidate.latency->mean_ms;
-      eager_now = &*candidate.latency;
+      eager.mean_ms = candidate.latency->mean_ms;
+      eager.now = &*candidate.latency;
     }
-  // Candidates are compared relative to cudnn_eager when both runs timed it
-  // at the same workload and axes, with samples on both sides.
-  const BaselineRecord* stored_eager = baseline ? baseline->find(kEagerBaselineId, Trust::measured) : nullptr;
-  const bool eager_comparable = eager_now && stored_eager && !stored_eager->workload_identity.empty() &&
-                                stored_eager->workload_identity == run.identity &&
-                                stored_eager->preset == run.preset && stored_eager->axes == run.axes &&
-                                !stored_eager->latency.samples_ms.empty() && !eager_now->samples_ms.empty();
+  eager.stored = baseline ? baseline->find(kEagerBaselineId, Trust::measured) : nullptr;
+  eager.comparable = eager.now && eager.stored && !eager.stored->workload_identity.empty() &&
+                     eager.stored->workload_identity == run.identity && eager.stored->preset == run.preset &&
+                     eager.stored->axes == run.axes && !eager.stored->latency.samples_ms.empty() &&
+                     !eager.now->samples_ms.empty();
+  return eager;
+}
 
-  GateVerdict verdict;
-  // Candidates whose stored record is comparable and whose latency gates: the
-  // rank drift check looks at pairs of these.
-  std::vector<std::size_t> rankable;
+// A candidate the gate does not look at: failed, unsupported or untimed.
+CandidateGate not_gated(const CandidateResult& candidate) {
+  CandidateGate gate;
+  gate.implementation = candidate.id;
+  std::string why = "not gated: the candidate is " + std::string(to_string(candidate.outcome));
+  if (!candidate.latency && !is_failure(candidate.outcome)) why = "not gated: no latency was measured";
+  gate.latency = make_check(kLatencyCheck, Outcome::skipped, why);
+  gate.staleness = make_check(kStalenessCheck, Outcome::skipped, why);
+  gate.unjudged = "not gated";
+  return gate;
+}
 
-  for (const auto& candidate : run.candidates) {
-    CandidateGate gate;
-    gate.implementation = candidate.id;
-    gate.gated = is_gateable(candidate);
-    if (!gate.gated) {
-      std::string why = "not gated: the candidate is " + std::string(to_string(candidate.outcome));
-      if (!candidate.latency && !is_failure(candidate.outcome)) why = "not gated: no latency was measured";
-      gate.latency = make_check(kLatencyCheck, Outcome::skipped, why);
-      gate.staleness = make_check(kStalenessCheck, Outcome::skipped, why);
-      gate.unjudged = "not gated";
-      verdict.candidates.push_back(std::move(gate));
-      continue;
-    }
-    const LatencyStats& now = *candidate.latency;
-    gate.record = measured_record(run, candidate, eager_mean_ms);
-    gate.ratio_to_eager = gate.record->ratio_to_eager;
-    // The cpu key gates interpret mode's counters against a modelled record.
-    const BaselineRecord* modelled = baseline ? baseline->find(candidate.id, Trust::modelled) : nullptr;
-    if (run.hardware == kCpuHardwareKey && (!candidate.counters.empty() || modelled)) {
-      gate.stored = modelled;
-      if (candidate.counters.empty()) {
-        gate.unjudged = candidate.counters_unavailable.empty() ? "this run counted nothing" : "could not count";
-        gate.latency =
-            candidate.counters_unavailable.empty()
-                ? make_check(kLatencyCheck, Outcome::passed,
-                             "not compared: the modelled record has counters, this run counted none "
-                             "(kernelgate run --counters)")
-                : make_check(kLatencyCheck, Outcome::unreliable,
-                             "cannot gate: the modelled record has counters, but this run could not count: " +
-                                 candidate.counters_unavailable);
-      } else if (!modelled) {
-        gate.unjudged = "no modelled record yet";
-        gate.latency = make_check(kLatencyCheck, Outcome::new_record,
-                                  "no modelled record for " + candidate.id +
-                                      " on cpu: publish this report to store its counters");
-        gate.staleness = make_check(kStalenessCheck, Outcome::passed, "");
-      } else if (is_comparable(*modelled, run, candidate, gate.stale_reasons)) {
-        judge_counters(gate, candidate, policy);
-      } else {
-        gate.unjudged = "the modelled record is stale";
-        gate.latency = make_check(kLatencyCheck, Outcome::passed,
-                                  "not compared: the modelled record is stale (see staleness)");
-      }
-      verdict.candidates.push_back(std::move(gate));
-      continue;
-    }
-    gate.stored = baseline ? baseline->find(candidate.id, Trust::measured) : nullptr;
-    if (!gate.stored) {
-      // The simulated GPU's key has no file and never gets one (publish
-      // refuses its reports): new, as on a new key, but nothing to publish.
-      gate.unjudged = "no measured record yet";
-      const std::string next = gate.record->trust == Trust::simulated
-                                   ? "a run on the simulated GPU is never a measurement, so none is stored"
-                                   : "publish this report to store it";
-      gate.latency = make_check(kLatencyCheck, Outcome::new_record,
-                                "no measured record for " + candidate.id + " on " + run.hardware + " (" +
-                                    ms(now.mean_ms) + " now): " + next);
-      gate.staleness = make_check(kStalenessCheck, Outcome::passed, "");
-      verdict.candidates.push_back(std::move(gate));
-      continue;
-    }
-    const BaselineRecord& stored = *gate.stored;
-    gate.baseline_mean_ms = stored.latency.mean_ms;
-    gate.stored_ratio_to_eager = stored.ratio_to_eager;
-    gate.change = now.mean_ms / stored.latency.mean_ms - 1.0;
-
-    // Staleness that makes the record incomparable: then the latency is not judged.
-    const bool comparable = is_comparable(stored, run, candidate, gate.stale_reasons);
-    if (auto observed = iso_date_days(stored.observed)) {
-      long age = options.today_days - *observed;
-      if (age > policy.max_age_days)
-        gate.stale_reasons.push_back("the record observed " + stored.observed.substr(0, 10) + " is " +
-                                     std::to_string(age) + " days old (max " +
-                                     std::to_string(policy.max_age_days) + "): re-measure and publish");
-    }
-
-    const bool wall_clock = now.clock == "wall" && !options.policy.gate_wall_clock;
-    // Records of version 1 have no samples: they are judged by their mean and std.
-    const bool by_samples = !stored.latency.samples_ms.empty() && !now.samples_ms.empty();
-    const std::string unreliable =
-        comparable && !wall_clock ? noise_problem(stored.latency, now, policy, !by_samples) : "";
-    if (!comparable) {
-      gate.unjudged = "the measured record is stale";
-      gate.latency = make_check(kLatencyCheck, Outcome::passed,
-                                "not compared: the stored record is stale (see staleness)");
-    } else if (wall_clock) {
-      gate.unjudged = "interpret-mode wall clock is informational";
-      gate.latency = make_check(kLatencyCheck, Outcome::passed,
-                                ms(now.mean_ms) + " vs record " + ms(stored.latency.mean_ms) +
-                                    ": interpret-mode wall-clock time is informational, not gated");
-    } else if (!unreliable.empty()) {
-      gate.unjudged = "too noisy to compare";
-      gate.latency = make_check(kLatencyCheck, Outcome::unreliable, unreliable);
-    } else if (by_samples) {
-      judge_samples(gate, run, candidate, policy, eager_comparable ? stored_eager : nullptr,
-                    eager_comparable ? eager_now : nullptr);
-      if (baseline->stored_rank(candidate.id, Trust::measured) > 0) rankable.push_back(verdict.candidates.size());
-    } else {
-      const double noise_ms = policy.noise_multiplier * std::max(now.std_ms, stored.latency.std_ms);
-      gate.rule = "mean_std";
-      gate.threshold_ms = stored.latency.mean_ms * (1.0 + policy.latency_tolerance) + noise_ms;
-      std::vector<std::string> regressions;
-      if (now.mean_ms > *gate.threshold_ms)
-        regressions.push_back(ms(now.mean_ms) + " vs measured record " + ms(stored.latency.mean_ms) + " (" +
-                              percent(*gate.change) + "; allowed up to " + ms(*gate.threshold_ms) + " = " +
-                              format("%.3g", policy.latency_tolerance * 100) + "% tolerance + " +
-                              format("%.3g", policy.noise_multiplier) + " x " +
-                              ms(std::max(now.std_ms, stored.latency.std_ms)) + " noise)");
-      if (gate.ratio_to_eager && gate.stored_ratio_to_eager) {
-        // Relative noise of a ratio: the two coefficients of variation add
-        // (bound). A ratio to eager exists only when eager_now does.
-        const double ratio_noise = policy.noise_multiplier * (now.cv + eager_now->cv);
-        gate.ratio_threshold = *gate.stored_ratio_to_eager * (1.0 + policy.latency_tolerance + ratio_noise);
-        if (*gate.ratio_to_eager > *gate.ratio_threshold)
-          regressions.push_back("ratio to cudnn_eager " + format("%.3f", *gate.ratio_to_eager) + " vs stored " +
-                                format("%.3f", *gate.stored_ratio_to_eager) + " (allowed up to " +
-                                format("%.3f", *gate.ratio_threshold) + ")");
-      }
-      if (!regressions.empty()) {
-        gate.latency = make_check(kLatencyCheck, Outcome::regressed,
-                                  "regressed on " + run.hardware + ": " + joined(regressions) +
-                                      ". If the slowdown is intended, publish this report.");
-      } else {
-        gate.latency = make_check(kLatencyCheck, Outcome::passed,
-                                  ms(now.mean_ms) + " vs record " + ms(stored.latency.mean_ms) + " (" +
-                                      percent(*gate.change) + ", threshold " + ms(*gate.threshold_ms) +
-                                      (stored.latency.samples_ms.empty() ? "; the record has no samples"
-                                                                         : "; this run has no samples") +
-                                      ": mean-and-std rule)");
-        const double win_threshold_ms = stored.latency.mean_ms * (1.0 - policy.latency_tolerance) - noise_ms;
-        if (policy.win_is_stale && now.mean_ms < win_threshold_ms)
-          gate.stale_reasons.push_back("faster than its record by " + percent(-*gate.change).substr(1) + " (" +
-                                       ms(now.mean_ms) + " vs " + ms(stored.latency.mean_ms) +
-                                       ", beyond tolerance and noise): publish this report");
-      }
-      if (baseline->stored_rank(candidate.id, Trust::measured) > 0) rankable.push_back(verdict.candidates.size());
-    }
-    verdict.candidates.push_back(std::move(gate));
+// The cpu key: interpret mode's counters against the modelled record.
+void judge_on_the_cpu_key(CandidateGate& gate, const RunResult& run, const CandidateResult& candidate,
+                          const BaselineRecord* modelled, const GatePolicy& policy) {
+  gate.stored = modelled;
+  if (candidate.counters.empty()) {
+    gate.unjudged = candidate.counters_unavailable.empty() ? "this run counted nothing" : "could not count";
+    gate.latency = candidate.counters_unavailable.empty()
+                       ? make_check(kLatencyCheck, Outcome::passed,
+                                    "not compared: the modelled record has counters, this run counted none "
+                                    "(kernelgate run --counters)")
+                       : make_check(kLatencyCheck, Outcome::unreliable,
+                                    "cannot gate: the modelled record has counters, but this run could not count: " +
+                                        candidate.counters_unavailable);
+  } else if (!modelled) {
+    gate.unjudged = "no modelled record yet";
+    gate.latency = make_check(kLatencyCheck, Outcome::new_record,
+                              "no modelled record for " + candidate.id +
+                                  " on cpu: publish this report to store its counters");
+    gate.staleness = make_check(kStalenessCheck, Outcome::passed, "");
+  } else if (is_comparable(*modelled, run, candidate, gate.stale_reasons)) {
+    judge_counters(gate, candidate, policy);
+  } else {
+    gate.unjudged = "the modelled record is stale";
+    gate.latency =
+        make_check(kLatencyCheck, Outcome::passed, "not compared: the modelled record is stale (see staleness)");
   }
+}
 
-  // Rank drift: a pair whose measured order contradicts the stored ranking
-  // beyond noise. Only measured records take part: reported ones never gate.
-  auto measured_rank = [&](const std::string& id) { return baseline->stored_rank(id, Trust::measured); };
+// No measured record yet: new. The simulated GPU's key has no file and
+// never gets one (publish refuses its reports): new, but nothing to publish.
+void judge_new(CandidateGate& gate, const RunResult& run, const CandidateResult& candidate) {
+  gate.unjudged = "no measured record yet";
+  const std::string next = gate.record->trust == Trust::simulated
+                               ? "a run on the simulated GPU is never a measurement, so none is stored"
+                               : "publish this report to store it";
+  gate.latency = make_check(kLatencyCheck, Outcome::new_record,
+                            "no measured record for " + candidate.id + " on " + run.hardware + " (" +
+                                ms(candidate.latency->mean_ms) + " now): " + next);
+  gate.staleness = make_check(kStalenessCheck, Outcome::passed, "");
+}
+
+// A record without samples (version 1): the mean against the record's mean
+// with a tolerance and a noise allowance, and the ratio to cudnn_eager.
+void judge_by_mean_and_std(CandidateGate& gate, const RunResult& run, const LatencyStats& now,
+                           const BaselineRecord& stored, const GatePolicy& policy, const LatencyStats* eager_now) {
+  const double noise_ms = policy.noise_multiplier * std::max(now.std_ms, stored.latency.std_ms);
+  gate.rule = "mean_std";
+  gate.threshold_ms = stored.latency.mean_ms * (1.0 + policy.latency_tolerance) + noise_ms;
+  std::vector<std::string> regressions;
+  if (now.mean_ms > *gate.threshold_ms)
+    regressions.push_back(ms(now.mean_ms) + " vs measured record " + ms(stored.latency.mean_ms) + " (" +
+                          percent(*gate.change) + "; allowed up to " + ms(*gate.threshold_ms) + " = " +
+                          format("%.3g", policy.latency_tolerance * 100) + "% tolerance + " +
+                          format("%.3g", policy.noise_multiplier) + " x " +
+                          ms(std::max(now.std_ms, stored.latency.std_ms)) + " noise)");
+  if (gate.ratio_to_eager && gate.stored_ratio_to_eager && eager_now) {
+    // Relative noise of a ratio: the two coefficients of variation add (bound).
+    const double ratio_noise = policy.noise_multiplier * (now.cv + eager_now->cv);
+    gate.ratio_threshold = *gate.stored_ratio_to_eager * (1.0 + policy.latency_tolerance + ratio_noise);
+    if (*gate.ratio_to_eager > *gate.ratio_threshold)
+      regressions.push_back("ratio to cudnn_eager " + format("%.3f", *gate.ratio_to_eager) + " vs stored " +
+                            format("%.3f", *gate.stored_ratio_to_eager) + " (allowed up to " +
+                            format("%.3f", *gate.ratio_threshold) + ")");
+  }
+  if (!regressions.empty()) {
+    gate.latency = make_check(kLatencyCheck, Outcome::regressed,
+                              "regressed on " + run.hardware + ": " + joined(regressions) +
+                                  ". If the slowdown is intended, publish this report.");
+    return;
+  }
+  gate.latency = make_check(kLatencyCheck, Outcome::passed,
+                            ms(now.mean_ms) + " vs record " + ms(stored.latency.mean_ms) + " (" +
+                                percent(*gate.change) + ", threshold " + ms(*gate.threshold_ms) +
+                                (stored.latency.samples_ms.empty() ? "; the record has no samples"
+                                                                   : "; this run has no samples") +
+                                ": mean-and-std rule)");
+  const double win_threshold_ms = stored.latency.mean_ms * (1.0 - policy.latency_tolerance) - noise_ms;
+  if (policy.win_is_stale && now.mean_ms < win_threshold_ms)
+    gate.stale_reasons.push_back("faster than its record by " + percent(-*gate.change).substr(1) + " (" +
+                                 ms(now.mean_ms) + " vs " + ms(stored.latency.mean_ms) +
+                                 ", beyond tolerance and noise): publish this report");
+}
+
+// A GPU key's measured record. Returns whether the latency was judged
+// against it (then the pair takes part in the rank drift check).
+bool judge_measured(CandidateGate& gate, const RunResult& run, const CandidateResult& candidate,
+                    const GateOptions& options, const EagerTiming& eager) {
+  const GatePolicy& policy = options.policy;
+  const LatencyStats& now = *candidate.latency;
+  const BaselineRecord& stored = *gate.stored;
+  gate.baseline_mean_ms = stored.latency.mean_ms;
+  gate.stored_ratio_to_eager = stored.ratio_to_eager;
+  gate.change = now.mean_ms / stored.latency.mean_ms - 1.0;
+
+  // Staleness that makes the record incomparable: then the latency is not judged.
+  const bool comparable = is_comparable(stored, run, candidate, gate.stale_reasons);
+  if (auto observed = iso_date_days(stored.observed)) {
+    long age = options.today_days - *observed;
+    if (age > policy.max_age_days)
+      gate.stale_reasons.push_back("the record observed " + stored.observed.substr(0, 10) + " is " +
+                                   std::to_string(age) + " days old (max " + std::to_string(policy.max_age_days) +
+                                   "): re-measure and publish");
+  }
+  const bool wall_clock = now.clock == "wall" && !policy.gate_wall_clock;
+  // Records of version 1 have no samples: they are judged by their mean and std.
+  const bool by_samples = !stored.latency.samples_ms.empty() && !now.samples_ms.empty();
+  const std::string unreliable =
+      comparable && !wall_clock ? noise_problem(stored.latency, now, policy, !by_samples) : "";
+  if (!comparable) {
+    gate.unjudged = "the measured record is stale";
+    gate.latency =
+        make_check(kLatencyCheck, Outcome::passed, "not compared: the stored record is stale (see staleness)");
+  } else if (wall_clock) {
+    gate.unjudged = "interpret-mode wall clock is informational";
+    gate.latency = make_check(kLatencyCheck, Outcome::passed,
+                              ms(now.mean_ms) + " vs record " + ms(stored.latency.mean_ms) +
+                                  ": interpret-mode wall-clock time is informational, not gated");
+  } else if (!unreliable.empty()) {
+    gate.unjudged = "too noisy to compare";
+    gate.latency = make_check(kLatencyCheck, Outcome::unreliable, unreliable);
+  } else if (by_samples) {
+    judge_samples(gate, run, candidate, policy, eager.comparable ? eager.stored : nullptr,
+                  eager.comparable ? eager.now : nullptr);
+    return true;
+  } else {
+    judge_by_mean_and_std(gate, run, now, stored, policy, eager.now);
+    return true;
+  }
+  return false;
+}
+
+// Whether b, ranked behind a in the store, measured faster than a now: with
+// samples on both sides, b confidently faster by more than half the
+// tolerance (the sample comparison of b against a in this run); without,
+// the means apart by more than the noise.
+bool drifted(const LatencyStats& a, const LatencyStats& b, const GatePolicy& policy) {
+  if (!a.samples_ms.empty() && !b.samples_ms.empty()) {
+    const SampleComparison c = compare_samples(a.samples_ms, b.samples_ms, sample_comparison_policy(policy));
+    return c.ratio_high < 1 - policy.latency_tolerance / 2;
+  }
+  return a.mean_ms - b.mean_ms > policy.noise_multiplier * std::max(a.std_ms, b.std_ms);
+}
+
+// Rank drift: a pair of judged candidates whose measured order contradicts
+// the stored ranking. Only measured records take part: reported ones never
+// gate.
+void find_rank_drifts(GateVerdict& verdict, const std::vector<std::size_t>& rankable, const RunResult& run,
+                      const BaselineFile& baseline, const GatePolicy& policy) {
+  auto measured_rank = [&](const std::string& id) { return baseline.stored_rank(id, Trust::measured); };
   auto latency_of = [&](const std::string& id) -> const LatencyStats& { return *find_candidate(run, id)->latency; };
   for (std::size_t x = 0; x < rankable.size(); ++x) {
     for (std::size_t y = x + 1; y < rankable.size(); ++y) {
@@ -518,33 +537,62 @@ GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, co
       if (measured_rank(a->implementation) > measured_rank(b->implementation)) std::swap(a, b);
       const LatencyStats& la = latency_of(a->implementation);
       const LatencyStats& lb = latency_of(b->implementation);
-      // With samples on both sides: b is confidently faster than a by more
-      // than half the tolerance (the sample comparison of b against a, in
-      // this run). Without: the means differ by more than the noise.
-      bool drifted = false;
-      if (!la.samples_ms.empty() && !lb.samples_ms.empty()) {
-        const SampleComparison c = compare_samples(la.samples_ms, lb.samples_ms, sample_comparison_policy(policy));
-        drifted = c.ratio_high < 1 - policy.latency_tolerance / 2;
-      } else {
-        drifted = la.mean_ms - lb.mean_ms > policy.noise_multiplier * std::max(la.std_ms, lb.std_ms);
-      }
-      if (drifted) {
-        RankDrift drift{a->implementation, b->implementation, measured_rank(a->implementation),
-                        measured_rank(b->implementation), la.mean_ms, lb.mean_ms};
-        a->stale_reasons.push_back("rank drift: " + drift.describe() + ": publish this report");
-        b->stale_reasons.push_back("rank drift: " + drift.describe() + ": publish this report");
-        verdict.drifts.push_back(std::move(drift));
-      }
+      if (!drifted(la, lb, policy)) continue;
+      RankDrift drift{a->implementation, b->implementation, measured_rank(a->implementation),
+                      measured_rank(b->implementation), la.mean_ms, lb.mean_ms};
+      a->stale_reasons.push_back("rank drift: " + drift.describe() + ": publish this report");
+      b->stale_reasons.push_back("rank drift: " + drift.describe() + ": publish this report");
+      verdict.drifts.push_back(std::move(drift));
     }
   }
+}
 
+// One gateable candidate against the baseline file. Returns whether its
+// latency was judged against a ranked measured record.
+bool judge_candidate(CandidateGate& gate, const RunResult& run, const CandidateResult& candidate,
+                     const BaselineFile* baseline, const GateOptions& options, const EagerTiming& eager) {
+  gate.record = measured_record(run, candidate, eager.mean_ms);
+  gate.ratio_to_eager = gate.record->ratio_to_eager;
+  const BaselineRecord* modelled = baseline ? baseline->find(candidate.id, Trust::modelled) : nullptr;
+  if (run.hardware == kCpuHardwareKey && (!candidate.counters.empty() || modelled)) {
+    judge_on_the_cpu_key(gate, run, candidate, modelled, options.policy);
+    return false;
+  }
+  gate.stored = baseline ? baseline->find(candidate.id, Trust::measured) : nullptr;
+  if (!gate.stored) {
+    judge_new(gate, run, candidate);
+    return false;
+  }
+  return judge_measured(gate, run, candidate, options, eager) &&
+         baseline->stored_rank(candidate.id, Trust::measured) > 0;
+}
+
+}  // namespace
+
+GateVerdict evaluate_gate(const RunResult& run, const BaselineFile* baseline, const GateOptions& options) {
+  if (baseline && (baseline->workload != run.workload || baseline->hardware != run.hardware))
+    throw Error("baseline file for " + baseline->workload + " on " + baseline->hardware +
+                " given to the gate of " + run.workload + " on " + run.hardware);
+  const EagerTiming eager = eager_timing(run, baseline);
+  GateVerdict verdict;
+  std::vector<std::size_t> rankable;  // judged against a ranked measured record: the rank drift pairs
+  for (const auto& candidate : run.candidates) {
+    if (!is_gateable(candidate)) {
+      verdict.candidates.push_back(not_gated(candidate));
+      continue;
+    }
+    CandidateGate gate;
+    gate.implementation = candidate.id;
+    gate.gated = true;
+    if (judge_candidate(gate, run, candidate, baseline, options, eager)) rankable.push_back(verdict.candidates.size());
+    verdict.candidates.push_back(std::move(gate));
+  }
+  if (baseline) find_rank_drifts(verdict, rankable, run, *baseline, options.policy);
   for (auto& gate : verdict.candidates) {
     if (!gate.gated || !gate.stored) continue;
-    if (gate.stale_reasons.empty()) {
-      gate.staleness = make_check(kStalenessCheck, Outcome::passed, "");
-    } else {
-      gate.staleness = make_check(kStalenessCheck, Outcome::stale, joined(gate.stale_reasons));
-    }
+    const bool stale = !gate.stale_reasons.empty();
+    gate.staleness = make_check(kStalenessCheck, stale ? Outcome::stale : Outcome::passed,
+                                stale ? joined(gate.stale_reasons) : "");
   }
   return verdict;
 }
