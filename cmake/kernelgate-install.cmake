@@ -7,7 +7,7 @@ include(CMakePackageConfigHelpers)
 set(KERNELGATE_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/kernelgate)
 set(KERNELGATE_INSTALL_DATADIR ${CMAKE_INSTALL_DATADIR}/kernelgate)
 
-set(exported kg_json kg_ops kg_suite kg_device kg_lint kg_runner kg_report kg_harness kg_cli)
+set(exported kg_json kg_ops kg_suite kg_device kg_lint kg_runner kg_gate kg_report kg_harness kg_cli)
 if(NOT KERNELGATE_GPU)
   list(APPEND exported kg_interpret)
 endif()

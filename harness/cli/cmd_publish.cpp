@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "kernelgate/baseline.hpp"
+#include "kernelgate/publish.hpp"
 #include "kernelgate/error.hpp"
 
 namespace kg::cli {

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "kernelgate/baseline.hpp"
+#include "kernelgate/publish.hpp"
 #include "kernelgate/history.hpp"
 #include "html_parts.hpp"
 

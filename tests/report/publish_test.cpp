@@ -14,6 +14,7 @@
 
 #include "fixtures.hpp"
 #include "kernelgate/baseline.hpp"
+#include "kernelgate/publish.hpp"
 #include "kernelgate/error.hpp"
 #include "kernelgate/hardware.hpp"
 #include "kernelgate/report.hpp"

@@ -4,7 +4,8 @@
 // comparison (sample_comparison.hpp). Unlike the stored baselines, both
 // sides share the machine, its clocks and its neighbours, so the comparison
 // sees small changes the stored records cannot. Data here, printing in
-// ab_markdown; `kernelgate compare` is the command (docs/gate-statistics.md).
+// ab_markdown (report.hpp); `kernelgate compare` is the command
+// (docs/gate-statistics.md).
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,9 +39,6 @@ struct RunAB {
 // (wall clock) samples say nothing about a GPU: they are compared and shown,
 // but their verdict counts only with the policy's gate_wall_clock.
 RunAB compare_runs(const RunResult& base, const RunResult& head, const GatePolicy& policy);
-
-// A Markdown table per workload: candidate, verdict, ratio and interval.
-std::string ab_markdown(const std::vector<RunAB>& comparisons);
 
 // 1 when a candidate of head regressed, failed, or stayed inconclusive
 // under a policy that fails it; 0 otherwise.

@@ -1,7 +1,8 @@
 #pragma once
 // The gate: the verdicts of one run against its stored baseline file, as pure
 // functions of (run, baseline file, policy, today). The rules are in
-// docs/baselines.md; every verdict is unit-tested on fixtures in tests/report.
+// docs/baselines.md; every verdict is unit-tested in tests/gate on the
+// fixtures of tests/report.
 #include <optional>
 #include <string>
 #include <vector>

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kernelgate/ab_comparison.hpp"
 #include "kernelgate/baseline.hpp"
 #include "kernelgate/gate.hpp"
 #include "kernelgate/result.hpp"
@@ -70,6 +71,10 @@ std::string markdown_summary(const nlohmann::ordered_json& report);
 // `text` made safe for one cell of a Markdown table: line breaks become
 // spaces, `|` is escaped, and beyond `limit` characters it is cut with "…".
 std::string markdown_cell(std::string text, std::size_t limit = 400);
+
+// The same-job A/B of `kernelgate compare` (ab_comparison.hpp) as Markdown:
+// a table per workload of candidate, verdict, ratio and interval.
+std::string ab_markdown(const std::vector<RunAB>& comparisons);
 
 // Joins the Markdown of every JSON report in report_dir (sorted by workload,
 // then hardware) into one summary, kept under kMaxSummaryBytes. Throws

@@ -7,7 +7,6 @@
 #include "kernelgate/baseline.hpp"
 #include "kernelgate/error.hpp"
 #include "kernelgate/gate.hpp"
-#include "kernelgate/report.hpp"
 
 namespace kg {
 
@@ -77,26 +76,6 @@ RunAB compare_runs(const RunResult& base, const RunResult& head, const GatePolic
     result.candidates.push_back(std::move(ab));
   }
   return result;
-}
-
-std::string ab_markdown(const std::vector<RunAB>& comparisons) {
-  std::string text;
-  for (const RunAB& run : comparisons) {
-    text += "### " + std::string(ab_exit_code({run}) == 0 ? "✅" : "❌") + " " + run.workload + " on " +
-            run.hardware + ": head against base\n\n";
-    text += "| implementation | verdict | head / base | 99% interval | detail |\n|---|---|---:|---|---|\n";
-    for (const CandidateAB& c : run.candidates) {
-      char ratio[32] = "—", interval[64] = "—";
-      if (c.comparison) {
-        std::snprintf(ratio, sizeof ratio, "%.3fx", c.comparison->ratio);
-        std::snprintf(interval, sizeof interval, "%.3fx to %.3fx", c.comparison->ratio_low, c.comparison->ratio_high);
-      }
-      text += "| `" + markdown_cell(c.implementation, 80) + "` | " + std::string(to_string(c.outcome)) + " | " +
-              ratio + " | " + interval + " | " + markdown_cell(c.message) + " |\n";
-    }
-    text += "\n";
-  }
-  return text;
 }
 
 int ab_exit_code(const std::vector<RunAB>& comparisons) {

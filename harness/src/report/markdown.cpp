@@ -248,4 +248,25 @@ std::string markdown_summary(const ordered_json& report) {
   return md;
 }
 
+// The same-job A/B (ab_comparison.hpp): a table per workload.
+std::string ab_markdown(const std::vector<RunAB>& comparisons) {
+  std::string text;
+  for (const RunAB& run : comparisons) {
+    text += "### " + std::string(ab_exit_code({run}) == 0 ? "✅" : "❌") + " " + run.workload + " on " +
+            run.hardware + ": head against base\n\n";
+    text += "| implementation | verdict | head / base | 99% interval | detail |\n|---|---|---:|---|---|\n";
+    for (const CandidateAB& c : run.candidates) {
+      char ratio[32] = "—", interval[64] = "—";
+      if (c.comparison) {
+        std::snprintf(ratio, sizeof ratio, "%.3fx", c.comparison->ratio);
+        std::snprintf(interval, sizeof interval, "%.3fx to %.3fx", c.comparison->ratio_low, c.comparison->ratio_high);
+      }
+      text += "| `" + markdown_cell(c.implementation, 80) + "` | " + std::string(to_string(c.outcome)) + " | " +
+              ratio + " | " + interval + " | " + markdown_cell(c.message) + " |\n";
+    }
+    text += "\n";
+  }
+  return text;
+}
+
 }  // namespace kg

@@ -20,6 +20,7 @@
 #include <cstring>
 
 #include "kernelgate/baseline.hpp"
+#include "kernelgate/publish.hpp"
 #include "kernelgate/error.hpp"
 #include "kernelgate/floor_rule.hpp"
 #include "kernelgate/gpu_identity.hpp"
