@@ -108,7 +108,7 @@ Work add_compare_command(CLI::App& compare, CommonOptions& common) {
   compare.add_flag("--json", options->json, "the comparison as JSON instead of a Markdown table");
   add_suites_option(compare, common);
   add_gate_override(compare, "--latency-tolerance", options->gate.latency_tolerance, "relative slowdown allowed")
-      ->check(number_in(0, 10, "a fraction", &options->option_errors, "--latency-tolerance"));
+      ->check(number_in(0, kMaxLatencyTolerance, "a fraction", &options->option_errors, "--latency-tolerance"));
   compare.add_flag("--gate-interpret-latency", options->gate.gate_wall_clock,
                    "also judge interpret-mode (wall clock) samples, which are informational by default");
   return [options, &common] { return compare_command(*options, common); };

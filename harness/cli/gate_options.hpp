@@ -25,12 +25,12 @@ CLI::Option* add_gate_override(CLI::App& command, const std::string& name, std::
 inline void add_gate_options(CLI::App& command, GatePolicyOverrides& overrides, OptionErrors* deferred) {
   add_gate_override(command, "--latency-tolerance", overrides.latency_tolerance,
                     "relative slowdown allowed before `regressed`, e.g. 0.05")
-      ->check(number_in(0, 10, "a fraction", deferred, "--latency-tolerance"));
+      ->check(number_in(0, kMaxLatencyTolerance, "a fraction", deferred, "--latency-tolerance"));
   add_gate_override(command, "--noise-multiplier", overrides.noise_multiplier,
                     "times the measured standard deviation added to the tolerance")
-      ->check(number_in(0, 100, "a number", deferred, "--noise-multiplier"));
+      ->check(number_in(0, kMaxNoiseMultiplier, "a number", deferred, "--noise-multiplier"));
   add_gate_override(command, "--max-age-days", overrides.max_age_days, "a measured record older than this is stale")
-      ->check(number_in(0, 36500, "a number of days", deferred, "--max-age-days"));
+      ->check(number_in(0, kMaxAgeDays, "a number of days", deferred, "--max-age-days"));
   add_gate_override(command, "--win-is-stale", overrides.win_is_stale,
                     "true|false: a speed-up beyond tolerance makes the record stale (asks for a publish)");
   command

@@ -7,6 +7,7 @@
 #include "fixtures.hpp"
 #include "kernelgate/error.hpp"
 #include "kernelgate/gate.hpp"
+#include "support/error_of.hpp"
 
 namespace kg {
 namespace {
@@ -301,6 +302,21 @@ TEST(Gate, OverridesReplaceOnlyWhatIsGiven) {
   EXPECT_FALSE(applied.win_is_stale);
   overrides.latency_tolerance = -0.1;
   EXPECT_THROW(apply_overrides(suite, overrides), Error);
+}
+
+// One range per field wherever a policy is read (suite.hpp): a suite file
+// and apply_overrides refuse the same values, naming the field.
+TEST(Gate, PolicyFieldsHaveOneRange) {
+  GatePolicyOverrides overrides;
+  overrides.max_age_days = kMaxAgeDays;
+  EXPECT_EQ(apply_overrides({}, overrides).max_age_days, kMaxAgeDays);
+  overrides.max_age_days = kMaxAgeDays + 1;
+  EXPECT_EQ(test::error_of([&] { apply_overrides({}, overrides); }),
+            "gate policy: max_age_days must be between 0 and 36500, not 36501");
+  overrides = {};
+  overrides.noise_multiplier = kMaxNoiseMultiplier * 2;
+  EXPECT_EQ(test::error_of([&] { apply_overrides({}, overrides); }),
+            "gate policy: noise_multiplier must be between 0 and 100, not 200");
 }
 
 TEST(Gate, ARecordedFailureOrRefusalWithoutItsCheckStays) {

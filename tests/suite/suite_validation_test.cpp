@@ -50,6 +50,10 @@ TEST_F(SuiteValidation, UnknownKey) {
 
 TEST_F(SuiteValidation, GateRoundsAndInconclusivePolicy) {
   expect_error([](Json& j) { j["gate"]["max_rounds"] = 0; }, "$.gate.max_rounds: must be between 1 and 20");
+  // The ranges of the command line's overrides (suite.hpp).
+  expect_error([](Json& j) { j["gate"]["max_age_days"] = 36501; }, "$.gate.max_age_days: must be between 0 and 36500");
+  expect_error([](Json& j) { j["gate"]["latency_tolerance"] = 11; },
+               "$.gate.latency_tolerance: must be between 0 and 10");
   expect_error([](Json& j) { j["gate"]["inconclusive"] = "ignore"; },
                "$.gate.inconclusive: must be \"fail\" or \"warn\"");
   std::string file;

@@ -130,6 +130,11 @@ inline constexpr const char* kStalenessCheck = "staleness";
 // Only under RunOptions::lint_fails: the candidate's source file has a
 // finding of `kernelgate lint` (docs/lint.md).
 inline constexpr const char* kSourceLintCheck = "source_lint";
+// The runner's own: the candidate's process (a crash, a hang, a reply that
+// cannot be read), its refusal of the axes, and `kernelgate model`'s count.
+inline constexpr const char* kIsolationCheck = "isolation";
+inline constexpr const char* kSupportCheck = "support";
+inline constexpr const char* kModelCheck = "model";
 
 // One named check: "equivalence", "contract", "latency", "staleness".
 struct CheckResult {

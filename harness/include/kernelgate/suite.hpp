@@ -34,6 +34,12 @@ struct Tolerance {
   double rel_l2 = 0;  // bound on ||got - want||_2 / ||want||_2
 };
 
+// The ranges of the gate policy's overridable fields, the same in a suite
+// file, on the command line and in apply_overrides (gate.hpp).
+inline constexpr double kMaxLatencyTolerance = 10;  // a fraction
+inline constexpr double kMaxNoiseMultiplier = 100;
+inline constexpr int kMaxAgeDays = 36500;  // 0: a record from before today is stale
+
 struct GatePolicy {
   double latency_tolerance = 0.05;  // relative slowdown allowed
   double noise_multiplier = 2.0;    // times the measured std added to the tolerance

@@ -279,17 +279,24 @@ SampleComparisonPolicy sample_comparison_policy(const GatePolicy& policy) {
 }
 
 GatePolicy apply_overrides(GatePolicy policy, const GatePolicyOverrides& overrides) {
+  // The suite file's ranges (suite.hpp); the command line checks the same
+  // before it gets here, so this names the policy field, not an option.
+  auto check = [](double value, double max, const char* field) {
+    if (!(value >= 0 && value <= max))
+      throw Error(std::string("gate policy: ") + field + " must be between 0 and " + format("%g", max) + ", not " +
+                  format("%g", value));
+  };
   policy.gate_wall_clock = overrides.gate_wall_clock;
   if (overrides.latency_tolerance) {
-    if (!(*overrides.latency_tolerance >= 0)) throw Error("--latency-tolerance must be >= 0");
+    check(*overrides.latency_tolerance, kMaxLatencyTolerance, "latency_tolerance");
     policy.latency_tolerance = *overrides.latency_tolerance;
   }
   if (overrides.noise_multiplier) {
-    if (!(*overrides.noise_multiplier >= 0)) throw Error("--noise-multiplier must be >= 0");
+    check(*overrides.noise_multiplier, kMaxNoiseMultiplier, "noise_multiplier");
     policy.noise_multiplier = *overrides.noise_multiplier;
   }
   if (overrides.max_age_days) {
-    if (*overrides.max_age_days < 0) throw Error("--max-age-days must be >= 0");
+    check(*overrides.max_age_days, kMaxAgeDays, "max_age_days");
     policy.max_age_days = *overrides.max_age_days;
   }
   if (overrides.win_is_stale) policy.win_is_stale = *overrides.win_is_stale;

@@ -104,9 +104,9 @@ class CandidateChecker {
         return result;
       }
       check_runs(result);
-      result.checks.push_back(make_check("contract", Outcome::passed));
+      result.checks.push_back(make_check(kContractCheck, Outcome::passed));
       result.checks.push_back(make_check(
-          "equivalence", Outcome::passed,
+          kEquivalenceCheck, Outcome::passed,
           strict_summary_.empty() ? std::string()
                                   : "every output element also within tolerance of the strict-FP32 GPU reference (" +
                                         strict_summary_ + ")"));
@@ -117,7 +117,7 @@ class CandidateChecker {
       return failed_result(std::move(result), finding);
     } catch (const nlohmann::json::exception& e) {
       // A reply without the fields its command answers with: forged or garbled.
-      return failed_result(std::move(result), Finding{Outcome::crashed, "isolation", "",
+      return failed_result(std::move(result), Finding{Outcome::crashed, kIsolationCheck, "",
                                                std::string("its reply to the runner could not be read: ") + e.what()});
     }
     decide(result);
@@ -133,7 +133,7 @@ class CandidateChecker {
     try {
       return read(reply);
     } catch (const Error& e) {
-      throw Finding{Outcome::crashed, "isolation", "", e.what()};
+      throw Finding{Outcome::crashed, kIsolationCheck, "", e.what()};
     }
   }
 
@@ -141,7 +141,7 @@ class CandidateChecker {
   Message call(Message message) {
     Message reply = session_.call(message);
     if (reply.header.contains("failed"))
-      throw Finding{Outcome::crashed, "isolation", "", printable(reply.header["failed"].get<std::string>())};
+      throw Finding{Outcome::crashed, kIsolationCheck, "", printable(reply.header["failed"].get<std::string>())};
     return reply;
   }
 
@@ -160,7 +160,7 @@ class CandidateChecker {
     const OpenReply reply = read_reply(call(command), read_open_reply);
     if (!reply.unsupported.empty()) {
       result.thread_orders.clear();
-      result.checks.push_back(make_check("support", Outcome::not_supported, reply.unsupported));
+      result.checks.push_back(make_check(kSupportCheck, Outcome::not_supported, reply.unsupported));
       decide(result);
       return false;
     }
@@ -196,7 +196,7 @@ class CandidateChecker {
                                 " output elements are NaN or infinite (first at " +
                                 describe_index(reply.scan.first_non_finite, output_shape_) + ")";
     if (timed) violation("timed_outputs", message);
-    throw Finding{Outcome::incorrect, "equivalence", "", message};
+    throw Finding{Outcome::incorrect, kEquivalenceCheck, "", message};
   }
 
   RunReply run_checked(const std::string& set, const std::string& what, bool count = false) {
@@ -297,14 +297,14 @@ class CandidateChecker {
     const ErrorStats reference_stats =
         compare_to_reference(reply.values, reference_at(indices, set), indices, fp32, true);
     if (!within_tolerance(reference_stats, fp32))
-      throw Finding{Outcome::crashed, "isolation", "",
+      throw Finding{Outcome::crashed, kIsolationCheck, "",
                     "the strict-FP32 GPU reference of " + suite_.id + " (" + strict_summary_ +
                         ") disagrees with the float64 reference on " + what + ": " +
                         describe(reference_stats, fp32, "fp32", output_shape_)};
     const ErrorStats& stats = strict.stats;
     if (!within_tolerance(stats, tolerance_)) {
       result.error = stats;
-      throw Finding{Outcome::incorrect, "equivalence", "",
+      throw Finding{Outcome::incorrect, kEquivalenceCheck, "",
                     what + ", every element against the strict-FP32 GPU reference: " +
                         describe(stats, tolerance_, candidate_.precision, output_shape_)};
     }
@@ -321,7 +321,7 @@ class CandidateChecker {
                                       read_run_reply);
     if (!reply.counters_unavailable.empty()) {
       result.counters_unavailable = reply.counters_unavailable;
-      result.checks.push_back(make_check("model", Outcome::skipped, "not counted: " + result.counters_unavailable));
+      result.checks.push_back(make_check(kModelCheck, Outcome::skipped, "not counted: " + result.counters_unavailable));
     } else {
       result.counters = reply.counters;
       auto count = [&](const std::string& name) {
@@ -329,7 +329,7 @@ class CandidateChecker {
           if (key == name) return value;
         return std::uint64_t{0};
       };
-      result.checks.push_back(make_check("model", Outcome::skipped,
+      result.checks.push_back(make_check(kModelCheck, Outcome::skipped,
                                          "counted " + std::to_string(count("blocks_run")) + " of " +
                                              std::to_string(count("blocks")) +
                                              " blocks, scaled to the grid; not checked, not timed"));
@@ -349,7 +349,7 @@ class CandidateChecker {
     const ErrorStats stats_a = compare(got_a, points_a.want, points_a);
     result.error = stats_a;
     if (!within_tolerance(stats_a, tolerance_))
-      throw Finding{Outcome::incorrect, "equivalence", "",
+      throw Finding{Outcome::incorrect, kEquivalenceCheck, "",
                     "input set A: " + describe(stats_a, tolerance_, candidate_.precision, output_shape_)};
     check_finite(run_a, "input set A", false);
     check_whole_output("A", "input set A", result);
@@ -364,7 +364,7 @@ class CandidateChecker {
       if (within_tolerance(compare(got_b, reference_at(points_b.indices, "A"), points_b), tolerance_))
         violation("fresh_inputs",
                   "on fresh inputs (set B) the candidate returned the answer for the previous inputs (set A)");
-      throw Finding{Outcome::incorrect, "equivalence", "",
+      throw Finding{Outcome::incorrect, kEquivalenceCheck, "",
                     "input set B: " + describe(stats_b, tolerance_, candidate_.precision, output_shape_)};
     }
     check_finite(run_b, "input set B", false);
@@ -479,7 +479,7 @@ class CandidateChecker {
   }
 
   [[noreturn]] void violation(const std::string& rule, const std::string& message) {
-    throw Finding{Outcome::contract_violation, "contract", rule, rule + ": " + message};
+    throw Finding{Outcome::contract_violation, kContractCheck, rule, rule + ": " + message};
   }
 
   const Suite& suite_;
@@ -506,17 +506,17 @@ class CandidateChecker {
 
 CandidateResult failed_result(CandidateResult result, const Finding& finding) {
   result.latency.reset();
-  if (finding.check == "isolation") {
-    result.checks = {make_check("isolation", finding.outcome, finding.message)};
+  if (finding.check == kIsolationCheck) {
+    result.checks = {make_check(kIsolationCheck, finding.outcome, finding.message)};
     decide(result);
     return result;
   }
   std::erase_if(result.checks, [&](const CheckResult& check) { return check.name == finding.check; });
   result.checks.push_back(make_check(finding.check, finding.outcome, finding.message, finding.rule));
-  if (finding.check == "contract" &&
+  if (finding.check == kContractCheck &&
       std::none_of(result.checks.begin(), result.checks.end(),
-                   [](const CheckResult& check) { return check.name == "equivalence"; }))
-    result.checks.push_back(make_check("equivalence", Outcome::skipped, "not judged after a contract violation"));
+                   [](const CheckResult& check) { return check.name == kEquivalenceCheck; }))
+    result.checks.push_back(make_check(kEquivalenceCheck, Outcome::skipped, "not judged after a contract violation"));
   decide(result);
   return result;
 }

@@ -322,7 +322,7 @@ class ChildProcessSession final : public CandidateSession {
     const int strays = kill_descendants(pid_);
     descendants_killed_ = true;
     if (strays > 0)
-      return Finding{Outcome::contract_violation, "contract", "stray_processes",
+      return Finding{Outcome::contract_violation, kContractCheck, "stray_processes",
                      "stray_processes: " + std::to_string(strays) +
                          " process(es) the candidate started were still there after its child process "
                          "exited; they were killed"};
@@ -463,7 +463,7 @@ class ChildProcessSession final : public CandidateSession {
     std::ostringstream message;
     message << "no result within the " << timeout_s_ << " s watchdog limit; the child was killed";
     end_child();
-    ended_ = Finding{Outcome::timed_out, "isolation", "", message.str()};
+    ended_ = Finding{Outcome::timed_out, kIsolationCheck, "", message.str()};
   }
 
   [[noreturn]] void fail_timed_out() {
@@ -473,7 +473,7 @@ class ChildProcessSession final : public CandidateSession {
 
   [[noreturn]] void fail(Outcome outcome, std::string message) {
     end_child();
-    ended_ = Finding{outcome, "isolation", "", std::move(message)};
+    ended_ = Finding{outcome, kIsolationCheck, "", std::move(message)};
     throw *ended_;
   }
 

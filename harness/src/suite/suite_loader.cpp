@@ -245,8 +245,8 @@ void read_gate(const JsonReader& field, Suite& suite) {
                          "max_cv", "max_rounds", "inconclusive", "counter_tolerance"});
   if (field.has("latency_tolerance")) {
     suite.gate.latency_tolerance = field.at("latency_tolerance").as_number();
-    if (!(suite.gate.latency_tolerance >= 0))
-      field.at("latency_tolerance").fail("must be zero or positive");
+    if (!(suite.gate.latency_tolerance >= 0 && suite.gate.latency_tolerance <= kMaxLatencyTolerance))
+      field.at("latency_tolerance").fail("must be between 0 and " + std::to_string(int(kMaxLatencyTolerance)));
   }
   if (field.has("counter_tolerance")) {
     suite.gate.counter_tolerance = field.at("counter_tolerance").as_number();
@@ -255,12 +255,13 @@ void read_gate(const JsonReader& field, Suite& suite) {
   }
   if (field.has("noise_multiplier")) {
     suite.gate.noise_multiplier = field.at("noise_multiplier").as_number();
-    if (!(suite.gate.noise_multiplier >= 0))
-      field.at("noise_multiplier").fail("must be zero or positive");
+    if (!(suite.gate.noise_multiplier >= 0 && suite.gate.noise_multiplier <= kMaxNoiseMultiplier))
+      field.at("noise_multiplier").fail("must be between 0 and " + std::to_string(int(kMaxNoiseMultiplier)));
   }
   if (field.has("max_age_days")) {
     std::int64_t days = field.at("max_age_days").as_integer();
-    if (days < 1 || days > 100000) field.at("max_age_days").fail("must be between 1 and 100000");
+    if (days < 0 || days > kMaxAgeDays)
+      field.at("max_age_days").fail("must be between 0 and " + std::to_string(kMaxAgeDays));
     suite.gate.max_age_days = static_cast<int>(days);
   }
   if (field.has("win_is_stale")) suite.gate.win_is_stale = field.at("win_is_stale").as_bool();
