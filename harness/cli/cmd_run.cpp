@@ -15,6 +15,7 @@
 #include "kernelgate/conclude.hpp"
 #include "kernelgate/error.hpp"
 #include "kernelgate/gate.hpp"
+#include "kernelgate/gate_rounds.hpp"
 #include "kernelgate/gpu_identity.hpp"
 #include "kernelgate/report.hpp"
 #include "kernelgate/runner.hpp"
@@ -83,36 +84,6 @@ struct Prepared {
   GatePolicy policy;                  // the suite's, with the command line's overrides
   std::optional<BaselineFile> baseline;  // its stored file on this hardware key, if any
 };
-
-// While a candidate's sample comparison is inconclusive, it is run again
-// (checked and timed), with cudnn_eager beside it when it is compared
-// relative to eager, up to the policy's max_rounds rounds in all; the gate
-// then judges every sample of every round (docs/gate-statistics.md).
-void retime_inconclusive(const Suite& suite, const DeviceDescription& device, RunOptions options,
-                         const Prepared& prepared,
-                         RunResult& run) {
-  GateOptions gate_options;
-  gate_options.policy = prepared.policy;
-  gate_options.today_days = today_utc_days();
-  // Every thread order was checked in the first round; one is enough to time.
-  if (options.thread_orders.size() > 1) options.thread_orders.resize(1);
-  for (int round = 2; round <= prepared.policy.max_rounds; ++round) {
-    const GateVerdict verdict =
-        evaluate_gate(run, prepared.baseline ? &*prepared.baseline : nullptr, gate_options);
-    options.candidate_ids.clear();
-    bool with_eager = false;
-    for (const auto& gate : verdict.candidates)
-      if (gate.comparison && gate.comparison->verdict == SampleVerdict::inconclusive) {
-        options.candidate_ids.push_back(gate.implementation);
-        with_eager = with_eager || gate.relative_to_eager;
-      }
-    if (options.candidate_ids.empty()) return;
-    if (with_eager && std::find(options.candidate_ids.begin(), options.candidate_ids.end(),
-                                std::string(kEagerBaselineId)) == options.candidate_ids.end())
-      options.candidate_ids.insert(options.candidate_ids.begin(), std::string(kEagerBaselineId));
-    add_timing_round(run, run_workload(suite, device, options));
-  }
-}
 
 void write_results(const std::string& file, const nlohmann::ordered_json& results) {
   std::ofstream out(file);
@@ -219,7 +190,8 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
       if (!options.quiet) print_progress(progress, suite.id, result);
     };
     RunResult run = run_workload(suite, device, run_options);
-    retime_inconclusive(suite, device, run_options, prepared[i], run);
+    retime_inconclusive(suite, device, run_options, prepared[i].policy,
+                        prepared[i].baseline ? &*prepared[i].baseline : nullptr, run);
     if (!options.results_file.empty()) {
       raw_results.push_back(run);
       write_results(options.results_file, raw_results);  // after each workload: a crash keeps the rest
