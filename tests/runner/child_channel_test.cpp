@@ -61,7 +61,7 @@ TEST(ChildChannel, AnOpenCommandWithAMissingOrWrongFieldIsRefused) {
 
 TEST(ChildChannel, TheRunCommandReadsBackAsWritten) {
   const RunRequest sent{.set = "fresh", .fresh_seed = 99, .timed = true, .audit = false, .count = true,
-                        .sample_blocks = 12, .hardware = "h200"};
+                        .sample_blocks = 12, .hardware = "h200", .empty_kernel = true};
   std::vector<char> bytes = encode_message(run_command(sent));
   const std::optional<Message> message = take_message(bytes);
   ASSERT_TRUE(message.has_value());
@@ -76,6 +76,7 @@ TEST(ChildChannel, TheRunCommandReadsBackAsWritten) {
   EXPECT_TRUE(back.count);
   EXPECT_EQ(back.sample_blocks, 12u);
   EXPECT_EQ(back.hardware, "h200");
+  EXPECT_TRUE(back.empty_kernel);
 }
 
 TEST(ChildChannel, ARunCommandWithAMissingOrMisnamedFieldIsRefused) {

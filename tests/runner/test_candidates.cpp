@@ -3,6 +3,7 @@
 // output by a kernel on the harness's stream) and then misbehave in one way.
 // The cpu device hands out host memory, so the host-side misbehaviour below
 // writes device memory as a kernel would.
+#include <chrono>
 #include <csignal>
 #include <cmath>
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "kernelgate/candidate.hpp"
@@ -86,6 +88,12 @@ Candidate make(const std::string& id, std::function<void(const LaunchArgs&)> lau
 const CandidateRegistrar registrars[] = {
     CandidateRegistrar(make("oracle", oracle)),
     CandidateRegistrar(make("oracle_tf32", oracle, "tf32")),
+    // Right, and 20 ms on the host in every call: time the parent's clock sees.
+    CandidateRegistrar(make("oracle_slow",
+                            [](const LaunchArgs& args) {
+                              std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                              oracle(args);
+                            })),
     CandidateRegistrar([] {
       Candidate candidate = make("never_supported", oracle);
       candidate.unsupported_reason = [](const Axes&) { return std::string("test: no shape is supported"); };

@@ -175,8 +175,14 @@ struct CandidateHost::State {
     device->fill_words(output, kPoisonWord);
     device->fill_words(workspace, kPoisonWord);
     if (request.audit) device->begin_stream_audit();
+    if (request.empty_kernel && !request.timed) throw Error("an empty-kernel run must be timed");
     if (request.timed) {
-      const TimedLaunch timing = device->time([&] { candidate->launch(args); });
+      const TimedLaunch timing = device->time([&] {
+        if (request.empty_kernel)
+          device->launch_empty_kernel();
+        else
+          candidate->launch(args);
+      });
       reply.time_ms = timing.ms;
       reply.sm_clock_mhz = timing.sm_clock_mhz;
       reply.sm_clock_max_mhz = timing.sm_clock_max_mhz;

@@ -43,6 +43,41 @@ namespace {
 std::int64_t timed_spot_checks(const RunOptions& options, bool whole) {
   return whole ? 8 : std::max<std::int64_t>(8, options.sample_points / 64);
 }
+// The parent's clock bounds what the child reports of its timed samples: a
+// candidate's process may patch the child's timer, never the parent's. The
+// round trip of a timed sample's run command, less the most the same
+// command took with an empty kernel in the candidate's place (the harness's
+// own share: fresh inputs, poison, scans), is time the candidate's call
+// took at least. A child that reported under a quarter of it in every
+// sample, with 2 ms and half the harness's share for the host's own noise
+// (a busy CI machine delays every reply by a time slice or two), is a
+// finding. Every sample, not the median: a patched timer lies each time,
+// while a cold first call (a module loaded, interpret mode's first grid)
+// or a descheduled child stretches one.
+constexpr double kParentClockFactor = 4;
+constexpr double kParentClockMarginMs = 2;
+constexpr int kHarnessRuns = 3;  // empty-kernel run commands, the most of them kept
+// The input sets of those commands: 2^62 + k, far from any timed sample's.
+constexpr std::uint64_t kHarnessSets = std::uint64_t{1} << 62;
+
+std::string judge_parent_clock(const std::vector<double>& child_ms, const std::vector<double>& round_trip_ms,
+                               double harness_ms) {
+  if (child_ms.empty() || child_ms.size() != round_trip_ms.size()) return "";
+  double least_seen = round_trip_ms[0] - harness_ms;
+  for (std::size_t i = 0; i < child_ms.size(); ++i) {
+    const double seen = round_trip_ms[i] - harness_ms;
+    if (seen <= kParentClockFactor * child_ms[i] + kParentClockMarginMs + 0.5 * harness_ms) return "";
+    least_seen = std::min(least_seen, seen);
+  }
+  std::ostringstream message;
+  message << "in every one of " << child_ms.size() << " samples the child reported under a quarter of what the "
+          << "parent's clock saw of the candidate's call: a median of "
+          << latency_statistics(child_ms, "child", "", 0).median_ms << " ms reported, at least " << least_seen
+          << " ms seen (each round trip less at most " << harness_ms
+          << " ms that the same command took with an empty kernel)";
+  return message.str();
+}
+
 // Points the strict-FP32 GPU reference is checked at, against the float64
 // reference, before its whole-output statistics are trusted.
 std::int64_t strict_reference_checks(const RunOptions& options) {
@@ -423,6 +458,7 @@ class CandidateChecker {
     const RunReply reply = read_reply(
         call(run_command({.set = "fresh", .fresh_seed = seed, .timed = true, .audit = interpreted_})),
         read_run_reply);
+    run_trips_ms_.push_back(milliseconds_since(started));
     check_contract(reply, what, true);
     check_finite(reply, what, true);
     const Points spots = spot_points(seed);
@@ -440,10 +476,29 @@ class CandidateChecker {
                        .clock_event_reasons = reply.clock_event_reasons >= 0 ? reply.clock_event_reasons : -1,
                        .busy_after_ms = reply.busy_after_ms,
                        .hold_expired = reply.hold_expired};
-    const double round_trip_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-    check_ms_ += std::max(0.0, round_trip_ms - timing.ms);
+    check_ms_ += std::max(0.0, milliseconds_since(started) - timing.ms);
     return timing;
+  }
+
+  static double milliseconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  // The most a timed sample's run command took with an empty kernel in the
+  // candidate's place, over kHarnessRuns of them: the harness's own share of
+  // a round trip, at its longest.
+  double harness_round_trip_ms() {
+    double most = 0;
+    for (int k = 0; k < kHarnessRuns; ++k) {
+      const auto started = std::chrono::steady_clock::now();
+      call(run_command({.set = "fresh",
+                        .fresh_seed = input_set_seed(options_.seed, kHarnessSets + static_cast<std::uint64_t>(k)),
+                        .timed = true,
+                        .audit = interpreted_,
+                        .empty_kernel = true}));
+      most = std::max(most, milliseconds_since(started));
+    }
+    return most;
   }
 
   // A clock of the child's reply: MHz from 1 to 100000, else unknown (0).
@@ -457,6 +512,8 @@ class CandidateChecker {
     // by how long the device stayed busy after the samples.
     const BusyAfterTiming busy_after = judge_busy_after_timing(timed_ms_, busy_after_ms_);
     if (!busy_after.finding.empty()) violation("launch_stream", "timed samples: " + busy_after.finding);
+    const std::string parent_clock = judge_parent_clock(timed_ms_, run_trips_ms_, harness_round_trip_ms());
+    if (!parent_clock.empty()) violation("parent_clock", "timed samples: " + parent_clock);
     stats.checked_samples = samples_taken_;
     stats.check_ms = samples_taken_ > 0 ? check_ms_ / samples_taken_ : 0.0;
     stats.overhead_ms = empty_kernel_ms();
@@ -500,6 +557,7 @@ class CandidateChecker {
   std::int64_t samples_taken_ = 0;
   double check_ms_ = 0;
   std::vector<double> timed_ms_, busy_after_ms_;  // per timed sample, as the child measured them
+  std::vector<double> run_trips_ms_;              // per timed sample, the run command's round trip here
 };
 
 }  // namespace

@@ -110,7 +110,7 @@ namespace {
 // serves the writer and the strict reader.
 KG_JSON_MEMBERS(OpenRequest, workload, suite_file, candidate, device, axes, seed_a, seed_b, thread_order,
                 tensor_cores, nonce, model)
-KG_JSON_MEMBERS(RunRequest, set, fresh_seed, timed, audit, count, sample_blocks, hardware)
+KG_JSON_MEMBERS(RunRequest, set, fresh_seed, timed, audit, count, sample_blocks, hardware, empty_kernel)
 KG_JSON_MEMBERS(ValuesRequest, all, indices)
 KG_JSON_MEMBERS(StrictRequest, indices, atol, rtol, rel_l2)
 KG_JSON_MEMBERS(CountRequest, count)

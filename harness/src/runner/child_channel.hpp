@@ -71,6 +71,10 @@ struct RunRequest {
   // the GPU key `hardware`; 0 for a whole, checked run.
   std::uint64_t sample_blocks = 0;
   std::string hardware = {};
+  // A timed run with an empty kernel in the candidate's place: everything
+  // else of the command as a timed sample does it, for the parent to time
+  // the harness's own share of a round trip (never the candidate's call).
+  bool empty_kernel = false;
 };
 Message run_command(const RunRequest& request);
 RunRequest read_run_request(const JsonReader& command);
