@@ -23,7 +23,8 @@ inline constexpr const char* kBelowFloorRule = "below_floor";
 
 // The floor of `precision` for the suite at `axes` on a hardware key, or
 // nullopt where the key has none: cpu (interpret mode times a CPU), the
-// simulated GPU's keys and keys without peaks.
+// simulated GPU's keys and keys without peaks. Throws kg::Error naming the
+// axes when they are not the suite's (an edited results file or report).
 std::optional<double> latency_floor_ms(const Suite& suite, const Axes& axes, const std::string& hardware,
                                        const std::string& precision);
 

@@ -26,8 +26,8 @@ struct CandidateHost::State {
   Suite suite;
   const Candidate* candidate = nullptr;
   // Input sets A and B stay on the device (not given to the candidate); each
-  // run copies one of them into the buffers the candidate reads, so the
-  // content behind its input pointers changes between runs.
+  // checked run copies one of them into the buffers the candidate reads, and
+  // each timed sample has a set of its own (load_fresh).
   std::vector<DeviceBuffer> inputs, staged_a, staged_b;
   // Hashes of the staged sets, taken once: after a run the candidate's input
   // buffers must still hash to the set that was copied in.
@@ -171,11 +171,11 @@ struct CandidateHost::State {
       return run_reply(reply);
     }
     if (model_only) throw Error("a checked run was asked of a child opened for `kernelgate model`");
+    if (request.empty_kernel && !request.timed) throw Error("an empty-kernel run must be timed");
     load(request);
     device->fill_words(output, kPoisonWord);
     device->fill_words(workspace, kPoisonWord);
     if (request.audit) device->begin_stream_audit();
-    if (request.empty_kernel && !request.timed) throw Error("an empty-kernel run must be timed");
     if (request.timed) {
       const TimedLaunch timing = device->time([&] {
         if (request.empty_kernel)
