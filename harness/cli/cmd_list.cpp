@@ -1,4 +1,6 @@
-// kernelgate list: the workloads of a suites folder.
+// kernelgate list: the workloads of a suites folder, or of one shard of it
+// (--shard I/N, the share `kernelgate run --all --shard I/N` runs: the GPU
+// workflow's shards select their CTest cases with it).
 #include <cstdio>
 #include <memory>
 
@@ -8,10 +10,15 @@
 namespace kg::cli {
 
 Work add_list_command(CLI::App& command, CommonOptions& common) {
+  auto shard = std::make_shared<std::string>();
+  command.add_option("--shard", *shard,
+                     "only shard I/N of the workloads, as `run --all --shard I/N` takes them (docs/ctest.md)");
   add_suites_option(command, common);
-  return [&common] {
+  return [&common, shard] {
     std::filesystem::path dir = suites_dir_of(common);
-    for (const Suite& suite : load_suites(dir)) {
+    std::vector<Suite> suites = load_suites(dir);
+    if (!shard->empty()) suites = shard_of(std::move(suites), parse_shard(*shard));
+    for (const Suite& suite : suites) {
       std::string origin;
       if (suite.origin.contains("level") && suite.origin.contains("problem"))
         origin = suite.origin.value("benchmark", "") + " L" +

@@ -2,7 +2,8 @@
 # shards_join.sh KERNELGATE SUITES WORK: `kernelgate run --all --shard I/N`
 # on N runners, their report folders joined into one, gives what one
 # unsharded run gives: the same workloads, each exactly once, with the same
-# verdicts per candidate, and one joined summary. Interpret mode, one
+# verdicts per candidate, one joined summary, and `kernelgate list --shard`
+# naming what each shard ran. Interpret mode, one
 # candidate per workload, checked not timed: about 2 s a run.
 set -euo pipefail
 kernelgate=$1 suites=$2 work=$3
@@ -46,6 +47,14 @@ for problem in problems:
     print("FAILED:", problem)
 sys.exit(1 if problems else 0)
 PY
+
+# `kernelgate list --shard I/N` names exactly the workloads that shard ran
+# (the GPU workflow's shards pick their CTest cases with it).
+for shard in 1 2 3; do
+  listed=$("$kernelgate" list --suites "$suites" --shard "$shard/3" | awk '{print $1}' | sort)
+  ran=$(cd "$work/shard-$shard" && ls -- *.cpu.json | sed 's/\.cpu\.json$//' | sort)
+  [ "$listed" = "$ran" ] || { echo "FAILED: list --shard $shard/3 names $listed; the shard ran $ran"; exit 1; }
+done
 
 # One summary of the joined folder, naming every workload.
 "$kernelgate" summarize "$work/joined" > "$work/summary.md"
