@@ -28,10 +28,11 @@ inline constexpr const char* kBelowFloorRule = "below_floor";
 std::optional<double> latency_floor_ms(const Suite& suite, const Axes& axes, const std::string& hardware,
                                        const std::string& precision);
 
-// Why a median of `median_ms` cannot be a time of this workload, precision
-// and hardware ("" when it can, or where there is no floor).
+// Why `latency` (its median, or its mean where it gives no median) cannot
+// be a time of this workload, precision and hardware ("" when it can, or
+// where there is no floor).
 std::string below_floor(const Suite& suite, const Axes& axes, const std::string& hardware,
-                        const std::string& precision, double median_ms);
+                        const std::string& precision, const LatencyStats& latency);
 
 // Every timed candidate of `run` not already failed whose median is below
 // its floor fails its contract check with the rule below_floor; its latency

@@ -67,6 +67,8 @@ bool same_grid(const HardwareSpec& a, const HardwareSpec& b);
 
 // Every known key, in a fixed order.
 const std::vector<HardwareSpec>& known_hardware();
+// The spec of a key, or nullptr for a key the table does not know.
+const HardwareSpec* find_hardware(const std::string& key);
 // Throws kg::Error listing the known keys.
 const HardwareSpec& hardware_spec(const std::string& key);
 

@@ -74,9 +74,14 @@ const std::vector<HardwareSpec>& known_hardware() {
   return hardware;
 }
 
-const HardwareSpec& hardware_spec(const std::string& key) {
+const HardwareSpec* find_hardware(const std::string& key) {
   for (const auto& spec : known_hardware())
-    if (spec.key == key) return spec;
+    if (spec.key == key) return &spec;
+  return nullptr;
+}
+
+const HardwareSpec& hardware_spec(const std::string& key) {
+  if (const HardwareSpec* spec = find_hardware(key)) return *spec;
   std::string known;
   for (const auto& spec : known_hardware()) known += (known.empty() ? "" : ", ") + spec.key;
   throw Error("unknown hardware key '" + key + "' (known: " + known + ")");

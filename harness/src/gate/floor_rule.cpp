@@ -14,9 +14,7 @@ namespace kg {
 std::optional<double> latency_floor_ms(const Suite& suite, const Axes& axes, const std::string& hardware,
                                        const std::string& precision) {
   if (hardware.empty() || hardware == kCpuHardwareKey || is_simulated_hardware(hardware)) return std::nullopt;
-  const HardwareSpec* spec = nullptr;
-  for (const HardwareSpec& known : known_hardware())
-    if (known.key == hardware) spec = &known;
+  const HardwareSpec* spec = find_hardware(hardware);
   if (!spec) return std::nullopt;
   double floor = 0;
   try {
@@ -29,7 +27,10 @@ std::optional<double> latency_floor_ms(const Suite& suite, const Axes& axes, con
 }
 
 std::string below_floor(const Suite& suite, const Axes& axes, const std::string& hardware,
-                        const std::string& precision, double median_ms) {
+                        const std::string& precision, const LatencyStats& latency) {
+  // A record without a median (published figures need not give one) is
+  // judged by its mean.
+  const double median_ms = std::isfinite(latency.median_ms) ? latency.median_ms : latency.mean_ms;
   const std::optional<double> floor = latency_floor_ms(suite, axes, hardware, precision);
   if (!floor || median_ms >= kFloorSlack * *floor) return "";
   char text[400];
@@ -43,9 +44,7 @@ std::string below_floor(const Suite& suite, const Axes& axes, const std::string&
 void apply_floor_rule(const Suite& suite, RunResult& run) {
   for (CandidateResult& candidate : run.candidates) {
     if (!candidate.latency || is_failure(candidate.outcome) || candidate.latency->n < 1) continue;
-    const LatencyStats& latency = *candidate.latency;
-    const double median = std::isfinite(latency.median_ms) ? latency.median_ms : latency.mean_ms;
-    std::string finding = below_floor(suite, run.axes, run.hardware, candidate.precision, median);
+    std::string finding = below_floor(suite, run.axes, run.hardware, candidate.precision, *candidate.latency);
     if (finding.empty()) continue;
     std::erase_if(candidate.checks, [](const CheckResult& check) { return check.name == kContractCheck; });
     candidate.checks.push_back(

@@ -13,7 +13,6 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
-#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -151,10 +150,8 @@ std::optional<std::string> under_its_floor(const Suite& suite, const BaselineRec
                                            const std::string& hardware) {
   if (record.trust != Trust::measured) return std::nullopt;
   if (record.axes.empty()) return "a measured record without its axes: its floor cannot be checked";
-  const LatencyStats& latency = record.latency;
-  const double median = std::isfinite(latency.median_ms) ? latency.median_ms : latency.mean_ms;
   try {
-    const std::string finding = below_floor(suite, record.axes, hardware, record.precision, median);
+    const std::string finding = below_floor(suite, record.axes, hardware, record.precision, record.latency);
     if (finding.empty()) return std::nullopt;
     return finding + "; not published";
   } catch (const Error& e) {
