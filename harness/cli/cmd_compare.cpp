@@ -15,7 +15,6 @@
 #include "kernelgate/ab_comparison.hpp"
 #include "kernelgate/conclude.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/floor_rule.hpp"
 #include "kernelgate/gate.hpp"
 #include "kernelgate/report.hpp"
 #include "kernelgate/runner.hpp"
@@ -69,24 +68,20 @@ std::vector<RunResult> load_rounds(const std::vector<std::string>& files) {
 
 int compare_command(const CompareCommandOptions& options, const CommonOptions& common) {
   if (!options.option_errors.empty()) throw Error(options.option_errors.front());
-  std::vector<RunResult> base = load_rounds(options.base_files);
-  std::vector<RunResult> head = load_rounds(options.head_files);
+  const std::vector<RunResult> base = load_rounds(options.base_files);
+  const std::vector<RunResult> head = load_rounds(options.head_files);
   if (head.empty()) throw Error(options.head_files.front() + ": holds no runs");
   const std::filesystem::path suites_dir = suites_dir_of(common);
   std::vector<RunAB> comparisons;
-  for (RunResult& run : head) {
-    RunResult* before = nullptr;
-    for (RunResult& candidate : base)
+  for (const RunResult& run : head) {
+    const RunResult* before = nullptr;
+    for (const RunResult& candidate : base)
       if (candidate.workload == run.workload && candidate.hardware == run.hardware) before = &candidate;
     if (!before)
       throw Error(options.base_files.front() + ": has no run of " + run.workload + " on " + run.hardware +
                   ", which " + options.head_files.front() + " has");
     const Suite suite = find_suite(suites_dir, run.workload);
-    // A time under the floor is judged on either side before the comparison:
-    // head's fails, base's is no time to compare with.
-    apply_floor_rule(suite, *before);
-    apply_floor_rule(suite, run);
-    comparisons.push_back(compare_runs(*before, run, apply_overrides(suite.gate, options.gate)));
+    comparisons.push_back(compare_runs(suite, *before, run, apply_overrides(suite.gate, options.gate)));
   }
   if (options.json)
     std::printf("%s\n", to_json(comparisons).dump(2).c_str());

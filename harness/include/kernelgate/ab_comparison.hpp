@@ -34,11 +34,14 @@ struct RunAB {
 };
 
 // Compares head against base (the same workload, hardware key, workload
-// identity, preset and axes: otherwise kg::Error naming the difference).
-// The tolerance and the inconclusive policy are the gate's. Interpret-mode
-// (wall clock) samples say nothing about a GPU: they are compared and shown,
-// but their verdict counts only with the policy's gate_wall_clock.
-RunAB compare_runs(const RunResult& base, const RunResult& head, const GatePolicy& policy);
+// identity, preset and axes: otherwise kg::Error naming the difference),
+// `suite` being that workload's. A time under its floor is judged on both
+// sides first (floor_rule.hpp): head's fails, base's is no time to compare
+// with. The tolerance and the inconclusive policy are the gate's.
+// Interpret-mode (wall clock) samples say nothing about a GPU: they are
+// compared and shown, but their verdict counts only with the policy's
+// gate_wall_clock.
+RunAB compare_runs(const Suite& suite, RunResult base, RunResult head, const GatePolicy& policy);
 
 // 1 when a candidate of head regressed, failed, or stayed inconclusive
 // under a policy that fails it; 0 otherwise.

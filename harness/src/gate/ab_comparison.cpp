@@ -6,6 +6,7 @@
 
 #include "kernelgate/baseline.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/floor_rule.hpp"
 #include "kernelgate/gate.hpp"
 
 namespace kg {
@@ -20,7 +21,7 @@ const LatencyStats* timed(const CandidateResult* candidate) {
 
 }  // namespace
 
-RunAB compare_runs(const RunResult& base, const RunResult& head, const GatePolicy& policy) {
+RunAB compare_runs(const Suite& suite, RunResult base, RunResult head, const GatePolicy& policy) {
   auto differ = [&](const std::string& what, const std::string& b, const std::string& h) {
     throw Error("base and head of " + head.workload + " differ in " + what + " (base " + b + ", head " + h +
                 "): an A/B comparison needs both timed the same way");
@@ -32,6 +33,10 @@ RunAB compare_runs(const RunResult& base, const RunResult& head, const GatePolic
   if (base.preset != head.preset || base.axes != head.axes)
     differ("axes", "preset '" + base.preset + "', " + format_axes(base.axes),
            "preset '" + head.preset + "', " + format_axes(head.axes));
+  if (suite.id != head.workload)
+    throw Error("the suite given for the A/B of " + head.workload + " is " + suite.id + "'s");
+  apply_floor_rule(suite, base);
+  apply_floor_rule(suite, head);
 
   const LatencyStats* base_eager = timed(find_candidate(base, kEagerBaselineId));
   const LatencyStats* head_eager = timed(find_candidate(head, kEagerBaselineId));
