@@ -7,20 +7,21 @@ every one that declares fp32 also meets KernelBench's fp32 rule (allclose at
 method (3xTF32, the BF16 correction) must show.
 Exits 1 naming each candidate that does not, or a workload without a report.
 """
-import json
-import pathlib
 import sys
+
+from cpu_reports import cpu_report, finish
 
 
 def main():
-    reports, workloads = pathlib.Path(sys.argv[1]), sys.argv[2:]
+    reports, workloads = sys.argv[1], sys.argv[2:]
     problems, checked = [], 0
     for workload in workloads:
-        path = reports / f"{workload}.cpu.json"
-        if not path.exists():
-            problems.append(f"{path}: no report (did the workload test {workload}.cpu run?)")
+        try:
+            report = cpu_report(reports, workload)
+        except RuntimeError as error:
+            problems.append(str(error))
             continue
-        for candidate in json.loads(path.read_text(encoding="utf-8"))["candidates"]:
+        for candidate in report["candidates"]:
             error = candidate.get("error", {})
             name = f"{workload}/{candidate['id']}"
             if candidate.get("outcome") != "passed" or error.get("checked", 0) <= 0:
@@ -31,10 +32,7 @@ def main():
                 problems.append(f"{name}: outside KernelBench's 1e-4 rule (max_abs {error.get('max_abs')})")
             else:
                 checked += 1
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    print(f"{checked} fp32 candidates within KernelBench's 1e-4 rule")
-    return 1 if problems else 0
+    return finish(problems, f"{checked} fp32 candidates within KernelBench's 1e-4 rule")
 
 
 if __name__ == "__main__":

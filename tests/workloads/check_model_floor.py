@@ -12,20 +12,18 @@ say the floor is not one. Exits 1 naming each time under its floor, or a
 workload with nothing counted.
 """
 import json
-import pathlib
 import subprocess
 import sys
+
+from cpu_reports import cpu_report, finish
 
 KEYS = "h100-sxm,h100-pcie,h200"
 
 
 def candidates_of(mode, args, workload):
     if mode == "reports":
-        path = pathlib.Path(args[0]) / f"{workload}.cpu.json"
-        if not path.exists():
-            raise RuntimeError(f"{path}: no report (did the workload test {workload}.cpu run?)")
         return [(c["id"], (c.get("model") or {}).get("hardware") or {})
-                for c in json.loads(path.read_text(encoding="utf-8"))["candidates"]]
+                for c in cpu_report(args[0], workload)["candidates"]]
     kernelgate, suites = args
     out = subprocess.run([kernelgate, "model", workload, "--suites", suites, "--hardware", KEYS, "--json"],
                          check=True, capture_output=True, text=True).stdout
@@ -53,10 +51,7 @@ def main():
         if counted == 0:
             problems.append(f"{workload}: no candidate was modelled")
         checked += counted
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    print(f"{checked} modelled times at or above their floors")
-    return 1 if problems else 0
+    return finish(problems, f"{checked} modelled times at or above their floors")
 
 
 if __name__ == "__main__":
