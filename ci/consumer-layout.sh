@@ -7,12 +7,15 @@
 # folder its tests write reports to. An unknown label exits 2.
 set -euo pipefail
 kernelgate=$(cd "$(dirname "$0")/.." && pwd)
-usage="usage: ci/consumer-layout.sh cpu|h100|h200 PROJECT_DIR"
+usage="usage: ci/consumer-layout.sh cpu|GPU_LABEL PROJECT_DIR"
 label=${1:?$usage} project=${2:?$usage}
-case "$label" in
-  cpu) preset=cpu ;;
-  h100|h200) preset=gpu ;;
-  *) echo "ci/consumer-layout.sh: unknown label '$label' (cpu, h100 or h200)" >&2; exit 2 ;;
-esac
+# shellcheck source=ci/lib/labels.sh
+source "$kernelgate/ci/lib/labels.sh"
+if [ "$label" = cpu ]; then
+  preset=cpu
+else
+  require_gpu_label "$label"  # h100, b200, ... (CMakePresets.json)
+  preset=gpu
+fi
 printf '%s\n' "$preset" "$kernelgate/build/prefix-$preset" "$project/build/kernelgate-$label" \
   "$project/build/kernelgate-$label/kernelgate-reports"

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The step summary of kernelgate-gate.yml (docs/consumer.md):
-#   ci/consumer-summary.sh PROJECT_DIR SUITES BASELINES [cpu|h100|h200]
+#   ci/consumer-summary.sh PROJECT_DIR SUITES BASELINES [cpu|GPU_LABEL]
 # The Markdown summary of the reports ci/consumer-gate.sh left, then what
 # `kernelgate publish` would change in the project's baselines folder (a
 # preview: nothing is written).
 set -euo pipefail
 kernelgate=$(cd "$(dirname "$0")/.." && pwd)
-usage="usage: ci/consumer-summary.sh PROJECT_DIR SUITES BASELINES [cpu|h100|h200]"
+usage="usage: ci/consumer-summary.sh PROJECT_DIR SUITES BASELINES [cpu|GPU_LABEL]"
 project=${1:?$usage} suites=${2:?$usage} baselines=${3:?$usage} label=${4:-cpu}
 layout=$("$kernelgate/ci/consumer-layout.sh" "$label" "$project")
 { read -r _preset; read -r prefix; read -r _build; read -r reports; } <<< "$layout"

@@ -154,20 +154,21 @@ if [ $build_ok -eq 0 ]; then
   # on this GPU by design. Without a usable GPU nothing is left out, so
   # every GPU test fails and says why.
   gpu_label=$("$build_dir/bin/kernelgate" device --device cuda --label 2> /dev/null || true)
-  case "$gpu_label" in
-    h100) other_class='\.h200$' ;;
-    h200) other_class='\.h100$' ;;
-    gpu)  other_class='\.(h100|h200)$' ;;
-    *)    other_class='^$' ;;
-  esac
+  # shellcheck source=ci/lib/labels.sh
+  source ci/lib/labels.sh
+  other_class='^$'
+  if [ -n "$gpu_label" ]; then
+    others=$(gpu_labels | grep -vx -- "$gpu_label" | paste -sd'|')
+    other_class="\\.($others)\$"
+  fi
   echo "GPU class: ${gpu_label:-none}"
   step ctest ctest --preset gpu -E "$other_class" --resource-spec-file "$resource_spec" --timeout 420 \
     --output-junit "$outdir/ctest.junit.xml" > "$outdir/ctest.log" 2>&1
   tail -25 "$outdir/ctest.log"
   if [ "$gpu_label" = gpu ]; then
-    # Neither an H100 nor an H200 (an NVL board, another GPU): no workload test
-    # is for this class, so the workloads run directly, with the same reports.
-    echo "this GPU is neither an H100 nor an H200: running the workloads directly"
+    # A GPU the hardware table does not know: no workload test is for its
+    # class, so the workloads run directly, with the same reports.
+    echo "this GPU is none of the hardware table's: running the workloads directly"
     for suite_file in suites/*/*.json; do
       workload=$(basename "$suite_file" .json)
       step "$workload" "$build_dir/bin/kernelgate" run --workload "$workload" --device cuda \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU job of the gate: ci/gate-gpu.sh h100|h200 [I/N]
+# The GPU job of the gate: ci/gate-gpu.sh LABEL [I/N] (a GPU label: h100, b200, ...)
 # Builds the gpu preset and runs the workloads of that GPU class at full size.
 # A runner without a GPU of that class fails (KERNELGATE_REQUIRE_GPU=1) instead
 # of skipping. With several GPUs, CTest runs one test per GPU at once and hands
@@ -8,7 +8,7 @@
 # the shards' report folders joined are one run's (docs/ctest.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-label=${1:?usage: ci/gate-gpu.sh h100|h200 [I/N]}
+label=${1:?usage: ci/gate-gpu.sh LABEL [I/N]}
 shard=${2:-1/1}
 
 ci/prepare-gpu.sh "$label"

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # What the GPU jobs (ci/gate-gpu.sh, ci/publish-baselines.sh) do before their
-# tests: ci/prepare-gpu.sh h100|h200
+# tests: ci/prepare-gpu.sh LABEL (a GPU label: h100, b200, ...; ci/lib/labels.sh)
 # Checks the label, installs the dependencies, builds the gpu preset and
 # writes the CTest resource spec (one resource per GPU,
 # ci/make-resource-spec.sh) to build/gpu/resource-spec.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-label=${1:?usage: ci/prepare-gpu.sh h100|h200}
-case "$label" in h100|h200) ;; *) echo "unknown GPU label '$label' (h100 or h200)" >&2; exit 2 ;; esac
+label=${1:?usage: ci/prepare-gpu.sh LABEL}
+# shellcheck source=ci/lib/labels.sh
+source ci/lib/labels.sh
+require_gpu_label "$label"
 
 ci/install-deps.sh
 cmake --preset gpu

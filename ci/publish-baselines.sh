@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the full-size suite on this GPU runner and merges the measured records
-# into baselines/: ci/publish-baselines.sh h100|h200 [SUMMARY.md]
+# into baselines/: ci/publish-baselines.sh LABEL [SUMMARY.md] (a GPU label: h100, b200, ...)
 # (the summary, the pull request's description, defaults to
 # build/gpu/publish-summary.md).
 # The gate's verdicts do not stop the publish: publishing is how stale records
@@ -8,7 +8,7 @@
 # published (kernelgate publish only takes passing records).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-label=${1:?usage: ci/publish-baselines.sh h100|h200 [SUMMARY.md]}
+label=${1:?usage: ci/publish-baselines.sh LABEL [SUMMARY.md]}
 summary=${2:-build/gpu/publish-summary.md}
 
 ci/prepare-gpu.sh "$label"

@@ -15,6 +15,13 @@ include_guard(GLOBAL)
 # directory, also when kernelgate is a FetchContent subproject.
 set(KERNELGATE_SKIP_EXIT_CODE 77 CACHE INTERNAL "exit code of a skipped kernelgate test")
 
+# The CTest labels of the GPUs kernelgate knows, one per GPU whatever its
+# board (the labels of the hardware table, kernelgate/hardware.hpp; h100 is
+# the SXM, PCIe and NVL boards, each gated against its own baselines): a GPU
+# runner runs `ctest -L <label>` or `ctest --preset <label>`. A test checks
+# that this list, the table and CMakePresets.json agree.
+set(KERNELGATE_GPU_LABELS a100 l40s h100 h200 gh200 b200 gb200)
+
 # kernelgate_count_accesses(<target>): the target's kernels report their loads
 # and stores to interpret mode's counters (kernelgate/interpret/counters.hpp):
 # GCC's thread-sanitizer instrumentation calls a function at each access, and
@@ -164,9 +171,10 @@ endfunction()
 #   cpu build: <workload>.cpu, every candidate of the binary in interpret mode
 #              at the preset (default `ci`), counted and gated on its counters
 #              against <BASELINES>/<workload>/cpu.json;
-#   gpu build: <workload>.h100 and <workload>.h200 at full size, each holding
-#              one GPU of the runner's resource spec (RESOURCE_GROUPS gpus:1).
-# Labels: cpu, or h100/h200 and gpu; level<N> for a KernelBench id l<N>_...;
+#   gpu build: <workload>.<label> at full size for each GPU label of
+#              KERNELGATE_GPU_LABELS (h100, b200, ...), each holding one GPU
+#              of the runner's resource spec (RESOURCE_GROUPS gpus:1).
+# Labels: cpu, or the GPU's label and gpu; level<N> for a KernelBench id l<N>_...;
 # conv for a convolution. Exit code 77 is a skip (no GPU, or a GPU of another
 # class than the label, unless KERNELGATE_REQUIRE_GPU=1). The binary is the
 # last one kernelgate_add_candidates() made unless CANDIDATES names one.
@@ -231,7 +239,7 @@ function(kernelgate_add_suites)
           SKIP_RETURN_CODE ${KERNELGATE_SKIP_EXIT_CODE}
           FIXTURES_SETUP kernelgate_reports_cpu)
       else()
-        foreach(label IN ITEMS h100 h200)
+        foreach(label IN LISTS KERNELGATE_GPU_LABELS)
           add_test(NAME ${workload}.${label} COMMAND ${run} --device cuda --results ${results}.${label}.results.json)
           # The runner maps CTest's CTEST_RESOURCE_GROUP_0_GPUS to the device
           # id, and skips when the GPU's class is not the label's.

@@ -143,7 +143,10 @@ void describe(std::FILE* out, const Suite& suite, const Axes& axes, const std::s
       std::fprintf(out, "  %-10s %10.2f %10d %12.3f %10g %10d/%-3d\n", hardware.key.c_str(),
                    hardware.l2_bandwidth_tb_s, hardware.sm_count, hardware.sm_clock_ghz, hardware.bf16_tflop_s,
                    hardware.dram_latency_cycles, hardware.l2_latency_cycles);
-  std::fprintf(out, "  sources: %s\n", hardware_spec("h100-sxm").roofline_source.c_str());
+  std::fprintf(out, "  sources:\n");
+  for (const auto& hardware : known_hardware())
+    std::fprintf(out, "    %-10s peaks: %s; roofline: %s\n", hardware.key.c_str(), hardware.source.c_str(),
+                 hardware.roofline_source.c_str());
 
   std::fprintf(out, "\ntolerance:\n");
   for (const auto& [precision, tolerance] : suite.tolerances)

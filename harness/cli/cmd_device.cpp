@@ -22,7 +22,7 @@ Work add_device_command(CLI::App& command, CommonOptions&) {
   auto options = std::make_shared<DeviceOptions>();
   command.add_option("--device", options->device, "auto (default), cpu, cuda or cuda:N");
   command.add_flag("--label", options->label_only,
-                   "Print only the CTest label (cpu, h100, h200, or gpu for any other GPU)");
+                   "Print only the CTest label (cpu, a100, l40s, h100, h200, gh200, b200, gb200, or gpu for any other GPU)");
   return [options] {
     // A missing GPU is an error here (describe_device names the reason, and
     // a compute mode that keeps candidates off the GPU): this command exists

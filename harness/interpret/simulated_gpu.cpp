@@ -57,15 +57,33 @@ constexpr std::int64_t kMiB = 1024 * 1024;
 // for the SM counts, clocks, memory and bus widths; the L2 sizes are the
 // CUDA device properties of those parts).
 const std::vector<sim::Card>& cards() {
+  // What each card's driver reports: its name, compute capability, SMs,
+  // boost clock, memory clock and bus (DDR: twice the clock times the bus
+  // is the datasheet's bandwidth), L2 and memory.
   static const std::vector<sim::Card> all = {
+      {.key = "a100-sxm", .name = "NVIDIA A100-SXM4-80GB", .compute_capability_major = 8,
+       .compute_capability_minor = 0, .sm_count = 108, .boost_clock_mhz = 1410, .memory_clock_mhz = 1593,
+       .memory_bus_width_bits = 5120, .l2_cache_bytes = 40 * kMiB, .memory_bytes = 81251 * kMiB},
+      {.key = "l40s", .name = "NVIDIA L40S", .compute_capability_major = 8, .compute_capability_minor = 9,
+       .sm_count = 142, .boost_clock_mhz = 2520, .memory_clock_mhz = 9001, .memory_bus_width_bits = 384,
+       .l2_cache_bytes = 96 * kMiB, .memory_bytes = 46068 * kMiB},
       {.key = "h100-sxm", .name = "NVIDIA H100 80GB HBM3", .sm_count = 132, .boost_clock_mhz = 1980,
        .memory_clock_mhz = 2619, .memory_bus_width_bits = 5120, .l2_cache_bytes = 50 * kMiB,
        .memory_bytes = 81559 * kMiB},
       {.key = "h100-pcie", .name = "NVIDIA H100 PCIe", .sm_count = 114, .boost_clock_mhz = 1755,
        .memory_clock_mhz = 1593, .memory_bus_width_bits = 5120, .l2_cache_bytes = 50 * kMiB,
        .memory_bytes = 81559 * kMiB},
+      {.key = "h100-nvl", .name = "NVIDIA H100 NVL", .sm_count = 132, .boost_clock_mhz = 1785,
+       .memory_clock_mhz = 2619, .memory_bus_width_bits = 6144, .l2_cache_bytes = 50 * kMiB,
+       .memory_bytes = 95830 * kMiB},
       {.key = "h200", .name = "NVIDIA H200", .sm_count = 132, .boost_clock_mhz = 1980, .memory_clock_mhz = 3201,
        .memory_bus_width_bits = 6144, .l2_cache_bytes = 60 * kMiB, .memory_bytes = 143771 * kMiB},
+      {.key = "b200", .name = "NVIDIA B200", .compute_capability_major = 10, .compute_capability_minor = 0,
+       .sm_count = 148, .boost_clock_mhz = 1980, .memory_clock_mhz = 3996, .memory_bus_width_bits = 8192,
+       .l2_cache_bytes = 126 * kMiB, .memory_bytes = 182623 * kMiB},
+      {.key = "gb200", .name = "NVIDIA GB200", .compute_capability_major = 10, .compute_capability_minor = 0,
+       .sm_count = 148, .boost_clock_mhz = 2110, .memory_clock_mhz = 3996, .memory_bus_width_bits = 8192,
+       .l2_cache_bytes = 126 * kMiB, .memory_bytes = 189471 * kMiB},
   };
   return all;
 }

@@ -1,6 +1,13 @@
 // Floors per hardware key, against NVIDIA's datasheet figures.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
 #include "kernelgate/error.hpp"
 #include "kernelgate/hardware.hpp"
 #include "support/error_of.hpp"
@@ -67,12 +74,81 @@ TEST(Hardware, TheLimitThatSetsTheBlocksIsNamed) {
   EXPECT_EQ(limits.threads, 8);
 }
 
+// Ampere and Blackwell, worked by hand: on the A100 FP32 accuracy is
+// fastest through the BF16 correction (312 / 3 = 104 TFLOP/s, against 52
+// for 3xTF32 and 19.5 for FP32 SIMT), on the B200 too (750 against 375 and
+// 75).
+TEST(Hardware, FloorsOfOtherArchitectures) {
+  Suite l1_071 = find_suite(std::filesystem::path(KERNELGATE_STOCK_SUITES_DIR), "l1_071_conv_transposed_2d");
+  Axes axes = l1_071.default_axes();  // 77309411328 FLOP, 1076928512 bytes
+  const Floors a100 = floors(l1_071, axes, "a100-sxm");
+  EXPECT_NEAR(a100.fp32_ms, 0.74336, 0.00001);
+  EXPECT_NEAR(a100.tf32_ms, 0.49557, 0.00001);
+  EXPECT_NEAR(a100.bf16_ms, 0.24779, 0.00001);
+  EXPECT_NEAR(a100.memory_ms, 0.50760, 0.00001);  // all but 40 MiB at 2.039 TB/s
+  const Floors b200 = floors(l1_071, axes, "b200");
+  EXPECT_NEAR(b200.fp32_ms, 0.10308, 0.00001);
+  EXPECT_NEAR(b200.bf16_ms, 0.03436, 0.00001);
+  EXPECT_NEAR(b200.memory_ms, 0.11810, 0.00001);  // all but 126 MiB at 8 TB/s
+}
+
+// Every GPU key is complete: its peaks and their source, its SMs and clock
+// agreeing with its FP32 peak (128 FP32 lanes per SM, 64 on the A100, an
+// FMA a clock), what one SM holds, its compute capability and label.
+TEST(Hardware, EveryGpuKeyHasEveryFigureAndItsSource) {
+  for (const HardwareSpec& spec : known_hardware()) {
+    if (spec.key == kCpuHardwareKey) continue;
+    SCOPED_TRACE(spec.key);
+    EXPECT_GT(spec.memory_bandwidth_tb_s, 0);
+    EXPECT_GE(spec.tf32_tflop_s, spec.fp32_tflop_s);
+    EXPECT_GE(spec.bf16_tflop_s, spec.tf32_tflop_s);
+    EXPECT_FALSE(spec.source.empty());
+    EXPECT_FALSE(spec.roofline_source.empty());
+    EXPECT_TRUE(spec.has_roofline());
+    const int fp32_lanes = spec.compute_capability == 80 ? 64 : 128;
+    EXPECT_NEAR(spec.sm_count * fp32_lanes * 2 * spec.sm_clock_ghz / 1e3, spec.fp32_tflop_s,
+                0.03 * spec.fp32_tflop_s);
+    EXPECT_GT(spec.l2_bytes, 0);
+    EXPECT_GT(spec.max_threads_per_sm, 0);
+    EXPECT_GT(spec.shared_bytes_per_sm, 0);
+    EXPECT_TRUE(spec.compute_capability == 80 || spec.compute_capability == 89 || spec.compute_capability == 90 ||
+                spec.compute_capability == 100);
+    EXPECT_FALSE(spec.label.empty());
+  }
+}
+
+// One GPU label per GPU of the table, the same in the CTest cases
+// (kernelgate-functions.cmake's KERNELGATE_GPU_LABELS) and in the test
+// presets of CMakePresets.json: `ctest -L b200` and `ctest --preset b200`
+// exist for every GPU the table knows.
+TEST(Hardware, TheTablesLabelsAreTheCTestLabelsAndPresets) {
+  std::set<std::string> table;
+  for (const HardwareSpec& spec : known_hardware())
+    if (spec.key != kCpuHardwareKey) table.insert(spec.label);
+  std::set<std::string> cmake;
+  std::stringstream list(KERNELGATE_GPU_LABELS_OF_CMAKE);
+  for (std::string label; std::getline(list, label, ',');) cmake.insert(label);
+  EXPECT_EQ(cmake, table);
+  std::ifstream file(KERNELGATE_PRESETS_FILE);
+  const nlohmann::json presets = nlohmann::json::parse(file);
+  std::set<std::string> tested;
+  for (const auto& preset : presets.at("testPresets")) {
+    const std::string name = preset.at("name");
+    if (name == "cpu" || name == "gpu") continue;
+    EXPECT_EQ(preset.at("filter").at("include").at("label"), "^" + name + "$") << name;
+    tested.insert(name);
+  }
+  EXPECT_EQ(tested, table);
+}
+
 TEST(Hardware, KnownKeysAndErrors) {
   std::vector<std::string> keys;
   for (const auto& spec : known_hardware()) keys.push_back(spec.key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"h100-sxm", "h100-pcie", "h200", "cpu"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"a100-sxm", "l40s", "h100-sxm", "h100-pcie", "h100-nvl", "h200",
+                                            "gh200", "b200", "gb200", "cpu"}));
   EXPECT_EQ(test::error_of([&] { hardware_spec("a100"); }),
-            "unknown hardware key 'a100' (known: h100-sxm, h100-pcie, h200, cpu)");
+            "unknown hardware key 'a100' (known: a100-sxm, l40s, h100-sxm, h100-pcie, h100-nvl, h200, gh200, b200, "
+            "gb200, cpu)");
 }
 
 }  // namespace

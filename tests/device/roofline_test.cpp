@@ -91,10 +91,36 @@ TEST(Roofline, LatencyIsTheWaitsOverTheResidentWarpsTimesTheMeanLatency) {
 TEST(Roofline, EveryGpuKeyAndNotTheCpu) {
   std::vector<std::string> keys;
   for (const HardwareSpec* hardware : roofline_hardware()) keys.push_back(hardware->key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"h100-sxm", "h100-pcie", "h200"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"a100-sxm", "l40s", "h100-sxm", "h100-pcie", "h100-nvl", "h200", "gh200",
+                                            "b200", "gb200"}));
   EXPECT_THROW(modelled_time({}, "fp32", 0, hardware_spec("cpu")), Error);
   // The same counters are faster where the memory is: h200's 4.8 TB/s.
   EXPECT_NEAR(modelled_time({{"dram_bytes", 4'800'000'000}}, "fp32", 0, hardware_spec("h200")).time_ms, 1.0, 1e-12);
+}
+
+// No guess where interpret mode has no instruction model: wgmma counters on
+// a GPU without wgmma get no time, and Blackwell's tensor term says it is
+// only the bound its dense peak gives.
+TEST(Roofline, WhatTheModelDoesNotKnowItSays) {
+  const NamedCounters wgmma = {{"tensor_flops", 1'000'000}, {"wgmma_flops", 1'000'000}};
+  for (const char* key : {"b200", "a100-sxm", "l40s"}) {
+    const ModelledTime model = modelled_time(wgmma, "tf32", 0, hardware_spec(key));
+    EXPECT_EQ(model.time_ms, 0) << key;
+    EXPECT_TRUE(model.terms.empty()) << key;
+    EXPECT_NE(model.not_modelled.find("wgmma is sm_90a's and does not run on sm_"), std::string::npos) << key;
+  }
+  EXPECT_EQ(modelled_time(wgmma, "tf32", 0, hardware_spec("b200")).describe(),
+            "not modelled on b200: wgmma is sm_90a's and does not run on sm_100");
+  EXPECT_TRUE(modelled_time(wgmma, "tf32", 0, h100()).not_modelled.empty());
+  const NamedCounters mma = {{"tensor_flops", 1'125'000'000}};
+  const ModelledTime blackwell = modelled_time(mma, "tf32", 0, hardware_spec("b200"));
+  ASSERT_EQ(blackwell.bound, "tensor");
+  EXPECT_NEAR(blackwell.time_ms, 0.001, 1e-12);  // 1.125 GFLOP at 1125 TFLOP/s
+  EXPECT_NE(blackwell.terms[0].what.find("a lower bound: no instruction model of mma.sync or tcgen05 on sm_100"),
+            std::string::npos);
+  const nlohmann::ordered_json by_key = modelled_json(wgmma, "tf32", 1e6, 1e6, {&hardware_spec("b200")});
+  EXPECT_FALSE(by_key.at("b200").contains("time_ms"));
+  EXPECT_EQ(by_key.at("b200").at("not_modelled"), "wgmma is sm_90a's and does not run on sm_100");
 }
 
 }  // namespace

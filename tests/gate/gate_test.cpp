@@ -2,6 +2,10 @@
 // (tests/report/fixtures/make_baselines.py writes them) against a fixture run.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
 #include <tuple>
 
 #include "fixtures.hpp"
@@ -247,6 +251,33 @@ TEST(Gate, ARunOnTheSimulatedGpuIsNewAndItsRecordsAreSimulated) {
   // The file of the card it simulates is never its baseline.
   BaselineFile h100 = fixture_baseline("matching.json");
   EXPECT_THROW(evaluate_gate(simulated_run(), &h100, fixture_options()), Error);
+}
+
+// Baselines are kept per hardware key: a B200's records are never read for
+// a run on an H100 (its candidates are new there), never accepted as its
+// baseline, and judge a run on a B200 as the H100's judge one on an H100.
+TEST(Gate, ARecordOfAnotherKeyNeverJudgesTheRun) {
+  const auto store = fresh_dir("other_key_gate");
+  const std::filesystem::path folder = store / "l1_071_conv_transposed_2d";
+  std::filesystem::create_directories(folder);
+  std::ifstream in(baseline_fixture_dir() / "matching.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (std::size_t at = text.find("\"h100-sxm\""); at != std::string::npos; at = text.find("\"h100-sxm\"", at))
+    text.replace(at, 10, "\"b200\"");
+  std::ofstream(folder / "b200.json") << text;
+
+  RunResult h100 = fixture_run("run_h100.json");
+  ASSERT_EQ(h100.hardware, "h100-sxm");
+  EXPECT_FALSE(load_stored_baseline(store, h100.workload, h100.hardware).has_value());
+  BaselineFile b200 = *load_stored_baseline(store, h100.workload, "b200");
+  EXPECT_THROW(evaluate_gate(h100, &b200, fixture_options()), Error);
+  apply_gate(h100, evaluate_gate(h100, nullptr, fixture_options()));
+  for (const auto& c : h100.candidates) EXPECT_EQ(c.outcome, Outcome::new_record) << c.id;
+
+  RunResult on_b200 = fixture_run("run_h100.json");
+  on_b200.hardware = "b200";
+  apply_gate(on_b200, evaluate_gate(on_b200, &b200, fixture_options()));
+  for (const auto& c : on_b200.candidates) EXPECT_EQ(c.outcome, Outcome::passed) << c.id << ": " << c.message;
 }
 
 TEST(Gate, IncorrectCandidateIsNotGatedAndKeepsItsOutcome) {

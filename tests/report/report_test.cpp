@@ -261,7 +261,7 @@ TEST(ReportJson, ACountedCandidateHasItsRooflineOnEveryGpuKeyLabelledModelled) {
     if (c.at("id") == "fused_tf32") fused = &c;
   ASSERT_TRUE(fused);
   const auto& by_key = fused->at("model").at("hardware");
-  EXPECT_EQ(by_key.size(), 3u);  // h100-sxm, h100-pcie, h200: not the cpu
+  EXPECT_EQ(by_key.size(), 9u);  // every GPU key of the table (a100-sxm ... gb200), not the cpu
   const auto& h100 = by_key.at("h100-sxm");
   EXPECT_EQ(h100.at("trust"), "modelled");
   // 1056 wavefronts at one per SM and clock (132 x 1.98 GHz) outlast 4096
@@ -280,8 +280,9 @@ TEST(ReportJson, ACountedCandidateHasItsRooflineOnEveryGpuKeyLabelledModelled) {
 
   const std::string md = markdown_summary(report);
   char expected[64];
-  std::snprintf(expected, sizeof expected, "| `fused_tf32` | %.4g ms, shared", shared_ms);
+  std::snprintf(expected, sizeof expected, " | %.4g ms, shared (", shared_ms);
   EXPECT_THAT(md, HasSubstr("Modelled from the counters (trust `modelled`"));
+  EXPECT_THAT(md, HasSubstr("| implementation | a100-sxm | l40s | h100-sxm | h100-pcie | h100-nvl | h200 | gh200 | b200 | gb200 |"));
   EXPECT_THAT(md, HasSubstr(expected));
 }
 

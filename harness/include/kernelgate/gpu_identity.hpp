@@ -13,19 +13,26 @@
 
 namespace kg {
 
-// Hardware key of the baselines from the name the driver reports:
+// Hardware key of the baselines from the name the driver reports (the keys
+// of kernelgate/hardware.hpp's table):
+//   "NVIDIA A100-SXM4-80GB"                                       -> a100-sxm
+//   "NVIDIA L40S"                                                 -> l40s
 //   "NVIDIA H100 80GB HBM3", "NVIDIA H100 SXM5 80GB", "H100 SXM" -> h100-sxm
 //   "NVIDIA H100 PCIe"                                            -> h100-pcie
+//   "NVIDIA H100 NVL"                                             -> h100-nvl
 //   "NVIDIA H200", "NVIDIA H200 141GB HBM3e"                      -> h200
 //   "NVIDIA GH200 480GB", "NVIDIA GH200 144G HBM3e"               -> gh200
-// NVL boards have other memory and power limits: they get derived keys
-// ("NVIDIA H100 NVL" -> h100-nvl), never the SXM, PCIe or H200 baselines.
-// A GH200 superchip's GPU is an H100-class die with its own memory (96 or
-// 144 GB) and power budget, fed by the Grace CPU over NVLink-C2C: it is
-// neither an H200 nor an H100 SXM, so it gets a key of its own.
+//   "NVIDIA B200"                                                 -> b200
+//   "NVIDIA GB200"                                                -> gb200
+// A superchip (GH200, GB200) reports the superchip's name; its key names the
+// superchip's GPU, a die of its own memory, clocks and power budget fed by
+// the Grace CPU over NVLink-C2C: neither an H100 or H200 nor a B200, so its
+// baselines are its own. Each board of a GPU has its own key (an H100 NVL's
+// memory and power limits are neither the SXM's nor the PCIe card's).
 // Any other GPU gets a key derived from its name: lower case, "NVIDIA "
 // dropped, runs of other characters turned into one '-' ("NVIDIA A100-SXM4-40GB"
-// -> "a100-sxm4-40gb"). Throws kg::Error for an empty name.
+// -> "a100-sxm4-40gb", "NVIDIA H200 NVL" -> "h200-nvl"). Throws kg::Error for
+// an empty name.
 std::string hardware_key_from_gpu_name(std::string_view gpu_name);
 
 // Whether a hardware key is the simulated GPU's: "sim-" and the key of the
@@ -39,9 +46,10 @@ bool is_simulated_hardware(std::string_view hardware_key);
 // (sim-h100-sxm) goes with.
 bool is_simulated_device(std::string_view device);
 
-// The CTest label a hardware key belongs to: h100-sxm and h100-pcie -> "h100",
-// h200 -> "h200", the cpu device's "cpu" -> "cpu", the simulated GPU's
-// sim-<key> -> "sim", any other GPU (gh200 among them) -> "gpu".
+// The CTest label a hardware key belongs to: the table's label for a known
+// key (h100-sxm, h100-pcie and h100-nvl -> "h100", b200 -> "b200", the cpu
+// device's "cpu" -> "cpu"), the simulated GPU's sim-<key> -> "sim", any other
+// GPU -> "gpu".
 std::string hardware_label(std::string_view hardware_key);
 
 // The GPU id CTest assigned from the value of CTEST_RESOURCE_GROUP_0_GPUS,

@@ -17,7 +17,11 @@ namespace kg {
 inline constexpr const char* kCpuHardwareKey = "cpu";
 
 struct HardwareSpec {
-  std::string key;               // h100-sxm, h100-pcie, h200, cpu
+  std::string key;               // a100-sxm, l40s, h100-sxm, ..., b200, gb200, cpu
+  // The CTest label of its tests (`ctest -L h100`): the GPU it is, whatever
+  // its board (h100-sxm, h100-pcie and h100-nvl are all h100), while the key
+  // keeps each board's baselines apart. cpu for the cpu key.
+  std::string label;
   std::string name;              // what it is, in words
   double memory_bandwidth_tb_s;  // TB/s (1e12 bytes per second)
   double fp32_tflop_s;           // FP32 SIMT peak (FMA = 2 FLOP)
@@ -34,14 +38,16 @@ struct HardwareSpec {
   int dram_latency_cycles = 0;
   int l2_latency_cycles = 0;
   std::string roofline_source;   // where those come from
-  // What one SM holds at once (compute capability 9.0, CUDA C++ Programming
-  // Guide, "Compute Capabilities"): the occupancy of a launch, hence the grid
+  // What one SM holds at once (CUDA C++ Programming Guide, "Compute
+  // Capabilities", for the key's capability): the occupancy of a launch, hence the grid
   // a persistent kernel sizes to the GPU; 0 where the key has none (cpu).
   int max_threads_per_sm = 0;
   int max_blocks_per_sm = 0;
   int registers_per_sm = 0;
   int shared_bytes_per_sm = 0;         // what blocks may use together
   int shared_reserved_per_block = 0;   // taken by the system from each block's share
+  // 80 for compute capability 8.0, 89, 90, 100; 0 where the key has none (cpu).
+  int compute_capability = 0;
   // One wavefront (a pass of the 32 banks of 4 bytes) per SM and clock.
   double shared_wavefronts_per_s() const { return sm_count * sm_clock_ghz * 1e9; }
   bool has_roofline() const { return l2_bandwidth_tb_s > 0 && sm_count > 0 && sm_clock_ghz > 0; }

@@ -34,6 +34,9 @@ struct ModelledTime {
   double time_ms = 0;            // the largest term
   std::string bound;             // its name
   std::vector<ModelTerm> terms;  // largest first
+  // Why nothing is modelled on this key (a candidate whose instructions the
+  // key's GPU does not have: wgmma on sm_100); then no time, bound or terms.
+  std::string not_modelled;
   // "modelled on h200: 0.2934 ms, bound by dram (0.2934 ms), then l2 (0.2211 ms)"
   std::string describe() const;
 };
@@ -44,6 +47,9 @@ struct ModelledTime {
 //   shared  shared_wavefronts / (one wavefront per SM and clock)
 //   tensor  tensor_flops / the dense tensor peak of the precision (bf16 and
 //           fp16: BF16; any other: TF32, as 3xTF32 kernels run on TF32 units)
+//           On a key of compute capability 10.0 (Blackwell) interpret mode
+//           has no instruction model (tcgen05; no published mma.sync
+//           rate): the term is a lower bound, and says so.
 //   fp32    workload_flops / FP32 peak, for a kernel that issues no
 //           tensor-core FLOPs: interpret mode does not count FP32
 //           instructions, so the workload's own FLOPs stand for them.
@@ -53,6 +59,7 @@ struct ModelledTime {
 //           reads, L2 for the other sectors): where too few warps are
 //           resident to cover the latency of the loads they wait for. Only
 //           for counters that have global_load_waits.
+// Counters with wgmma FLOPs on a key whose GPU is not sm_90: not_modelled.
 // Throws kg::Error for a key without roofline figures (cpu).
 ModelledTime modelled_time(const NamedCounters& counters, const std::string& precision, double workload_flops,
                            const HardwareSpec& hardware);

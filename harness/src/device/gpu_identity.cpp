@@ -12,6 +12,7 @@
 #include <string>
 
 #include "kernelgate/error.hpp"
+#include "kernelgate/hardware.hpp"
 
 namespace kg {
 namespace {
@@ -50,18 +51,28 @@ std::string trim(std::string_view text) {
 std::string hardware_key_from_gpu_name(std::string_view gpu_name) {
   const std::string name = upper(trim(gpu_name));
   if (name.empty()) throw Error("cannot derive a hardware key from an empty GPU name");
-  // NVL cards are PCIe boards with their own memory and power limits: their
-  // figures must not gate against the SXM or PCIe baselines, so they fall
-  // through to a derived key ("h100-nvl", "h200-nvl").
-  // Before the H200 rule: "GH200" contains "H200".
+  // Superchips report the superchip's name; the key is its GPU's, which has
+  // the superchip's own memory, clocks and power budget, so it is neither a
+  // B200 nor an H100 or H200. Before the board rules: "GB200" contains
+  // "B200", "GH200" contains "H200".
+  if (contains(name, "GB200")) return "gb200";
   if (contains(name, "GH200")) return "gh200";
+  if (contains(name, "B200")) return "b200";
+  // NVL boards are PCIe cards with their own memory and power limits: the
+  // H100 NVL has its key (h100-nvl), the H200 NVL falls through to a derived
+  // one ("h200-nvl"), never the SXM, PCIe or H200 baselines.
   const bool nvl = contains(name, "NVL");
-  if (contains(name, "H100") && !nvl) {
+  if (contains(name, "H100")) {
+    if (nvl) return "h100-nvl";
     if (contains(name, "PCIE")) return "h100-pcie";
     // The SXM part reports itself as "NVIDIA H100 80GB HBM3".
     if (contains(name, "SXM") || contains(name, "HBM3")) return "h100-sxm";
   }
   if (contains(name, "H200") && !nvl) return "h200";
+  // "NVIDIA A100-SXM4-80GB"; the 40 GB SXM part (HBM2, 1.56 TB/s) and the
+  // PCIe boards get derived keys.
+  if (contains(name, "A100") && contains(name, "SXM") && contains(name, "80GB")) return "a100-sxm";
+  if (contains(name, "L40S")) return "l40s";
 
   std::string key;
   const std::string trimmed = trim(gpu_name);
@@ -87,9 +98,7 @@ bool is_simulated_device(std::string_view device) { return device.starts_with("s
 
 std::string hardware_label(std::string_view hardware_key) {
   if (is_simulated_hardware(hardware_key)) return "sim";
-  if (hardware_key == "h100-sxm" || hardware_key == "h100-pcie") return "h100";
-  if (hardware_key == "h200") return "h200";
-  if (hardware_key == "cpu") return "cpu";
+  if (const HardwareSpec* spec = find_hardware(std::string(hardware_key))) return spec->label;
   return "gpu";
 }
 

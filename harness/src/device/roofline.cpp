@@ -40,6 +40,7 @@ nlohmann::ordered_json counters_json(const NamedCounters& counters) {
 }
 
 std::string ModelledTime::describe() const {
+  if (!not_modelled.empty()) return "not modelled on " + hardware + ": " + not_modelled;
   std::string text = "modelled on " + hardware + ": " + amount(time_ms, "ms");
   if (terms.empty()) return text;
   text += ", bound by " + bound + " (" + amount(terms[0].ms, "ms") + ")";
@@ -52,6 +53,10 @@ ModelledTime modelled_time(const NamedCounters& counters, const std::string& pre
   if (!hardware.has_roofline()) throw Error("hardware key '" + hardware.key + "' has no roofline figures");
   ModelledTime model;
   model.hardware = hardware.key;
+  if (counter(counters, "wgmma_flops") > 0 && hardware.compute_capability != 90) {
+    model.not_modelled = "wgmma is sm_90a's and does not run on sm_" + std::to_string(hardware.compute_capability);
+    return model;
+  }
   auto add = [&](std::string name, double seconds, std::string what) {
     model.terms.push_back({std::move(name), seconds * 1e3, std::move(what)});
   };
@@ -73,8 +78,13 @@ ModelledTime modelled_time(const NamedCounters& counters, const std::string& pre
   if (tensor_flops > 0) {
     const bool half = precision == "bf16" || precision == "fp16";
     const double peak = half ? hardware.bf16_tflop_s : hardware.tf32_tflop_s;
+    // Blackwell's peak is tcgen05's; mma.sync's rate there is not published.
+    const std::string unmodelled = hardware.compute_capability >= 100
+                                       ? " (a lower bound: no instruction model of mma.sync or tcgen05 on sm_" +
+                                             std::to_string(hardware.compute_capability) + ")"
+                                       : "";
     add("tensor", tensor_flops / (peak * 1e12),
-        amount(tensor_flops, "FLOP") + " / " + amount(peak, half ? "TFLOP/s (bf16)" : "TFLOP/s (tf32)"));
+        amount(tensor_flops, "FLOP") + " / " + amount(peak, half ? "TFLOP/s (bf16)" : "TFLOP/s (tf32)") + unmodelled);
   } else {
     add("fp32", workload_flops / (hardware.fp32_tflop_s * 1e12),
         amount(workload_flops, "FLOP (the workload's)") + " / " + amount(hardware.fp32_tflop_s, "TFLOP/s"));
@@ -136,15 +146,21 @@ nlohmann::ordered_json modelled_json(const NamedCounters& counters, const std::s
   nlohmann::ordered_json by_key = nlohmann::ordered_json::object();
   for (const HardwareSpec* hardware : keys) {
     const ModelledTime model = modelled_time(counters, precision, workload_flops, *hardware);
+    const double floor = floors(workload_flops, workload_bytes, *hardware).bound_ms(precision);
+    const nlohmann::ordered_json floor_ms = floor > 0 ? nlohmann::ordered_json(floor) : nlohmann::ordered_json(nullptr);
+    if (!model.not_modelled.empty()) {
+      by_key[hardware->key] = {{"trust", "modelled"}, {"not_modelled", model.not_modelled}, {"floor_ms", floor_ms},
+                               {"summary", model.describe()}};
+      continue;
+    }
     nlohmann::ordered_json terms = nlohmann::ordered_json::object();
     for (const ModelTerm& term : model.terms) terms[term.name] = {{"ms", term.ms}, {"what", term.what}};
-    const double floor = floors(workload_flops, workload_bytes, *hardware).bound_ms(precision);
     by_key[hardware->key] = {
         {"trust", "modelled"},
         {"time_ms", model.time_ms},
         {"bound", model.bound},
         {"terms", terms},
-        {"floor_ms", floor > 0 ? nlohmann::ordered_json(floor) : nlohmann::ordered_json(nullptr)},
+        {"floor_ms", floor_ms},
         {"above_floor", floor > 0 ? nlohmann::ordered_json(model.time_ms / floor) : nlohmann::ordered_json(nullptr)},
         {"occupancy", occupancy_json(occupancy(counters, *hardware))},
         {"summary", model.describe()}};

@@ -33,6 +33,7 @@ struct ModelledTime {
   double time_ms = 0;
   std::string bound;
   std::optional<double> above_floor;
+  std::string not_modelled;  // why the key has no time (docs/roofline.md)
 };
 
 struct Section {
@@ -111,9 +112,15 @@ Section section_from_report(const JsonReader& report, const Suite& suite, const 
     std::vector<std::pair<std::string, ModelledTime>> times;
     for (const auto& [key, unused] : by_key.json().items()) {
       const JsonReader model = by_key.at(key).expect_object();
-      times.emplace_back(key, ModelledTime{.time_ms = model.at("time_ms").as_number(),
-                                           .bound = model.at("bound").as_string(),
-                                           .above_floor = model.optional_number("above_floor")});
+      ModelledTime time;
+      if (model.has("not_modelled")) {
+        time.not_modelled = model.at("not_modelled").as_string();
+      } else {
+        time.time_ms = model.at("time_ms").as_number();
+        time.bound = model.at("bound").as_string();
+        time.above_floor = model.optional_number("above_floor");
+      }
+      times.emplace_back(key, std::move(time));
     }
     section.modelled.emplace_back(candidate.at("id").as_string(), std::move(times));
   }
@@ -213,7 +220,9 @@ void write_modelled_table(std::ostringstream& out, const Section& section) {
     for (const auto& key : keys) {
       out << "<td class=\"num\">";
       const auto m = std::find_if(by_key.begin(), by_key.end(), [&](const auto& entry) { return entry.first == key; });
-      if (m != by_key.end()) {
+      if (m != by_key.end() && !m->second.not_modelled.empty()) {
+        out << "not modelled: " << escape(m->second.not_modelled);
+      } else if (m != by_key.end()) {
         out << format_number(m->second.time_ms) << " ms, " << escape(m->second.bound);
         if (m->second.above_floor) out << " (" << format_number(*m->second.above_floor) << "× floor)";
       } else {

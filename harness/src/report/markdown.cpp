@@ -122,6 +122,10 @@ std::string modelled_table(const ordered_json& candidates) {
         continue;
       }
       const ordered_json& m = by_key.at(key);
+      if (m.contains("not_modelled")) {
+        rows += " not modelled: " + markdown_cell(string_of(m, "not_modelled")) + " |";
+        continue;
+      }
       rows += " " + ms_text(m.at("time_ms")) + " ms, " + markdown_cell(string_of(m, "bound"));
       if (m.at("above_floor").is_number()) rows += " (" + times_text(m.at("above_floor")) + " floor)";
       rows += " |";

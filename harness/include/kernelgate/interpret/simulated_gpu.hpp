@@ -23,7 +23,7 @@ namespace kg::interp::sim {
 // A card the simulated runtime reports as its GPU: cudaGetDeviceProperties,
 // the device attributes, and the clocks NVML reads.
 struct Card {
-  std::string key;   // the hardware key it simulates: h100-sxm, h100-pcie, h200
+  std::string key;   // the hardware key it simulates: a100-sxm, ..., h100-sxm, ..., b200, gb200
   std::string name;  // the name the real card's driver reports
   int compute_capability_major = 9;
   int compute_capability_minor = 0;
