@@ -26,12 +26,27 @@
 
 #include "block_runner.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/interpret/simulated_gpu.hpp"
 #include "kernelgate/ptx.hpp"
 #include "tf32_operand.hpp"
 
 namespace kg::interp {
 
 namespace {
+
+// wgmma is sm_90a's alone: a gpu build puts a trap in its place for every
+// other architecture (kernelgate/arch.hpp), so on a simulated card of
+// another architecture it fails as that trap would. On the cpu device
+// interpret mode runs every candidate.
+void require_sm_90a(const char* operation) {
+  if (!sim::is_open()) return;
+  const sim::Card& card = sim::card();
+  const int capability = card.compute_capability_major * 10 + card.compute_capability_minor;
+  if (capability == 90) return;
+  throw Error(std::string(operation) + " is an sm_90a instruction: on sm_" + std::to_string(capability) + " (" +
+              card.key + ") the build traps in its place; a candidate that uses it registers "
+              ".needs = kg::needs_sm_90a(\"wgmma\") and is not launched there");
+}
 
 constexpr int kRows = 16;  // per warp: its quarter of the 64 rows
 constexpr int kMaxN = 64;  // BOperandBits' row stride
@@ -195,6 +210,7 @@ void wgmma(float* flat, int n, WgmmaInput input, const std::uint32_t (&a)[4],
            std::uint64_t b_desc, bool accumulate, const std::source_location& where) {
   const WgmmaShape shape{n, input};
   const char* operation = wgmma_name(shape);
+  require_sm_90a(operation);
   Fiber& fiber = BlockRunner::current_fiber(operation);
   const int count = n / 2;  // accumulator floats per lane
   const unsigned threads = BlockRunner::active()->thread_count();
@@ -253,6 +269,7 @@ void wgmma(float* flat, int n, WgmmaInput input, const std::uint32_t (&a)[4],
 }
 
 void wgmma_fence() {
+  require_sm_90a("kg::wgmma_fence");
   Fiber& fiber = BlockRunner::current_fiber("kg::wgmma_fence");
   fiber.wgmma_fenced = true;
   for (PendingWgmmaResult& result : fiber.wgmma_results) result.fenced = true;

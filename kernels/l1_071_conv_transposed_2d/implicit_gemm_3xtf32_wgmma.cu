@@ -5,7 +5,7 @@
 // mma.sync kernel. Design: docs/kernels/l1_071.md, "The wgmma variants".
 #include "l1_071_conv_transposed_2d/implicit_gemm_wgmma.cuh"
 
-KG_REGISTER_CANDIDATE({kg::l1_071::implicit_gemm_candidate(
+KG_REGISTER_CANDIDATE({kg::l1_071::wgmma_candidate(
     "fp32",
     "implicit_gemm_3xtf32 on wgmma m64n32k8 (sm_90a) for stride 1 and kernel 3: "
     "hi/lo weight planes in shared memory, input rows walked once per tap column",

@@ -8,7 +8,7 @@
 // docs/kernels/l1_071.md, "The wgmma variants".
 #include "l1_071_conv_transposed_2d/implicit_gemm_wgmma.cuh"
 
-KG_REGISTER_CANDIDATE({kg::l1_071::implicit_gemm_candidate(
+KG_REGISTER_CANDIDATE({kg::l1_071::wgmma_candidate(
     "fp32",
     "wgmma (sm_90a), stride 1 and kernel 3: a_hi*b_hi on TF32 plus both error "
     "corrections in one BF16 wgmma (FP32-level, about 1e-6 rel. L2)",

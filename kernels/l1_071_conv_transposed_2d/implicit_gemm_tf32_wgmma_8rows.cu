@@ -6,7 +6,7 @@
 // docs/kernels/l1_071.md, "Tiles of 8 rows".
 #include "l1_071_conv_transposed_2d/implicit_gemm_wgmma.cuh"
 
-KG_REGISTER_CANDIDATE({kg::l1_071::implicit_gemm_candidate(
+KG_REGISTER_CANDIDATE({kg::l1_071::wgmma_candidate(
     "tf32",
     "implicit_gemm_tf32_wgmma with tiles of 8 output rows: less halo traffic, "
     "two blocks per SM",

@@ -299,4 +299,12 @@ void launch_wgmma(const LaunchArgs& args) {
              args.in("weight"), args.output);
 }
 
+// A wgmma variant's registration: implicit_gemm_candidate's, needing sm_90a
+// (kernelgate/candidate.hpp): on any other GPU it is not_supported.
+inline Candidate wgmma_candidate(const char* precision, const char* summary, void (*launch)(const LaunchArgs&)) {
+  Candidate candidate = implicit_gemm_candidate(precision, summary, launch);
+  candidate.needs = needs_sm_90a("wgmma");
+  return candidate;
+}
+
 }  // namespace kg::l1_071

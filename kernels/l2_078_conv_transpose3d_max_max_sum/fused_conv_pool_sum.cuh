@@ -783,6 +783,8 @@ Candidate fused_candidate(const char* precision, const char* summary) {
           },
       .launch =
           [](const LaunchArgs& args) { launch_fused<kPlanes, kWgmma, kBf16Correction>(args); },
+      // The wgmma forms run on sm_90a alone (kernelgate/candidate.hpp).
+      .needs = kWgmma ? needs_sm_90a("wgmma") : ArchitectureNeed{},
   };
 }
 

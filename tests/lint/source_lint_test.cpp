@@ -88,6 +88,18 @@ TEST(LintMacros, ACallInsideAMacroBodyIsStillAFinding) {
               ElementsAre("1 files-and-environment"));
 }
 
+// A candidate's own test of the architecture (kernelgate/arch.hpp is the one
+// place): a branch interpret mode never takes, or a guard to keep right in
+// every file. Naming the macro in code is as much a test as a directive.
+TEST(LintArchitecture, TestingTheArchitectureMacrosIsAFinding) {
+  EXPECT_THAT(found("#if __CUDA_ARCH__ >= 900\nconst int x = 1;\n#endif"), ElementsAre("1 architecture-guard"));
+  EXPECT_THAT(found("#ifdef __CUDA_ARCH__\nconst int x = 1;\n#elif defined(__CUDA_ARCH_FEAT_SM90_ALL)\n#endif"),
+              ElementsAre("1 architecture-guard", "3 architecture-guard"));
+  EXPECT_THAT(found("int arch() { return __CUDA_ARCH__; }"), ElementsAre("1 architecture-guard"));
+  EXPECT_THAT(found("#include \"kernelgate/arch.hpp\"\n#if KG_ARCH_HAS_SM90A\nconst int x = 1;\n#endif"),
+              IsEmpty());
+}
+
 TEST(LintState, StaticLocalsAndMutableGlobalsAreFindings) {
   EXPECT_THAT(found("void launch(const kg::LaunchArgs& a) {\n  static int calls = 0;\n}"),
               ElementsAre("2 state-between-calls"));

@@ -67,5 +67,19 @@ TEST(Registration, OutsideACandidateFolderBothNamesMustBeGiven) {
             "<folder>/<workload>/<id>.cu of a candidate library");
 }
 
+// An architecture-specific need holds on its own capability alone, and names
+// both sides where it fails; no need, or the cpu device (0), runs anywhere.
+TEST(Registration, AnArchitectureNeedNamesItselfAndTheGpu) {
+  const ArchitectureNeed wgmma = needs_sm_90a("wgmma");
+  EXPECT_EQ(architecture_problem(wgmma, 90), "");
+  EXPECT_EQ(architecture_problem(wgmma, 100), "needs sm_90a (wgmma); this GPU is sm_100");
+  EXPECT_EQ(architecture_problem(wgmma, 80), "needs sm_90a (wgmma); this GPU is sm_80");
+  EXPECT_EQ(architecture_problem(wgmma, 89), "needs sm_90a (wgmma); this GPU is sm_89");
+  EXPECT_EQ(architecture_problem(wgmma, 0), "");
+  EXPECT_EQ(architecture_problem(needs_sm_100a("tcgen05"), 90), "needs sm_100a (tcgen05); this GPU is sm_90");
+  EXPECT_EQ(architecture_problem(needs_sm_100a("tcgen05"), 100), "");
+  for (int capability : {0, 80, 89, 90, 100}) EXPECT_EQ(architecture_problem(ArchitectureNeed{}, capability), "");
+}
+
 }  // namespace
 }  // namespace kg

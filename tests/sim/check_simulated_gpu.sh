@@ -17,6 +17,9 @@
 #   all_workloads    every workload at the ci shapes: every candidate passes
 #                    its checks, cudnn_eager not_supported (no cuDNN)
 #   publish          a simulated run's report is never published
+#   architectures    on an Ampere and a Blackwell card every direct candidate
+#                    passes, and every wgmma one is not_supported, naming
+#                    sm_90a and the card's architecture, before it runs
 set -euo pipefail
 case_name=$1 kernelgate=$2 suites=$3 work=$4
 
@@ -116,6 +119,27 @@ case "$case_name" in
     [ "$status" -ne 0 ] || { cat "$work/publish.log"; fail "a simulated run was published"; }
     grep -q "simulated" "$work/publish.log" || { cat "$work/publish.log"; fail "the refusal does not say why"; }
     [ -z "$(ls -A "$work/store")" ] || fail "publish wrote into the store: $(ls -R "$work/store")"
+    ;;
+  architectures)
+    for card in a100-sxm:80 b200:100; do
+      key=${card%:*} sm=${card#*:}
+      "$kernelgate" run --all --candidates direct_fp32 --suites "$suites" --device "sim:$key" --preset ci \
+        --protocol none --baselines "$work/baselines" --report-dir "$work/$key" > "$work/$key.log" 2>&1 ||
+        { cat "$work/$key.log"; fail "a direct candidate failed on sim:$key"; }
+      count=$(grep -c "direct_fp32  passed" "$work/$key.log" || true)
+      [ "$count" -eq 7 ] || { cat "$work/$key.log"; fail "expected 7 direct_fp32 passing on sim:$key, got $count"; }
+      for run in "l1_071_conv_transposed_2d implicit_gemm_tf32_wgmma,implicit_gemm_3xtf32_wgmma,implicit_gemm_tf32_bf16corr_wgmma,implicit_gemm_tf32_wgmma_8rows" \
+                 "l2_078_conv_transpose3d_max_max_sum fused_tf32_wgmma,fused_3xtf32_wgmma,fused_tf32_bf16corr_wgmma"; do
+        read -r workload ids <<<"$run"
+        "$kernelgate" run --workload "$workload" --candidates "$ids" --suites "$suites" --device "sim:$key" \
+          --preset ci --protocol none --baselines "$work/baselines" --report-dir "$work/$key" \
+          >> "$work/$key.wgmma.log" 2>&1 || { cat "$work/$key.wgmma.log"; fail "the wgmma run failed on sim:$key"; }
+      done
+      count=$(grep -c "not_supported  -- needs sm_90a (wgmma); this GPU is sm_$sm" "$work/$key.wgmma.log" || true)
+      [ "$count" -eq 7 ] || { cat "$work/$key.wgmma.log"; fail "expected 7 wgmma candidates not_supported on sim:$key, got $count"; }
+      # Refused before its child ran: nothing of the candidate's reached the card.
+      if grep -q "a kernel failed" "$work/$key.wgmma.log"; then cat "$work/$key.wgmma.log"; fail "a wgmma kernel ran on sim:$key"; fi
+    done
     ;;
   *)
     echo "check_simulated_gpu.sh: unknown case '$case_name'" >&2

@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
 #include <memory>
 #include <vector>
 
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/device.hpp"
 #include "kernelgate/interpret/simulated_gpu.hpp"
+#include "kernelgate/ptx.hpp"
 #include "support/error_of.hpp"
 
 namespace kg::test {
@@ -23,6 +25,8 @@ __global__ void add_one(float* data, int count) {
   const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (i < count) data[i] += 1.0f;
 }
+
+__global__ void fence_for_wgmma() { kg::wgmma_fence(); }
 
 // Each test starts from a fresh card, scripted as it asks.
 void open_card(Script script = {}) {
@@ -271,6 +275,21 @@ TEST(CudaDeviceOnTheSimulatedGpu, EveryTimedSampleStartsWithoutPersistingL2) {
   }
   EXPECT_EQ(interp::sim::persisting_l2_resets() - resets_before, 2u);
   EXPECT_EQ(device->environment().value("l2_persisting_limit_bytes", -1), 0);
+}
+
+// wgmma is sm_90a's: a build puts a trap in its place for every other
+// architecture, so on a simulated card of another one the kernel fails as
+// that trap would, with an unspecified launch failure; on the H100 it runs.
+TEST(SimulatedRuntime, WgmmaOnAnotherArchitectureFailsAsItsTrapWould) {
+  for (const char* key : {"b200", "a100-sxm", "h100-sxm"}) {
+    SCOPED_TRACE(key);
+    interp::sim::open(*interp::sim::find_card(key), Script{});
+    ASSERT_EQ(cudaDeviceReset(), cudaSuccess);
+    cudaStream_t stream = nullptr;
+    ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+    kg::launch(fence_for_wgmma, dim3(1), dim3(128), 0, stream);
+    EXPECT_EQ(cudaStreamSynchronize(stream), std::string(key) == "h100-sxm" ? cudaSuccess : cudaErrorLaunchFailure);
+  }
 }
 
 }  // namespace

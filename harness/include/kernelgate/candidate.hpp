@@ -42,6 +42,26 @@ struct LaunchArgs {
   float* workspace_floats(std::int64_t count, std::string_view what) const;
 };
 
+// The GPU architecture a candidate's kernels need beyond what the build
+// targets: an architecture-specific instruction set (sm_90a's wgmma, sm_100a's
+// tcgen05) runs on that architecture alone, and compiles to a trap for every
+// other one (kernelgate/arch.hpp). Left out of a registration: any GPU the
+// build targets. The runner reports a candidate whose GPU lacks it
+// not_supported, naming both, before anything of the candidate's runs; the
+// cpu device (interpret mode) runs every candidate.
+struct ArchitectureNeed {
+  int compute_capability = 0;  // 90 for sm_90a, 100 for sm_100a; 0: none
+  std::string feature;         // what needs it, for the reason: "wgmma"
+};
+// The need of a kernel that uses sm_90a's instructions (wgmma, setmaxnreg).
+inline ArchitectureNeed needs_sm_90a(std::string feature) { return {90, std::move(feature)}; }
+// The need of a kernel that uses sm_100a's instructions (tcgen05).
+inline ArchitectureNeed needs_sm_100a(std::string feature) { return {100, std::move(feature)}; }
+// Why a GPU of `compute_capability` (90 for 9.0; 0 when unknown or the cpu
+// device) cannot run a candidate with this need ("needs sm_90a (wgmma); this
+// GPU is sm_100"), or "" when it can.
+std::string architecture_problem(const ArchitectureNeed& need, int compute_capability);
+
 struct Candidate {
   // Left out of a registration in <folder>/<workload>/<id>.cu (built by
   // kernelgate_candidate_library): taken from the path. Given: must equal it.
@@ -61,6 +81,8 @@ struct Candidate {
   // baseline: the cpu device leaves it out, and a GPU that lacks the
   // library (the simulated GPU) reports it not_supported.
   std::string gpu_library{};
+  // Left out: none beyond the build's targets.
+  ArchitectureNeed needs{};
 };
 
 // Every candidate linked into this binary, in registration order.

@@ -194,6 +194,9 @@ struct DeviceDescription {
   double default_timeout_s = 0;
   std::string clock_name;
   std::uint64_t memory_bytes = 0;
+  // The GPU's compute capability, 90 for 9.0 (the simulated GPU's card's
+  // too); 0 for the cpu device, whose interpret mode runs every candidate.
+  int compute_capability = 0;
 
   // Kernels run in interpret mode, in host memory (the cpu device and the
   // simulated GPU): slow, so the timing protocols' small defaults apply, and

@@ -74,6 +74,8 @@
 //       are complete (their d written, their operands released).
 #include <cstdint>
 
+#include "kernelgate/arch.hpp"
+
 #if defined(KG_INTERPRET)
 #include <bit>
 #include <source_location>
@@ -258,13 +260,19 @@ inline void wgmma_wait(std::source_location where = std::source_location::curren
   interp::wgmma_wait(N, where);
 }
 #else
-// wgmma exists only in sm_90a code. Other targets (the PTX of a plain sm_90
-// build, say) get a trap in its place: the build succeeds, and a candidate
-// that uses wgmma fails loudly where it cannot run.
-#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define KG_WGMMA_ASM(...) __trap()
-#else
+// wgmma exists only in sm_90a code, fence.proxy.async from sm_90 on
+// (kernelgate/arch.hpp). Other targets (sm_80, sm_100a) get a trap in its
+// place: the build succeeds, and a candidate that uses wgmma, which its
+// registration declares (kg::needs_sm_90a), is never launched there.
+#if KG_ARCH_HAS_SM90A
 #define KG_WGMMA_ASM(...) asm volatile(__VA_ARGS__)
+#else
+#define KG_WGMMA_ASM(...) __trap()
+#endif
+#if KG_ARCH_HAS_SM90
+#define KG_SM90_ASM(...) asm volatile(__VA_ARGS__)
+#else
+#define KG_SM90_ASM(...) __trap()
 #endif
 // The operand lists of the wgmma asm statements below: the accumulators of
 // N = 64 (32 per lane) or N = 32 (16), read and written; then the four A
@@ -281,7 +289,7 @@ inline void wgmma_wait(std::source_location where = std::source_location::curren
 #define KG_WGMMA_SOURCES(a, accumulate, b_desc)                                          \
   "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(static_cast<int>(accumulate)), "l"(b_desc)
 KG_PTX_FUNCTION void fence_proxy_async_shared() {
-  KG_WGMMA_ASM("fence.proxy.async.shared::cta;\n" ::: "memory");
+  KG_SM90_ASM("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 KG_PTX_FUNCTION std::uint64_t smem_matrix_descriptor(const void* smem, std::uint32_t lbo_bytes,
                                                      std::uint32_t sbo_bytes) {
@@ -351,6 +359,7 @@ KG_PTX_FUNCTION void wgmma_wait() {
 
 #undef KG_PTX_FUNCTION
 #undef KG_WGMMA_ASM
+#undef KG_SM90_ASM
 #undef KG_WGMMA_D16
 #undef KG_WGMMA_D32
 #undef KG_WGMMA_SOURCES

@@ -81,7 +81,14 @@ class Lexer {
       include(body.tokens, line);
     } else if (body.tokens.size() >= 2 && body.tokens[0].text == "define") {
       out_.macro_tokens.insert(out_.macro_tokens.end(), body.tokens.begin() + 2, body.tokens.end());
+    } else if (body.tokens.size() >= 2 && conditional(body.tokens[0].text)) {
+      out_.macro_tokens.insert(out_.macro_tokens.end(), body.tokens.begin() + 1, body.tokens.end());
     }
+  }
+
+  static bool conditional(const std::string& directive) {
+    return directive == "if" || directive == "ifdef" || directive == "ifndef" || directive == "elif" ||
+           directive == "elifdef" || directive == "elifndef";
   }
 
   // tokens: include, then "target" or < target >.

@@ -25,7 +25,9 @@ struct Include {
 
 struct Lexed {
   std::vector<Token> tokens;        // the program outside preprocessor lines
-  std::vector<Token> macro_tokens;  // the bodies of #define lines
+  // The bodies of #define lines and the conditions of #if, #ifdef, #ifndef
+  // and #elif lines.
+  std::vector<Token> macro_tokens;
   std::vector<Include> includes;
 };
 

@@ -28,6 +28,7 @@ constexpr const char* kFiles = "files-and-environment";
 constexpr const char* kPatching = "process-patching";
 constexpr const char* kState = "state-between-calls";
 constexpr const char* kPrecision = "lower-precision";
+constexpr const char* kArchitecture = "architecture-guard";
 
 // Functions of the C library and POSIX a candidate never needs, by rule.
 // Matched only where called (`name(`), not as a member or in a namespace of
@@ -164,6 +165,7 @@ class Scan {
       if (declares_fp32_ && lower_precision_name(tokens, i))
         add(t.line, kPrecision, "uses " + t.text + " in a file that declares fp32");
       if (t.text == "environ") add(t.line, kFiles, "uses environ");
+      if (t.text.rfind("__CUDA_ARCH", 0) == 0) add(t.line, kArchitecture, "tests " + t.text);
       for (const auto& [name, rule] : kStdNames)
         if (t.text == name && qualified_by_std(tokens, i)) add(t.line, rule, "uses std::" + name);
       const bool called = i + 1 < tokens.size() && tokens[i + 1].text == "(";
@@ -218,6 +220,9 @@ const std::vector<Rule>& rules() {
        "an answer kept from an earlier call and replayed, or a call counter that tells the checked runs from the "
        "timed ones"},
       {kPrecision, "half or bfloat16 arithmetic in a file that declares fp32 and so claims FP32's tolerance"},
+      {kArchitecture,
+       "code that differs between interpret mode and the GPU, or between the architectures of one build, chosen "
+       "by the compiler's architecture macros instead of kernelgate/arch.hpp and a registration's needs"},
   };
   return kRules;
 }

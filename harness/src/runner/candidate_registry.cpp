@@ -156,4 +156,18 @@ float* LaunchArgs::workspace_floats(std::int64_t count, std::string_view what) c
   return static_cast<float*>(workspace);
 }
 
+namespace {
+std::string sm_name(int compute_capability) { return "sm_" + std::to_string(compute_capability); }
+}  // namespace
+
+std::string architecture_problem(const ArchitectureNeed& need, int compute_capability) {
+  // Architecture-specific code ("a") runs on its own capability alone: sm_90a
+  // neither on 8.9 nor on 10.0.
+  if (need.compute_capability == 0 || compute_capability == 0 || need.compute_capability == compute_capability)
+    return "";
+  std::string reason = "needs " + sm_name(need.compute_capability) + "a";
+  if (!need.feature.empty()) reason += " (" + need.feature + ")";
+  return reason + "; this GPU is " + sm_name(compute_capability);
+}
+
 }  // namespace kg

@@ -50,6 +50,16 @@ std::vector<const Candidate*> select_candidates(const Suite& suite, const RunOpt
 CandidateResult run_candidate(const Suite& suite, const Candidate& candidate, const DeviceDescription& device,
                               const Axes& axes, const RunOptions& options,
                               const detail::ReferencePoints& reference, double timeout_s) {
+  // Registration data, read in the parent: a GPU of another architecture
+  // would run the trap its build put in place of the kernel.
+  if (std::string reason = architecture_problem(candidate.needs, device.compute_capability); !reason.empty()) {
+    CandidateResult result;
+    result.id = candidate.id;
+    result.precision = candidate.precision;
+    result.checks.push_back(make_check(kSupportCheck, Outcome::not_supported, std::move(reason)));
+    decide(result);
+    return result;
+  }
   std::vector<std::string> orders;
   if (device.interpreted) orders = options.thread_orders;
   if (options.model_blocks_per_launch > 0) orders.resize(std::min<std::size_t>(orders.size(), 1));  // counts do not depend on it

@@ -506,7 +506,8 @@ DeviceDescription describe_cuda_device(int ordinal) {
           .simulated = cuda_detail::simulated_platform(),
           .default_timeout_s = kCudaTimeoutS,
           .clock_name = kCudaClockName,
-          .memory_bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(e.memory_bytes, 0))};
+          .memory_bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(e.memory_bytes, 0)),
+          .compute_capability = e.compute_capability_major * 10 + e.compute_capability_minor};
 }
 
 }  // namespace kg
