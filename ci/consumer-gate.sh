@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What kernelgate-gate.yml runs for a team's project (docs/consumer.md):
-#   ci/consumer-gate.sh cpu|h100|h200 PROJECT_DIR BASELINES
+#   ci/consumer-gate.sh cpu|GPU_LABEL PROJECT_DIR BASELINES
 # Installs the dependencies, builds this kernelgate (the cpu or the gpu
 # preset, no tests) and installs it into build/prefix-<preset>, builds the
 # project against it in PROJECT_DIR/build/kernelgate-<label> (find_package
@@ -9,7 +9,7 @@
 # of its own, failing rather than skipping when the runner has no such GPU.
 set -euo pipefail
 kernelgate=$(cd "$(dirname "$0")/.." && pwd)
-usage="usage: ci/consumer-gate.sh cpu|h100|h200 PROJECT_DIR BASELINES"
+usage="usage: ci/consumer-gate.sh cpu|GPU_LABEL PROJECT_DIR BASELINES"
 label=${1:?$usage} project_arg=${2:?$usage} baselines=${3:?$usage}
 "$kernelgate/ci/consumer-layout.sh" "$label" . > /dev/null  # an unknown label stops here, before the project is looked at
 [ -f "$project_arg/CMakeLists.txt" ] || { echo "ci/consumer-gate.sh: no CMakeLists.txt in '$project_arg'" >&2; exit 2; }
@@ -25,7 +25,9 @@ layout=$("$kernelgate/ci/consumer-layout.sh" "$label" "$project")
 configure=(-G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=$prefix"
            "-DFETCHCONTENT_SOURCE_DIR_KERNELGATE=$kernelgate")
 if [ "$preset" = gpu ]; then
-  configure+=(-DKERNELGATE_GPU=ON -DCMAKE_CUDA_ARCHITECTURES=90a)
+  # The candidates take the installed kernelgate's architectures (the package's
+  # KERNELGATE_CUDA_ARCHITECTURES).
+  configure+=(-DKERNELGATE_GPU=ON)
 fi
 cmake -S "$project" -B "$build" "${configure[@]}"
 cmake --build "$build"

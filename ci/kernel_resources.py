@@ -51,11 +51,20 @@ def ptxas_report(entry, scratch):
     return done.stderr
 
 
+# The architecture of the table: the model's occupancy is Hopper's. A build
+# for several architectures reports each kernel once per architecture; only
+# this one's figures count.
+TABLE_ARCH = "sm_90a"
+
+
 def parse(report, source):
     kernels, name = {}, None
     for line in report.splitlines():
         if m := ENTRY.search(line):
             name, arch = m.group(1), m.group(2)
+            if arch != TABLE_ARCH:
+                name = None
+                continue
             kernels[name] = {"source": source, "arch": arch}
         elif name and (m := FRAME.search(line)):
             kernels[name].update(stack_bytes=int(m.group(1)), spill_store_bytes=int(m.group(2)),
@@ -105,7 +114,7 @@ def check(kernels_dir, objects):
     stored_path = os.path.join(kernels_dir, "resources.json")
     with open(stored_path) as f:
         stored = json.load(f)
-    table, compilers = {}, set()
+    table, compilers, sources = {}, set(), 0
     for obj in objects:
         if not obj.endswith(".cu.o"):
             continue
@@ -118,9 +127,14 @@ def check(kernels_dir, objects):
         source = os.path.realpath(header.removeprefix("source: "))
         if source.startswith(kernels_dir + os.sep):
             source = os.path.relpath(source, kernels_dir)
+            sources += 1
             merge(table, parse(report, source), source)
-    if not table:
+    if not sources:
         sys.exit(f"error: no candidate object under {kernels_dir} among the {len(objects)} given")
+    if not table:
+        print(f"note: {stored_path} is of {stored['arch']}, and this build compiled no candidate under "
+              f"{kernels_dir} for it: not compared")
+        return
     # Registers follow the compiler and the architecture: a table of another
     # nvcc or arch cannot be judged by this build.
     compiler = os.environ.get("KERNELGATE_CUDA_COMPILER_VERSION", "")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command: installs dependencies, builds the cpu preset and
 # runs its tests; where nvcc is present it also builds the gpu preset (compile
-# and link only), so GPU code that stops compiling fails here too.
+# and link only) and checks its binary holds each architecture's machine
+# code, so GPU code that stops compiling fails here too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +22,9 @@ if [ -n "$nvcc_path" ]; then
   ci/check-cuda-headers.sh
   CUDACXX="$nvcc_path" cmake --preset gpu-check
   cmake --build --preset gpu-check
+  # Machine code for every architecture of the build (docs/gpu-runner.md,
+  # "Architectures").
+  ci/check-architectures.sh build/gpu-check
 else
   echo "== no nvcc: gpu preset not built"
 fi

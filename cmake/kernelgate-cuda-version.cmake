@@ -15,3 +15,15 @@ function(kernelgate_require_cuda_version found)
       "(CUPTI API version 22). Install CUDA ${minimum} or later, or point CUDACXX at its nvcc.")
   endif()
 endfunction()
+
+# The architectures a gpu build compiles every kernel for when the project
+# names none (CMAKE_CUDA_ARCHITECTURES): Ampere (80), Ada (89), Hopper (90a)
+# and Blackwell datacenter (100a), which nvcc knows from CUDA 12.8 on: with
+# `found` older, the list stops at 90a. Sets `out` in the caller.
+function(kernelgate_default_cuda_architectures out found)
+  set(architectures 80 89 90a)
+  if(NOT found VERSION_LESS 12.8)
+    list(APPEND architectures 100a)
+  endif()
+  set(${out} "${architectures}" PARENT_SCOPE)
+endfunction()

@@ -95,6 +95,7 @@ function(kernelgate_candidate_library target)
       # built for, so the project's candidates run on the same GPUs.
       set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${KERNELGATE_CUDA_ARCHITECTURES}")
     endif()
+    kernelgate_narrow_compile_check(${target} "${sources}")
     # ptxas repairs some wgmma misuse silently and serializes wgmmas it cannot
     # order (notices C7510 to C7520): in a candidate these fail the build.
     set_target_properties(${target} PROPERTIES CUDA_COMPILER_LAUNCHER ${scripts}/fail_on_ptxas_notices.sh)
@@ -132,6 +133,33 @@ static const ::kg::KernelResourcesRegistrar kg_kernel_resources{R"kg_resources(@
     # (in a template or inline function) fails the compile.
     set_target_properties(${target} PROPERTIES CXX_COMPILER_LAUNCHER ${scripts}/fail_on_unpoisoned_shared.sh)
   endif()
+endfunction()
+
+# kernelgate_narrow_compile_check(<target> <sources>): in a compile-only
+# build that sets KERNELGATE_COMPILE_CHECK_ARCHITECTURES (the gpu-check
+# preset), the target's candidates compile for those architectures only,
+# except the direct_*.cu ones, which keep every architecture of the build:
+# each architecture of the list is still compiled and linked, at a fraction
+# of the time (docs/gpu-runner.md, "Architectures"). Nothing otherwise.
+function(kernelgate_narrow_compile_check target sources)
+  if(NOT KERNELGATE_COMPILE_CHECK_ARCHITECTURES)
+    return()
+  endif()
+  get_target_property(every ${target} CUDA_ARCHITECTURES)
+  set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${KERNELGATE_COMPILE_CHECK_ARCHITECTURES}")
+  set(extra)
+  foreach(architecture IN LISTS every)
+    if(NOT architecture IN_LIST KERNELGATE_COMPILE_CHECK_ARCHITECTURES)
+      # The form CMake gives a plain entry: machine code and its PTX.
+      list(APPEND extra "--generate-code=arch=compute_${architecture},code=[compute_${architecture},sm_${architecture}]")
+    endif()
+  endforeach()
+  foreach(source IN LISTS sources)
+    get_filename_component(name ${source} NAME)
+    if(extra AND name MATCHES "^direct")
+      set_property(SOURCE ${source} TARGET_DIRECTORY ${target} APPEND PROPERTY COMPILE_OPTIONS ${extra})
+    endif()
+  endforeach()
 endfunction()
 
 # kernelgate_cli(<target> <candidate object library>...): the kernelgate CLI,

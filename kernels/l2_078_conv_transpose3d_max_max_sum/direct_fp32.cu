@@ -84,7 +84,12 @@ __global__ void conv_transpose3d_max_max_direct(Shape s, const float* __restrict
     const auto [n, co, qd, qh, qw] =
         kg::unravel(index, s.batch, s.out_channels, s.depth_out, s.height_out, s.width_out);
     float block_max = -INFINITY;
+    // Not unrolled: sm_90a's ptxas keeps these loops rolled anyway (the same
+    // registers either way), but fully unrolled, its 216 inlined
+    // convolutions take sm_100a's ptxas over a minute to compile.
+#pragma unroll 1
     for (std::int64_t od = 6 * qd; od < 6 * qd + 6; ++od)
+#pragma unroll 1
       for (std::int64_t oh = 6 * qh; oh < 6 * qh + 6; ++oh)
         for (std::int64_t ow = 6 * qw; ow < 6 * qw + 6; ++ow)
           block_max = fmaxf(block_max, conv_transpose_at(s, x, weight, bias[co], n, co, od, oh, ow));
