@@ -464,7 +464,9 @@ class CandidateChecker {
     const Points spots = spot_points(seed);
     const std::vector<float> got = call(values_command({.all = false, .indices = spots.indices})).values;
     const ErrorStats stats = compare_to_reference(got, spots.want, spots.indices, tolerance_, true);
-    if (!within_tolerance(stats, tolerance_))
+    // The checked runs hold the whole output to the relative L2 bound; a
+    // few points get the spot rule's slack (runner.hpp).
+    if (!within_spot_tolerance(stats, tolerance_))
       violation("timed_outputs", what + " is not the answer for its inputs: " +
                                      describe(stats, tolerance_, candidate_.precision, output_shape_));
     timed_ms_.push_back(reply.time_ms);

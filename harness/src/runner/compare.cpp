@@ -102,4 +102,9 @@ bool within_tolerance(const ErrorStats& stats, const Tolerance& tolerance) {
   return tolerance.rel_l2 <= 0 || stats.rel_l2 <= tolerance.rel_l2;
 }
 
+bool within_spot_tolerance(const ErrorStats& stats, const Tolerance& tolerance) {
+  if (stats.non_finite || stats.mismatches > 0) return false;
+  return tolerance.rel_l2 <= 0 || stats.rel_l2 <= kSpotRelL2Slack * tolerance.rel_l2;
+}
+
 }  // namespace kg
