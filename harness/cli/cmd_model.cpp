@@ -57,10 +57,10 @@ std::string counters_line(const NamedCounters& counters) {
          " x ideal), tensor " + fixed("%.4g", n("tensor_flops") / 1e9) + " GFLOP";
 }
 
-int model_command(const ModelOptions& options, const CommonOptions& common) {
-  const Suite suite = find_suite(suites_dir_of(common), options.choice.workload);
+// One run per distinct SM configuration among the keys asked for: a kernel
+// that sizes its grid to the GPU launches the same grid on keys alike.
+std::vector<GridRun> grids_of(const std::vector<std::string>& asked) {
   std::vector<GridRun> runs;
-  const std::vector<std::string> asked = split_list(options.hardware);
   for (const auto& key : asked) {
     const HardwareSpec& spec = hardware_spec(key);  // an unknown key names the known ones
     if (!spec.has_roofline()) throw Error("--hardware " + key + ": no roofline figures (only GPU keys have them)");
@@ -69,7 +69,11 @@ int model_command(const ModelOptions& options, const CommonOptions& common) {
     same->keys.push_back(&spec);
   }
   if (runs.empty()) throw Error("--hardware: name at least one GPU key");
+  return runs;
+}
 
+// Counts every candidate in interpret mode once per grid.
+void count_on_each_grid(const Suite& suite, const ModelOptions& options, std::vector<GridRun>& runs) {
   RunOptions run_options;
   run_options.preset = options.choice.preset;
   run_options.axis_overrides = parse_axes_list(options.choice.axes);
@@ -91,6 +95,59 @@ int model_command(const ModelOptions& options, const CommonOptions& common) {
       if (!candidate.counters.empty()) run_options.candidate_ids.push_back(candidate.id);
     if (run_options.candidate_ids.empty()) break;
   }
+}
+
+// One key's model in words: the summary, the floor and the occupancy.
+std::string modelled_line(const nlohmann::ordered_json& m) {
+  std::string text = "  " + m["summary"].get<std::string>();
+  if (m.contains("not_modelled")) return text + "\n";  // no time, no occupancy (docs/roofline.md)
+  if (m["floor_ms"].is_number())
+    text += "; floor " + fixed("%.4g", m["floor_ms"].get<double>()) + " ms, " +
+            fixed("%.2f", m["above_floor"].get<double>()) + "x";
+  const auto& occupancy = m["occupancy"];
+  text += "; " + std::to_string(occupancy["warps_per_sm"].get<int>()) + " of " +
+          std::to_string(occupancy["max_warps_per_sm"].get<int>()) + " warps per SM (" +
+          std::to_string(occupancy["blocks_per_sm"].get<int>()) + " blocks, limited by " +
+          occupancy["limited_by"].get<std::string>() +
+          (occupancy["registers_known"].get<bool>() ? ")" : "; registers not known)");
+  return text + "\n";
+}
+
+// The models of one counted candidate on every grid's keys, in the order
+// asked for, its lines appended to `text`.
+nlohmann::ordered_json candidate_models(const CandidateResult& first, const std::vector<GridRun>& runs,
+                                        const std::vector<std::string>& asked, double flops, double bytes,
+                                        std::string& text) {
+  nlohmann::ordered_json by_key = nlohmann::ordered_json::object();
+  for (const GridRun& grid : runs) {
+    const auto same_id = std::find_if(grid.run.candidates.begin(), grid.run.candidates.end(),
+                                      [&](const CandidateResult& c) { return c.id == first.id; });
+    if (same_id == grid.run.candidates.end()) continue;  // none counted (count_on_each_grid stopped)
+    const CandidateResult& candidate = *same_id;
+    const bool own_counts = &grid != &runs[0] && candidate.counters != first.counters;
+    if (own_counts)
+      text += "  with grids sized for " + grid.keys[0]->key + ": " +
+              (candidate.counters.empty() ? "not counted" : counters_line(candidate.counters)) + "\n";
+    if (candidate.counters.empty()) continue;
+    const nlohmann::ordered_json modelled = modelled_json(candidate.counters, candidate.precision, flops, bytes, grid.keys);
+    for (const auto& [key, m] : modelled.items()) {
+      by_key[key] = m;
+      by_key[key]["grid_sized_for"] = grid.keys[0]->key;
+      if (own_counts) by_key[key]["counters"] = counters_json(candidate.counters);
+      text += modelled_line(m);
+    }
+  }
+  nlohmann::ordered_json in_order = nlohmann::ordered_json::object();
+  for (const auto& key : asked)
+    if (by_key.contains(key)) in_order[key] = by_key[key];
+  return in_order;
+}
+
+int model_command(const ModelOptions& options, const CommonOptions& common) {
+  const Suite suite = find_suite(suites_dir_of(common), options.choice.workload);
+  const std::vector<std::string> asked = split_list(options.hardware);
+  std::vector<GridRun> runs = grids_of(asked);
+  count_on_each_grid(suite, options, runs);
   const Axes& axes = runs[0].run.axes;
   const double flops = suite.flops(axes), bytes = suite.bytes(axes);
 
@@ -104,51 +161,18 @@ int model_command(const ModelOptions& options, const CommonOptions& common) {
   out["candidates"] = nlohmann::ordered_json::array();
   std::string text = suite.id + " at " + format_axes(axes) + "\nmodelled, not measured (docs/roofline.md): " +
                      std::to_string(options.blocks) + " blocks of each launch counted and scaled to its grid\n";
-  for (std::size_t i = 0; i < runs[0].run.candidates.size(); ++i) {
-    const CandidateResult& first = runs[0].run.candidates[i];
+  for (const CandidateResult& first : runs[0].run.candidates) {
     nlohmann::ordered_json c = {{"id", first.id}, {"precision", first.precision}};
     text += "\n" + first.id + " (" + first.precision + ")";
     if (first.counters.empty()) {
       const std::string why = first.counters_unavailable.empty() ? first.message : first.counters_unavailable;
       c["unavailable"] = why.empty() ? std::string(to_string(first.outcome)) : why;
       text += ": not modelled: " + c["unavailable"].get<std::string>() + "\n";
-      out["candidates"].push_back(std::move(c));
-      continue;
+    } else {
+      text += ": " + counters_line(first.counters) + "\n";
+      c["counters"] = counters_json(first.counters);
+      c["hardware"] = candidate_models(first, runs, asked, flops, bytes, text);
     }
-    text += ": " + counters_line(first.counters) + "\n";
-    c["counters"] = counters_json(first.counters);
-    nlohmann::ordered_json by_key = nlohmann::ordered_json::object();
-    for (const GridRun& grid : runs) {
-      const auto same_id = std::find_if(grid.run.candidates.begin(), grid.run.candidates.end(),
-                                        [&](const CandidateResult& c) { return c.id == first.id; });
-      if (same_id == grid.run.candidates.end()) continue;  // none counted (the loop above broke)
-      const CandidateResult& candidate = *same_id;
-      const bool own_counts = &grid != &runs[0] && candidate.counters != first.counters;
-      if (own_counts)
-        text += "  with grids sized for " + grid.keys[0]->key + ": " +
-                (candidate.counters.empty() ? "not counted" : counters_line(candidate.counters)) + "\n";
-      if (candidate.counters.empty()) continue;
-      const nlohmann::ordered_json modelled = modelled_json(candidate.counters, candidate.precision, flops, bytes, grid.keys);
-      for (const auto& [key, m] : modelled.items()) {
-        by_key[key] = m;
-        by_key[key]["grid_sized_for"] = grid.keys[0]->key;
-        if (own_counts) by_key[key]["counters"] = counters_json(candidate.counters);
-        text += "  " + m["summary"].get<std::string>();
-        if (m["floor_ms"].is_number())
-          text += "; floor " + fixed("%.4g", m["floor_ms"].get<double>()) + " ms, " +
-                  fixed("%.2f", m["above_floor"].get<double>()) + "x";
-        const auto& occupancy = m["occupancy"];
-        text += "; " + std::to_string(occupancy["warps_per_sm"].get<int>()) + " of " +
-                std::to_string(occupancy["max_warps_per_sm"].get<int>()) + " warps per SM (" +
-                std::to_string(occupancy["blocks_per_sm"].get<int>()) + " blocks, limited by " +
-                occupancy["limited_by"].get<std::string>() +
-                (occupancy["registers_known"].get<bool>() ? ")" : "; registers not known)");
-        text += "\n";
-      }
-    }
-    c["hardware"] = nlohmann::ordered_json::object();
-    for (const auto& key : asked)
-      if (by_key.contains(key)) c["hardware"][key] = by_key[key];  // in the order asked for
     out["candidates"].push_back(std::move(c));
   }
   if (options.json)
