@@ -57,7 +57,7 @@ std::string init_text(const Suite& suite, const TensorSpec& tensor, const Axes& 
   return buffer;
 }
 
-void describe(std::FILE* out, const Suite& suite, const Axes& axes, const std::string& preset) {
+void describe_identity(std::FILE* out, const Suite& suite, const std::string& preset) {
   std::fprintf(out, "workload   %s\n", suite.id.c_str());
   std::fprintf(out, "title      %s\n", suite.title.c_str());
   if (suite.origin.contains("level"))
@@ -70,7 +70,10 @@ void describe(std::FILE* out, const Suite& suite, const Axes& axes, const std::s
   std::fprintf(out, "identity   %s\n", suite.identity.c_str());
   std::fprintf(out, "reference  float64 on the host, the forward pass below (%zu ops)\n", suite.forward.size());
   std::fprintf(out, "axes       %s\n", preset.empty() ? "default" : ("preset " + preset).c_str());
+}
 
+// Each axis with its value, its presets, default and range; the suite's rules.
+void describe_axes(std::FILE* out, const Suite& suite, const Axes& axes) {
   std::fprintf(out, "\naxes:\n  %-16s %8s", "name", "value");
   for (const auto& [name, unused] : suite.presets) std::fprintf(out, " %8s", name.c_str());
   std::fprintf(out, " %8s  %-14s %s\n", "default", "range", "description");
@@ -89,7 +92,10 @@ void describe(std::FILE* out, const Suite& suite, const Axes& axes, const std::s
     for (const auto& rule : suite.rules)
       std::fprintf(out, "  %-48s %s\n", rule.check.c_str(), rule.message.c_str());
   }
+}
 
+// The tensors with their shapes and initialisation, then the forward pass.
+void describe_computation(std::FILE* out, const Suite& suite, const Axes& axes) {
   std::fprintf(out, "\ntensors:\n");
   for (const auto& tensor : suite.tensors) {
     std::string shape = shape_text(suite.shape(tensor.name, axes));
@@ -113,7 +119,11 @@ void describe(std::FILE* out, const Suite& suite, const Axes& axes, const std::s
     std::fprintf(out, "  %-58s -> %s %s\n", call.c_str(), step.output.c_str(),
                 shape_text(forward.shapes.at(step.output)).c_str());
   }
+}
 
+// FLOPs, bytes and intensity; the floors on every hardware key, with the
+// peaks they come from and where each key's figures come from.
+void describe_cost(std::FILE* out, const Suite& suite, const Axes& axes) {
   double flops = suite.flops(axes);
   double bytes = suite.bytes(axes);
   std::fprintf(out, "\ncost:\n  flops      %s (%.0f)\n", flops_text(flops).c_str(), flops);
@@ -147,7 +157,9 @@ void describe(std::FILE* out, const Suite& suite, const Axes& axes, const std::s
   for (const auto& hardware : known_hardware())
     std::fprintf(out, "    %-10s peaks: %s; roofline: %s\n", hardware.key.c_str(), hardware.source.c_str(),
                  hardware.roofline_source.c_str());
+}
 
+void describe_policy(std::FILE* out, const Suite& suite) {
   std::fprintf(out, "\ntolerance:\n");
   for (const auto& [precision, tolerance] : suite.tolerances)
     std::fprintf(out, "  %-6s atol %-8g rtol %-8g rel_l2 %g\n", precision.c_str(), tolerance.atol,
@@ -159,6 +171,14 @@ void describe(std::FILE* out, const Suite& suite, const Axes& axes, const std::s
               suite.gate.win_is_stale ? "true" : "false", suite.gate.counter_tolerance);
   std::fprintf(out, "contract:  no_mutation %s, no_aliasing %s\n", suite.contract.no_mutation ? "true" : "false",
               suite.contract.no_aliasing ? "true" : "false");
+}
+
+void describe(std::FILE* out, const Suite& suite, const Axes& axes, const std::string& preset) {
+  describe_identity(out, suite, preset);
+  describe_axes(out, suite, axes);
+  describe_computation(out, suite, axes);
+  describe_cost(out, suite, axes);
+  describe_policy(out, suite);
 }
 
 }  // namespace

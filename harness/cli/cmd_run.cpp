@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -91,7 +92,9 @@ void write_results(const std::string& file, const nlohmann::ordered_json& result
   if (!out) throw Error("cannot write --results file " + file);
 }
 
-int run_command(const RunCommandOptions& options, const CommonOptions& common) {
+// The suites of --workload or --all, this runner's shard of them; empty
+// when the shard has none (said on stderr).
+std::vector<Suite> selected_suites(const RunCommandOptions& options, const CommonOptions& common) {
   if (options.all == !options.workload.empty())
     throw Error("give exactly one of --workload W or --all");
   const std::filesystem::path suites_dir = suites_dir_of(common);
@@ -101,21 +104,19 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
     suites = load_suites(suites_dir);
   else
     suites.push_back(find_suite(suites_dir, options.workload));
-  if (!options.shard.empty()) {
-    const Shard shard = parse_shard(options.shard);
-    const std::size_t all = suites.size();
-    suites = shard_of(std::move(suites), shard);
-    if (suites.empty()) {
-      std::fprintf(stderr, "kernelgate: shard %s has no workload (the folder has %zu): nothing to run\n",
-                   options.shard.c_str(), all);
-      return 0;
-    }
-  }
+  if (options.shard.empty()) return suites;
+  const std::size_t all = suites.size();
+  suites = shard_of(std::move(suites), parse_shard(options.shard));
+  if (suites.empty())
+    std::fprintf(stderr, "kernelgate: shard %s has no workload (the folder has %zu): nothing to run\n",
+                 options.shard.c_str(), all);
+  return suites;
+}
 
-  // A bad --report-dir costs nothing: it fails before any candidate runs.
-  ensure_report_dir_writable(options.report_dir);
-
-  // The device described, not held: each candidate's child opens it.
+// The device described, not held (each candidate's child opens it); nothing
+// when this run is to be skipped: no GPU, or a GPU test of another class than
+// the label's (an h100 test on an H200), unless KERNELGATE_REQUIRE_GPU=1.
+std::optional<DeviceDescription> device_to_run_on(const RunCommandOptions& options) {
   DeviceDescription device;
   try {
     device = describe_device(options.device);
@@ -124,10 +125,8 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
     if (!options.option_errors.empty()) throw Error(options.option_errors.front());
     if (gpu_required()) throw Error(std::string(e.what()) + " (KERNELGATE_REQUIRE_GPU=1)");
     std::fprintf(stderr, "kernelgate: skipped: %s\n", e.what());
-    return kSkipExitCode;
+    return std::nullopt;
   }
-  // A GPU test of the h100 label on an H200 (or the reverse) is not this
-  // runner's to judge: skip, unless a GPU of that class is required.
   if (const char* expected = std::getenv("KERNELGATE_EXPECT_HARDWARE_LABEL"); expected && *expected) {
     const std::string label = hardware_label(device.hardware_key);
     if (label != expected) {
@@ -135,10 +134,13 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
                               device.name + " (" + device.hardware_key + ")";
       if (gpu_required()) throw Error(why + " (KERNELGATE_REQUIRE_GPU=1)");
       std::fprintf(stderr, "kernelgate: skipped: %s\n", why.c_str());
-      return kSkipExitCode;
+      return std::nullopt;
     }
   }
+  return device;
+}
 
+RunOptions run_options_of(const RunCommandOptions& options) {
   RunOptions run_options;
   run_options.preset = options.preset;
   run_options.seed = options.seed;
@@ -153,12 +155,16 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
   run_options.allow_slow = options.allow_slow;
   run_options.count_accesses = options.counters;
   run_options.lint_fails = options.lint_fails;
+  return run_options;
+}
 
-  // Everything that can be wrong with the inputs is found before the first
-  // candidate runs: the baselines (folder and every file this run gates
-  // against), the gate policy, the axes against the device. A problem stops
-  // the run with exit 2 and a JUnit file per workload that says why, so CI
-  // shows the reason and not a missing report.
+// Everything that can be wrong with the inputs is found before the first
+// candidate runs: the baselines (folder and every file this run gates
+// against), the gate policy, the axes against the device. A problem stops
+// the run with exit 2 and a JUnit file per workload that says why, so CI
+// shows the reason and not a missing report.
+std::vector<Prepared> prepare_runs(const std::vector<Suite>& suites, const RunCommandOptions& options,
+                                   const DeviceDescription& device, RunOptions& run_options) {
   std::vector<Prepared> prepared;
   try {
     if (!options.option_errors.empty()) throw Error(options.option_errors.front());
@@ -178,10 +184,21 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
       write_setup_error(options.report_dir, suite.id, device.hardware_key, e.what());
     throw;
   }
+  return prepared;
+}
+
+int run_command(const RunCommandOptions& options, const CommonOptions& common) {
+  const std::vector<Suite> suites = selected_suites(options, common);
+  if (suites.empty()) return 0;
+  // A bad --report-dir costs nothing: it fails before any candidate runs.
+  ensure_report_dir_writable(options.report_dir);
+  const std::optional<DeviceDescription> device = device_to_run_on(options);
+  if (!device) return kSkipExitCode;
+  RunOptions run_options = run_options_of(options);
+  std::vector<Prepared> prepared = prepare_runs(suites, options, *device, run_options);
 
   // Progress goes to stderr when stdout carries the JSON report.
   std::FILE* progress = options.json ? stderr : stdout;
-
   int exit_code = 0;
   nlohmann::ordered_json raw_results = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < suites.size(); ++i) {
@@ -189,8 +206,8 @@ int run_command(const RunCommandOptions& options, const CommonOptions& common) {
     run_options.on_result = [&](const CandidateResult& result) {
       if (!options.quiet) print_progress(progress, suite.id, result);
     };
-    RunResult run = run_workload(suite, device, run_options);
-    retime_inconclusive(suite, device, run_options, prepared[i].policy,
+    RunResult run = run_workload(suite, *device, run_options);
+    retime_inconclusive(suite, *device, run_options, prepared[i].policy,
                         prepared[i].baseline ? &*prepared[i].baseline : nullptr, run);
     if (!options.results_file.empty()) {
       raw_results.push_back(run);

@@ -62,15 +62,10 @@ std::pair<tinyxml2::XMLElement*, tinyxml2::XMLElement*> start_document(tinyxml2:
   return {suites, suite};
 }
 
-}  // namespace
-
-std::string junit_xml(const ReportInput& input) {
+// The suite's properties: the run's identity, then each candidate's figures
+// as "<candidate>.<figure>".
+void add_suite_properties(tinyxml2::XMLElement* suite, const ReportInput& input) {
   const RunResult& run = *input.run;
-  tinyxml2::XMLDocument document;
-  const std::string suite_name = report_stem(run);
-  auto [suites, suite] = start_document(document, suite_name, run.workload);
-  if (!run.started_at.empty()) suite->SetAttribute("timestamp", run.started_at.c_str());
-
   auto* properties = suite->InsertNewChildElement("properties");
   add_property(properties, "workload", run.workload);
   add_property(properties, "workload_identity", run.identity);
@@ -99,67 +94,99 @@ std::string junit_xml(const ReportInput& input) {
       add_property(properties, prefix + "tolerance_headroom", number(candidate.error->headroom()));
     }
   }
+}
 
+// A candidate's figures in words, for the <system-out> of its cases.
+std::string candidate_details(const CandidateResult& candidate) {
+  std::string details = "outcome: " + std::string(to_string(candidate.outcome)) + "\nprecision: " +
+                        candidate.precision + "\n";
+  if (candidate.latency)
+    details += "latency: " + number(candidate.latency->mean_ms) + " ms (std " + number(candidate.latency->std_ms) +
+               ", n " + std::to_string(candidate.latency->n) + ", " + candidate.latency->clock + ")\n";
+  if (candidate.error)
+    details += "error: max abs " + number(candidate.error->max_abs) + ", rel L2 " + number(candidate.error->rel_l2) +
+               ", mismatches " + std::to_string(candidate.error->mismatches) + "\n";
+  return details;
+}
+
+// Writes the testcases of one suite and counts them.
+struct CaseWriter {
+  tinyxml2::XMLElement* suite;
+  std::string classname;
+  std::string hardware;
   Counts counts;
-  double total_ms = 0;
-  const std::string classname = suite_name;
-  for (const auto& candidate : run.candidates) {
-    const double latency_ms = candidate.latency ? candidate.latency->mean_ms : 0;
-    bool failure_reported = false;
-    auto add_case = [&](const std::string& check_name, Outcome outcome, const std::string& message,
-                        const std::string& details) {
-      auto* testcase = suite->InsertNewChildElement("testcase");
-      const std::string name = candidate.id + "." + check_name;
-      testcase->SetAttribute("name", name.c_str());
-      testcase->SetAttribute("classname", classname.c_str());
-      testcase->SetAttribute("time", seconds(check_name == kLatencyCheck ? latency_ms : 0).c_str());
-      ++counts.tests;
-      const std::string outcome_text(to_string(outcome));
-      if (is_failure(outcome)) {
-        failure_reported = true;
-        auto* element = testcase->InsertNewChildElement(is_error(outcome) ? "error" : "failure");
-        element->SetAttribute("type", outcome_text.c_str());
-        element->SetAttribute("message", (outcome_text + ": " + message).c_str());
-        element->SetText((name + " on " + run.hardware + ": " + outcome_text + "\n" + message).c_str());
-        ++(is_error(outcome) ? counts.errors : counts.failures);
-      } else if (outcome == Outcome::skipped || outcome == Outcome::not_supported) {
-        auto* element = testcase->InsertNewChildElement("skipped");
-        element->SetAttribute("type", outcome_text.c_str());
-        element->SetAttribute("message", message.c_str());
-        ++counts.skipped;
-      }
-      if (!details.empty()) testcase->InsertNewChildElement("system-out")->SetText(details.c_str());
-    };
 
-    std::string details = "outcome: " + std::string(to_string(candidate.outcome)) + "\nprecision: " +
-                          candidate.precision + "\n";
-    if (candidate.latency)
-      details += "latency: " + number(candidate.latency->mean_ms) + " ms (std " +
-                 number(candidate.latency->std_ms) + ", n " + std::to_string(candidate.latency->n) + ", " +
-                 candidate.latency->clock + ")\n";
-    if (candidate.error)
-      details += "error: max abs " + number(candidate.error->max_abs) + ", rel L2 " +
-                 number(candidate.error->rel_l2) + ", mismatches " + std::to_string(candidate.error->mismatches) +
-                 "\n";
+  // One testcase "<candidate>.<check>"; true when it reports a failure or error.
+  bool add(const std::string& candidate_id, const std::string& check_name, double time_ms, Outcome outcome,
+           const std::string& message, const std::string& details) {
+    auto* testcase = suite->InsertNewChildElement("testcase");
+    const std::string name = candidate_id + "." + check_name;
+    testcase->SetAttribute("name", name.c_str());
+    testcase->SetAttribute("classname", classname.c_str());
+    testcase->SetAttribute("time", seconds(time_ms).c_str());
+    ++counts.tests;
+    const std::string outcome_text(to_string(outcome));
+    if (is_failure(outcome)) {
+      auto* element = testcase->InsertNewChildElement(is_error(outcome) ? "error" : "failure");
+      element->SetAttribute("type", outcome_text.c_str());
+      element->SetAttribute("message", (outcome_text + ": " + message).c_str());
+      element->SetText((name + " on " + hardware + ": " + outcome_text + "\n" + message).c_str());
+      ++(is_error(outcome) ? counts.errors : counts.failures);
+    } else if (outcome == Outcome::skipped || outcome == Outcome::not_supported) {
+      auto* element = testcase->InsertNewChildElement("skipped");
+      element->SetAttribute("type", outcome_text.c_str());
+      element->SetAttribute("message", message.c_str());
+      ++counts.skipped;
+    }
+    if (!details.empty()) testcase->InsertNewChildElement("system-out")->SetText(details.c_str());
+    return is_failure(outcome);
+  }
+
+  // A case per check of the four, "not run" for a check the candidate never
+  // reached; and a failure outside them (a crash before any check, a
+  // watchdog kill) as a case of its own, so that it still fails the suite.
+  void add_candidate(const CandidateResult& candidate) {
+    const double latency_ms = candidate.latency ? candidate.latency->mean_ms : 0;
+    const std::string details = candidate_details(candidate);
+    bool failure_reported = false;
     for (const char* check_name : {kEquivalenceCheck, kContractCheck, kLatencyCheck, kStalenessCheck}) {
+      const double time_ms = check_name == std::string(kLatencyCheck) ? latency_ms : 0;
       if (const CheckResult* check = find_check(candidate, check_name)) {
-        add_case(check_name, check->outcome,
-                 check->rule.empty() ? check->message : "[" + check->rule + "] " + check->message,
-                 check_name == std::string(kEquivalenceCheck) || check_name == std::string(kLatencyCheck)
-                     ? details
-                     : check->message);
+        const bool with_details =
+            check_name == std::string(kEquivalenceCheck) || check_name == std::string(kLatencyCheck);
+        failure_reported |= add(candidate.id, check_name, time_ms, check->outcome,
+                                check->rule.empty() ? check->message : "[" + check->rule + "] " + check->message,
+                                with_details ? details : check->message);
       } else {
-        const std::string why = candidate.message.empty() ? std::string(to_string(candidate.outcome)) : candidate.message;
-        add_case(check_name, candidate.outcome == Outcome::not_supported ? Outcome::not_supported : Outcome::skipped,
-                 "not run: " + why, "");
+        const std::string why =
+            candidate.message.empty() ? std::string(to_string(candidate.outcome)) : candidate.message;
+        add(candidate.id, check_name, time_ms,
+            candidate.outcome == Outcome::not_supported ? Outcome::not_supported : Outcome::skipped,
+            "not run: " + why, "");
       }
     }
-    // A candidate that failed outside the four checks (a crash before any
-    // check, a watchdog kill) still fails the suite, as a testcase of its own.
     if (is_failure(candidate.outcome) && !failure_reported)
-      add_case("run", candidate.outcome, candidate.message, details);
-    total_ms += latency_ms;
+      add(candidate.id, "run", 0, candidate.outcome, candidate.message, details);
   }
+};
+
+}  // namespace
+
+std::string junit_xml(const ReportInput& input) {
+  const RunResult& run = *input.run;
+  tinyxml2::XMLDocument document;
+  const std::string suite_name = report_stem(run);
+  auto [suites, suite] = start_document(document, suite_name, run.workload);
+  if (!run.started_at.empty()) suite->SetAttribute("timestamp", run.started_at.c_str());
+  add_suite_properties(suite, input);
+
+  CaseWriter writer{suite, suite_name, run.hardware, {}};
+  double total_ms = 0;
+  for (const auto& candidate : run.candidates) {
+    writer.add_candidate(candidate);
+    total_ms += candidate.latency ? candidate.latency->mean_ms : 0;
+  }
+  const Counts& counts = writer.counts;
   suite->SetAttribute("tests", counts.tests);
   suite->SetAttribute("failures", counts.failures);
   suite->SetAttribute("errors", counts.errors);

@@ -167,9 +167,8 @@ std::string source_lint_list(const ordered_json& candidates) {
   return "Source lint findings, for review (docs/lint.md):\n\n" + list + "\n";
 }
 
-}  // namespace
-
-std::string markdown_summary(const ordered_json& report) {
+// The heading, the run's device and identity, and the floors.
+std::string summary_heading(const ordered_json& report) {
   const ordered_json& workload = report.at("workload");
   const std::string hardware = string_of(report, "hardware");
   const bool passed = string_of(report, "outcome") == "passed";
@@ -186,7 +185,6 @@ std::string markdown_summary(const ordered_json& report) {
   if (is_simulated_hardware(hardware))
     md += "A run on the simulated GPU: its latencies are interpret mode's, not measurements, and it is never "
           "published.\n\n";
-
   const ordered_json& floors = report.at("floors");
   if (floors.is_object()) {
     md += "Estimated floors on " + hardware + ": memory " + ms_text(floors.at("memory_ms")) + " ms";
@@ -194,42 +192,41 @@ std::string markdown_summary(const ordered_json& report) {
       md += ", " + precision + " compute " + ms_text(value) + " ms";
     md += "; a candidate's floor is the larger of memory and its precision's compute.\n\n";
   }
+  return md;
+}
 
-  const ordered_json& ranking = report.at("ranking");
-  if (ranking.empty()) {
-    md += "No implementation was timed.\n\n";
-  } else {
-    md += "| # | implementation | precision | latency (ms) | vs #1 | speedup over eager | trust | speed judged | "
-          "observed | stale | floor (ms) | × above floor |\n";
-    md += "|---:|---|---|---:|---:|---:|---|---|---|---|---:|---:|\n";
-    for (const auto& row : ranking) {
-      const std::string trust = string_of(row, "trust");
-      const std::string outcome = string_of(row, "outcome");
-      // Appended piecewise: GCC 12 warns falsely on "literal" + std::string temporaries.
-      std::string name = "`";
-      name += markdown_cell(string_of(row, "implementation"));
-      name += "`";
-      if (outcome == "new") name += " (new)";
-      if (outcome == "regressed" || outcome == "inconclusive" || outcome == "unreliable") {
-        name += " ❌ ";
-        name += outcome;
-      }
-      md += "| " + std::to_string(row.at("rank").get<int>()) + " | " + name + " | " + markdown_cell(string_of(row, "precision")) +
-            " | " + ms_text(row.at("mean_ms")) + " | " + times_text(row.at("vs_first")) + " | " +
-            times_text(row.at("speedup_over_eager")) + " | " +
-            trust_cell(row) + " | " + markdown_cell(string_of(row, "judged")) + " | " + string_of(row, "observed") + " | " +
-            (row.at("stale").get<bool>() ? (trust == "reported" ? "old (not gated)" : "⚠️ stale") : "") + " | " +
-            ms_text(row.at("floor_ms")) + " | " + times_text(row.at("above_floor")) + " |\n";
+// The ranking: every timed implementation, fastest first.
+std::string ranking_table(const ordered_json& ranking) {
+  if (ranking.empty()) return "No implementation was timed.\n\n";
+  std::string md = "| # | implementation | precision | latency (ms) | vs #1 | speedup over eager | trust | speed judged | "
+                   "observed | stale | floor (ms) | × above floor |\n";
+  md += "|---:|---|---|---:|---:|---:|---|---|---|---|---:|---:|\n";
+  for (const auto& row : ranking) {
+    const std::string trust = string_of(row, "trust");
+    const std::string outcome = string_of(row, "outcome");
+    // Appended piecewise: GCC 12 warns falsely on "literal" + std::string temporaries.
+    std::string name = "`";
+    name += markdown_cell(string_of(row, "implementation"));
+    name += "`";
+    if (outcome == "new") name += " (new)";
+    if (outcome == "regressed" || outcome == "inconclusive" || outcome == "unreliable") {
+      name += " ❌ ";
+      name += outcome;
     }
-    md += "\n";
+    md += "| " + std::to_string(row.at("rank").get<int>()) + " | " + name + " | " + markdown_cell(string_of(row, "precision")) +
+          " | " + ms_text(row.at("mean_ms")) + " | " + times_text(row.at("vs_first")) + " | " +
+          times_text(row.at("speedup_over_eager")) + " | " +
+          trust_cell(row) + " | " + markdown_cell(string_of(row, "judged")) + " | " + string_of(row, "observed") + " | " +
+          (row.at("stale").get<bool>() ? (trust == "reported" ? "old (not gated)" : "⚠️ stale") : "") + " | " +
+          ms_text(row.at("floor_ms")) + " | " + times_text(row.at("above_floor")) + " |\n";
   }
+  return md + "\n";
+}
 
-  md += counters_table(report.at("candidates"));
-  md += modelled_table(report.at("candidates"));
-
-  // What a reviewer must act on, and what was not ranked.
+// What a reviewer must act on, and what was not ranked.
+std::string problems_and_unranked(const ordered_json& candidates) {
   std::string problems, unranked;
-  for (const auto& candidate : report.at("candidates")) {
+  for (const auto& candidate : candidates) {
     const std::string id = string_of(candidate, "id");
     const std::string outcome = string_of(candidate, "outcome");
     for (const auto& check : candidate.at("checks")) {
@@ -245,8 +242,20 @@ std::string markdown_summary(const ordered_json& report) {
                   (string_of(candidate, "message").empty() ? "" : ": " + markdown_cell(string_of(candidate, "message"), 300)) +
                   "\n";
   }
+  std::string md;
   if (!problems.empty()) md += "**To fix or publish:**\n\n" + problems + "\n";
   if (!unranked.empty()) md += "Not ranked:\n\n" + unranked + "\n";
+  return md;
+}
+
+}  // namespace
+
+std::string markdown_summary(const ordered_json& report) {
+  std::string md = summary_heading(report);
+  md += ranking_table(report.at("ranking"));
+  md += counters_table(report.at("candidates"));
+  md += modelled_table(report.at("candidates"));
+  md += problems_and_unranked(report.at("candidates"));
   md += source_lint_list(report.at("candidates"));
   md += review_list(report.at("ranking"));
   return md;

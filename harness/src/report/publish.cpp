@@ -347,19 +347,23 @@ bool merge_records(BaselineFile& file, const std::vector<BaselineRecord>& record
   return changed;
 }
 
-PublishResult publish_reports(const PublishOptions& options) {
-  PublishResult outcome;
+namespace {
+
+void require_store_folder(const std::filesystem::path& baselines_dir) {
   std::error_code ec;
-  if (!std::filesystem::is_directory(options.baselines_dir, ec)) {
-    const bool exists = std::filesystem::exists(options.baselines_dir, ec);
-    throw Error("--baselines " + options.baselines_dir.string() +
-                (exists ? ": is a file, not a folder (the store is a folder of <workload>/<hardware>.json)"
-                        : ": no such folder (create it to start a store)"));
-  }
+  if (std::filesystem::is_directory(baselines_dir, ec)) return;
+  const bool exists = std::filesystem::exists(baselines_dir, ec);
+  throw Error("--baselines " + baselines_dir.string() +
+              (exists ? ": is a file, not a folder (the store is a folder of <workload>/<hardware>.json)"
+                      : ": no such folder (create it to start a store)"));
+}
+
+// Every report read and checked first: a broken one stops the publish
+// before any write (its error is in outcome.errors).
+std::vector<ReportRecords> read_reports(const PublishOptions& options, PublishResult& outcome) {
   const auto files = report_files(options.reports_dir);
   if (files.empty())
     throw Error(options.reports_dir.string() + ": no kernelgate reports (<workload>.<hardware>.json) in it");
-  // Read and check every report first: a broken one stops the publish before any write.
   std::vector<ReportRecords> reports;
   for (const auto& file : files) {
     try {
@@ -368,10 +372,34 @@ PublishResult publish_reports(const PublishOptions& options) {
       outcome.errors.push_back(e.what());
     }
   }
+  return reports;
+}
 
-  // One lock on the whole store for the whole publish: concurrent publishes
-  // serialise, and every file of one publish changes together or not at all.
-  FolderLock lock(options.baselines_dir);
+// The stored file a report's records go to, loaded (or a new one) once per
+// publish.
+PlannedFile& planned_file(std::vector<PlannedFile>& plan, const ReportRecords& report,
+                          const std::filesystem::path& baselines_dir) {
+  const auto path = baseline_path(baselines_dir, report.workload, report.hardware);
+  auto planned = std::find_if(plan.begin(), plan.end(), [&](const PlannedFile& p) { return p.result.file == path; });
+  if (planned != plan.end()) return *planned;
+  PlannedFile fresh;
+  fresh.result.file = path;
+  fresh.mode = check_writable_target(path, baselines_dir);
+  if (auto existing = load_stored_baseline(baselines_dir, report.workload, report.hardware)) {
+    fresh.file = std::move(*existing);
+  } else {
+    fresh.result.created = true;
+    fresh.file.workload = report.workload;
+    fresh.file.hardware = report.hardware;
+    fresh.result.diff.push_back("+ new file");
+  }
+  plan.push_back(std::move(fresh));
+  return plan.back();
+}
+
+// Every report's records merged into its file, in memory, with the diff.
+std::vector<PlannedFile> plan_publish(const std::vector<ReportRecords>& reports, const PublishOptions& options,
+                                      PublishResult& outcome) {
   MergeOptions merge;
   merge.by = options.by.empty() ? default_publisher() : options.by;
   merge.at = utc_timestamp_now();
@@ -379,34 +407,18 @@ PublishResult publish_reports(const PublishOptions& options) {
   std::vector<PlannedFile> plan;
   for (const auto& report : reports) {
     try {
-      const auto path = baseline_path(options.baselines_dir, report.workload, report.hardware);
-      auto planned = std::find_if(plan.begin(), plan.end(), [&](const PlannedFile& p) { return p.result.file == path; });
-      if (planned == plan.end()) {
-        PlannedFile fresh;
-        fresh.result.file = path;
-        fresh.mode = check_writable_target(path, options.baselines_dir);
-        if (auto existing = load_stored_baseline(options.baselines_dir, report.workload, report.hardware)) {
-          fresh.file = std::move(*existing);
-        } else {
-          fresh.result.created = true;
-          fresh.file.workload = report.workload;
-          fresh.file.hardware = report.hardware;
-          fresh.result.diff.push_back("+ new file");
-        }
-        plan.push_back(std::move(fresh));
-        planned = plan.end() - 1;
-      }
+      PlannedFile& planned = planned_file(plan, report, options.baselines_dir);
       if (report.records.empty()) {
-        planned->result.diff.push_back("  nothing to publish from " + report.file.filename().string() +
-                                       " (no candidate passed with a latency)");
+        planned.result.diff.push_back("  nothing to publish from " + report.file.filename().string() +
+                                      " (no candidate passed with a latency)");
         continue;
       }
       merge.origin = report.origin;
       std::vector<std::string> diff;
-      const bool changed = merge_records(planned->file, report.records, merge, diff, outcome.refused);
-      planned->result.changed = planned->result.changed || changed;
+      const bool changed = merge_records(planned.file, report.records, merge, diff, outcome.refused);
+      planned.result.changed = planned.result.changed || changed;
       if (!changed) diff.push_back("  unchanged: the records of " + report.origin + " are published");
-      planned->result.diff.insert(planned->result.diff.end(), diff.begin(), diff.end());
+      planned.result.diff.insert(planned.result.diff.end(), diff.begin(), diff.end());
     } catch (const Error& e) {
       outcome.errors.push_back(e.what());
     }
@@ -419,16 +431,19 @@ PublishResult publish_reports(const PublishOptions& options) {
     }
     outcome.files.push_back(planned.result);
   }
-  if (options.dry_run || !outcome.errors.empty()) return outcome;
+  return plan;
+}
 
-  // Every temporary file first, then the renames: an error or a signal before
-  // the first rename leaves every baseline file as it was.
+// Every temporary file first, then the renames: an error or a signal before
+// the first rename leaves every baseline file as it was.
+void write_plan(std::vector<PlannedFile>& plan, const PublishOptions& options, PublishResult& outcome) {
   std::vector<std::string> temporaries;
   temporaries.reserve(plan.size());
   RemoveOnSignal cleanup(temporaries);
   try {
     for (auto& planned : plan) {
       if (!planned.result.changed) continue;
+      std::error_code ec;
       std::filesystem::create_directories(planned.result.file.parent_path(), ec);
       if (ec) throw Error(planned.result.file.parent_path().string() + ": cannot be created: " + ec.message());
       const nlohmann::ordered_json json = planned.file;
@@ -445,9 +460,23 @@ PublishResult publish_reports(const PublishOptions& options) {
     for (const auto& temporary : temporaries)
       if (!temporary.empty()) ::unlink(temporary.c_str());
     outcome.errors.push_back(e.what());
-    return outcome;
+    return;
   }
   outcome.written = true;
+}
+
+}  // namespace
+
+PublishResult publish_reports(const PublishOptions& options) {
+  PublishResult outcome;
+  require_store_folder(options.baselines_dir);
+  const std::vector<ReportRecords> reports = read_reports(options, outcome);
+  // One lock on the whole store for the whole publish: concurrent publishes
+  // serialise, and every file of one publish changes together or not at all.
+  FolderLock lock(options.baselines_dir);
+  std::vector<PlannedFile> plan = plan_publish(reports, options, outcome);
+  if (options.dry_run || !outcome.errors.empty()) return outcome;
+  write_plan(plan, options, outcome);
   return outcome;
 }
 

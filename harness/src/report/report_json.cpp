@@ -77,21 +77,21 @@ struct Row {
   std::string judged;  // speed_judgement; a reported record is not judged
 };
 
-ordered_json ranking_json(const ReportInput& input) {
+// This run's gated candidates, each as its record says it is (a run on the
+// simulated GPU as simulated, never as measured).
+std::vector<Row> rows_of_this_run(const ReportInput& input) {
   const RunResult& run = *input.run;
-  std::vector<Row> rows;
   std::optional<double> run_eager;
   if (const auto* eager = find_candidate(run, kEagerBaselineId); eager && eager->latency && eager->latency->n > 0 &&
                                                                  !is_failure(eager->outcome))
     run_eager = eager->latency->mean_ms;
+  std::vector<Row> rows;
   for (const auto& candidate : run.candidates) {
     const CandidateGate* gate = input.verdict ? input.verdict->find(candidate.id) : nullptr;
     if (!gate || !gate->gated) continue;
     Row row;
     row.implementation = candidate.id;
     row.precision = candidate.precision;
-    // This run's figure is what its record says it is: a run on the
-    // simulated GPU is shown as simulated, never as measured.
     row.trust = gate->record && gate->record->trust == Trust::simulated ? "simulated" : "measured";
     row.origin = "this run";
     row.mean_ms = candidate.latency->mean_ms;
@@ -103,60 +103,72 @@ ordered_json ranking_json(const ReportInput& input) {
     row.judged = speed_judgement(*gate);
     rows.push_back(std::move(row));
   }
-  if (input.baseline) {
-    for (const auto& record : input.baseline->records) {
-      if (record.trust != Trust::reported) continue;
-      Row row;
-      row.implementation = record.implementation;
-      row.precision = record.precision;
-      row.trust = "reported";
-      row.origin = record.source;
-      row.mean_ms = record.latency.mean_ms;
-      row.std_ms = record.latency.std_ms;
-      // The eager figure of the same publication and GPU.
-      for (const auto& other : input.baseline->records)
-        if (other.trust == Trust::reported && other.implementation == "torch_eager" &&
-            other.source == record.source && other.environment.value("gpu", "") == record.environment.value("gpu", ""))
-          row.eager_mean_ms = other.latency.mean_ms;
-      row.observed = date_of(record.observed);
-      auto observed = iso_date_days(record.observed);
-      row.stale = observed && input.today_days - *observed > input.policy.max_age_days;
-      row.outcome = "reported";
-      row.judged = "not judged: a published figure";
-      rows.push_back(std::move(row));
-    }
-  }
-  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.mean_ms < b.mean_ms; });
+  return rows;
+}
 
-  ordered_json ranking = ordered_json::array();
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const Row& row = rows[i];
-    ordered_json j;
-    j["rank"] = i + 1;
-    j["implementation"] = row.implementation;
-    j["precision"] = row.precision;
-    j["trust"] = row.trust;
-    j["origin"] = row.origin;
-    j["mean_ms"] = row.mean_ms;
-    j["std_ms"] = row.std_ms;
-    j["vs_first"] = row.mean_ms / rows.front().mean_ms;
-    j["speedup_over_eager"] = row.eager_mean_ms ? ordered_json(*row.eager_mean_ms / row.mean_ms) : ordered_json(nullptr);
-    j["observed"] = row.observed;
-    j["stale"] = row.stale;
-    j["outcome"] = row.outcome;
-    j["judged"] = row.judged;
-    const bool suspect = row.origin == "this run" && row.implementation != kEagerBaselineId && row.eager_mean_ms &&
-                         *row.eager_mean_ms / row.mean_ms > kReviewSpeedupOverEager;
-    j["review"] = suspect ? ordered_json(format_speedup(*row.eager_mean_ms / row.mean_ms) +
-                                         " faster than cudnn_eager in this run (more than " +
-                                         format_speedup(kReviewSpeedupOverEager) +
-                                         "): check that it computes the whole problem")
-                          : ordered_json(nullptr);
-    double floor = input.floors ? input.floors->floor_ms(row.precision) : 0;
-    j["floor_ms"] = floor > 0 ? ordered_json(floor) : ordered_json(nullptr);
-    j["above_floor"] = floor > 0 ? ordered_json(row.mean_ms / floor) : ordered_json(nullptr);
-    ranking.push_back(std::move(j));
+// The stored file's reported records (published figures), each with the
+// eager figure of the same publication and GPU.
+std::vector<Row> reported_rows(const ReportInput& input) {
+  std::vector<Row> rows;
+  if (!input.baseline) return rows;
+  for (const auto& record : input.baseline->records) {
+    if (record.trust != Trust::reported) continue;
+    Row row;
+    row.implementation = record.implementation;
+    row.precision = record.precision;
+    row.trust = "reported";
+    row.origin = record.source;
+    row.mean_ms = record.latency.mean_ms;
+    row.std_ms = record.latency.std_ms;
+    for (const auto& other : input.baseline->records)
+      if (other.trust == Trust::reported && other.implementation == "torch_eager" && other.source == record.source &&
+          other.environment.value("gpu", "") == record.environment.value("gpu", ""))
+        row.eager_mean_ms = other.latency.mean_ms;
+    row.observed = date_of(record.observed);
+    auto observed = iso_date_days(record.observed);
+    row.stale = observed && input.today_days - *observed > input.policy.max_age_days;
+    row.outcome = "reported";
+    row.judged = "not judged: a published figure";
+    rows.push_back(std::move(row));
   }
+  return rows;
+}
+
+ordered_json ranking_row_json(const Row& row, std::size_t rank, double first_ms, const ReportInput& input) {
+  ordered_json j;
+  j["rank"] = rank;
+  j["implementation"] = row.implementation;
+  j["precision"] = row.precision;
+  j["trust"] = row.trust;
+  j["origin"] = row.origin;
+  j["mean_ms"] = row.mean_ms;
+  j["std_ms"] = row.std_ms;
+  j["vs_first"] = row.mean_ms / first_ms;
+  j["speedup_over_eager"] = row.eager_mean_ms ? ordered_json(*row.eager_mean_ms / row.mean_ms) : ordered_json(nullptr);
+  j["observed"] = row.observed;
+  j["stale"] = row.stale;
+  j["outcome"] = row.outcome;
+  j["judged"] = row.judged;
+  const bool suspect = row.origin == "this run" && row.implementation != kEagerBaselineId && row.eager_mean_ms &&
+                       *row.eager_mean_ms / row.mean_ms > kReviewSpeedupOverEager;
+  j["review"] = suspect ? ordered_json(format_speedup(*row.eager_mean_ms / row.mean_ms) +
+                                       " faster than cudnn_eager in this run (more than " +
+                                       format_speedup(kReviewSpeedupOverEager) +
+                                       "): check that it computes the whole problem")
+                        : ordered_json(nullptr);
+  double floor = input.floors ? input.floors->floor_ms(row.precision) : 0;
+  j["floor_ms"] = floor > 0 ? ordered_json(floor) : ordered_json(nullptr);
+  j["above_floor"] = floor > 0 ? ordered_json(row.mean_ms / floor) : ordered_json(nullptr);
+  return j;
+}
+
+ordered_json ranking_json(const ReportInput& input) {
+  std::vector<Row> rows = rows_of_this_run(input);
+  for (Row& row : reported_rows(input)) rows.push_back(std::move(row));
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.mean_ms < b.mean_ms; });
+  ordered_json ranking = ordered_json::array();
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    ranking.push_back(ranking_row_json(rows[i], i + 1, rows.front().mean_ms, input));
   return ranking;
 }
 
@@ -186,12 +198,10 @@ ordered_json comparison_json(const std::optional<SampleComparison>& comparison, 
           {"relative_to_eager", relative_to_eager}};
 }
 
-ordered_json report_json(const ReportInput& input) {
+namespace {
+
+ordered_json workload_json(const ReportInput& input) {
   const RunResult& run = *input.run;
-  ordered_json j;
-  j["schema_version"] = kReportSchemaVersion;
-  j["kind"] = kReportKind;
-  j["generator"] = "kernelgate";
   ordered_json workload;
   workload["id"] = run.workload;
   workload["title"] = input.title;
@@ -201,14 +211,10 @@ ordered_json report_json(const ReportInput& input) {
   for (const auto& [name, value] : run.axes) workload["axes"][name] = value;
   workload["flops"] = input.flops;
   workload["bytes"] = input.bytes;
-  j["workload"] = workload;
-  j["hardware"] = run.hardware;
-  j["device"] = run.device;
-  j["environment"] = run.environment.is_object() ? run.environment : ordered_json::object();
-  j["seed"] = run.seed;
-  j["started_at"] = run.started_at;
-  j["finished_at"] = input.finished_at;
+  return workload;
+}
 
+ordered_json counts_json(const RunResult& run) {
   int failed = 0, passed = 0, fresh = 0, other = 0;
   for (const auto& candidate : run.candidates) {
     if (is_failure(candidate.outcome)) ++failed;
@@ -216,37 +222,27 @@ ordered_json report_json(const ReportInput& input) {
     else if (candidate.outcome == Outcome::new_record) ++fresh;
     else ++other;
   }
-  j["outcome"] = input.exit_code == 0 ? "passed" : "failed";
-  j["exit_code"] = input.exit_code;
-  j["counts"] = {{"candidates", run.candidates.size()}, {"passed", passed}, {"new", fresh},
-                 {"failed", failed}, {"other", other}};
+  return {{"candidates", run.candidates.size()}, {"passed", passed}, {"new", fresh},
+          {"failed", failed}, {"other", other}};
+}
 
-  j["policy"] = {{"latency_tolerance", input.policy.latency_tolerance},
-                 {"noise_multiplier", input.policy.noise_multiplier},
-                 {"max_age_days", input.policy.max_age_days},
-                 {"win_is_stale", input.policy.win_is_stale},
-                 {"max_rounds", input.policy.max_rounds},
-                 {"inconclusive", input.policy.inconclusive_fails ? "fail" : "warn"},
-                 {"gate_wall_clock", input.policy.gate_wall_clock}};
-  j["baseline"] = {{"file", input.baseline_file},
-                   {"present", input.baseline != nullptr},
-                   {"records", input.baseline ? input.baseline->records.size() : 0}};
+ordered_json floors_json(const ReportInput& input) {
+  if (!input.floors) return nullptr;
+  ordered_json floors;
+  floors["hardware"] = input.floors->hardware;
+  floors["memory_ms"] = input.floors->memory_ms;
+  floors["compute_ms"] = ordered_json::object();
+  for (const auto& [precision, ms] : input.floors->compute_ms) floors["compute_ms"][precision] = ms;
+  return floors;
+}
 
-  if (input.floors) {
-    ordered_json floors;
-    floors["hardware"] = input.floors->hardware;
-    floors["memory_ms"] = input.floors->memory_ms;
-    floors["compute_ms"] = ordered_json::object();
-    for (const auto& [precision, ms] : input.floors->compute_ms) floors["compute_ms"][precision] = ms;
-    j["floors"] = floors;
-  } else {
-    j["floors"] = nullptr;
-  }
-
+// Each candidate: the runner's record (checks, error, latency, counters),
+// the roofline of its counters on every GPU key at the run's axes, and the
+// gate's verdict with the record it would publish.
+ordered_json candidates_json(const ReportInput& input) {
   ordered_json candidates = ordered_json::array();
-  for (const auto& candidate : run.candidates) {
-    ordered_json c = candidate;  // the runner's record: checks, error, latency, counters
-    // The roofline of the counters on every GPU key, at the run's axes.
+  for (const auto& candidate : input.run->candidates) {
+    ordered_json c = candidate;
     if (!candidate.counters.empty())
       c["model"]["hardware"] =
           modelled_json(candidate.counters, candidate.precision, input.flops, input.bytes, roofline_hardware());
@@ -255,8 +251,10 @@ ordered_json report_json(const ReportInput& input) {
     c["record"] = gate && gate->record ? ordered_json(*gate->record) : ordered_json(nullptr);
     candidates.push_back(std::move(c));
   }
-  j["candidates"] = candidates;
-  j["ranking"] = ranking_json(input);
+  return candidates;
+}
+
+ordered_json drifts_json(const ReportInput& input) {
   ordered_json drifts = ordered_json::array();
   if (input.verdict)
     for (const auto& drift : input.verdict->drifts)
@@ -267,7 +265,41 @@ ordered_json report_json(const ReportInput& input) {
                         {"mean_ms_faster_stored", drift.mean_ms_faster_stored},
                         {"mean_ms_faster_now", drift.mean_ms_faster_now},
                         {"message", drift.describe()}});
-  j["rank_drifts"] = drifts;
+  return drifts;
+}
+
+}  // namespace
+
+ordered_json report_json(const ReportInput& input) {
+  const RunResult& run = *input.run;
+  ordered_json j;
+  j["schema_version"] = kReportSchemaVersion;
+  j["kind"] = kReportKind;
+  j["generator"] = "kernelgate";
+  j["workload"] = workload_json(input);
+  j["hardware"] = run.hardware;
+  j["device"] = run.device;
+  j["environment"] = run.environment.is_object() ? run.environment : ordered_json::object();
+  j["seed"] = run.seed;
+  j["started_at"] = run.started_at;
+  j["finished_at"] = input.finished_at;
+  j["outcome"] = input.exit_code == 0 ? "passed" : "failed";
+  j["exit_code"] = input.exit_code;
+  j["counts"] = counts_json(run);
+  j["policy"] = {{"latency_tolerance", input.policy.latency_tolerance},
+                 {"noise_multiplier", input.policy.noise_multiplier},
+                 {"max_age_days", input.policy.max_age_days},
+                 {"win_is_stale", input.policy.win_is_stale},
+                 {"max_rounds", input.policy.max_rounds},
+                 {"inconclusive", input.policy.inconclusive_fails ? "fail" : "warn"},
+                 {"gate_wall_clock", input.policy.gate_wall_clock}};
+  j["baseline"] = {{"file", input.baseline_file},
+                   {"present", input.baseline != nullptr},
+                   {"records", input.baseline ? input.baseline->records.size() : 0}};
+  j["floors"] = floors_json(input);
+  j["candidates"] = candidates_json(input);
+  j["ranking"] = ranking_json(input);
+  j["rank_drifts"] = drifts_json(input);
   return j;
 }
 

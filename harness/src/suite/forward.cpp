@@ -31,91 +31,110 @@ std::set<std::string> attributes_of(OpKind kind) {
 
 const std::set<std::string> kIntegerAttributes{"kernel", "stride", "padding", "dilation", "output_padding", "groups"};
 
+// The op's kind, and the keys it must and may have.
+OpKind read_op_kind(const JsonReader& op_field) {
+  op_field.expect_object();
+  if (!op_field.has("op")) op_field.fail_at("op", "missing required field");
+  OpKind kind{};
+  try {
+    kind = ops::op_kind_from_string(op_field.at("op").as_string());
+  } catch (const Error& e) {
+    op_field.at("op").fail(e.what());
+  }
+  std::set<std::string> optional = attributes_of(kind);
+  std::set<std::string> required{"op", "inputs", "output"};
+  if (kind == OpKind::clamp) required.insert({"low", "high"});
+  if (kind == OpKind::scale) required.insert("value");
+  if (kind == OpKind::max_pool || kind == OpKind::avg_pool) required.insert("kernel");
+  if (kind == OpKind::sum || kind == OpKind::mean || kind == OpKind::max) required.insert("dims");
+  for (const auto& key : required) optional.erase(key);
+  op_field.expect_keys(required, optional);
+  return kind;
+}
+
+// The tensors an op reads and the one it makes, against what exists so far
+// (`available`) and what nothing has read yet (`unread`).
+struct TensorFlow {
+  std::set<std::string> available, unread;
+  std::string output;  // the suite's output: the last op makes it, no other
+};
+
+void read_operands(const JsonReader& op_field, ForwardStep& step, TensorFlow& flow, bool last) {
+  const JsonReader inputs_field = op_field.at("inputs");
+  inputs_field.expect_array();
+  const auto [fewest, most] = ops::operand_count(step.kind);
+  if (inputs_field.size() < fewest || inputs_field.size() > most)
+    inputs_field.fail(std::string(ops::to_string(step.kind)) + " takes " + std::to_string(fewest) +
+                      (most > fewest ? " or " + std::to_string(most) : "") + " operands, got " +
+                      std::to_string(inputs_field.size()));
+  for (std::size_t j = 0; j < inputs_field.size(); ++j) {
+    const std::string name = inputs_field.at(j).as_nonempty_string();
+    if (!flow.available.count(name))
+      inputs_field.at(j).fail("'" + name + "' is neither an input or parameter nor the output of an earlier op");
+    flow.unread.erase(name);
+    step.inputs.push_back(name);
+  }
+  step.output = op_field.at("output").as_nonempty_string();
+  if (flow.available.count(step.output))
+    op_field.at("output").fail("'" + step.output + "' is already a tensor: every op makes a new one");
+  if (last != (step.output == flow.output))
+    op_field.at("output").fail(last ? "the last op must produce the output tensor '" + flow.output + "'"
+                                    : "only the last op produces the output tensor '" + flow.output + "'");
+  flow.available.insert(step.output);
+  if (!last) flow.unread.insert(step.output);  // an intermediate nothing reads is a mistake, not dead code to skip
+}
+
+void read_attributes(const JsonReader& op_field, ForwardStep& step, const ExpressionReader& read_expression) {
+  for (const auto& [key, unused] : op_field.json().items()) {
+    const JsonReader value = op_field.at(key);
+    if (kIntegerAttributes.count(key)) {
+      if (value.json().is_array()) {
+        if (key == "groups") value.fail("groups is one value");
+        if (value.size() == 0) value.fail("give one value, or one per spatial dimension");
+        for (std::size_t d = 0; d < value.size(); ++d) step.integers[key].push_back(read_expression(value.at(d)));
+      } else {
+        step.integers[key].push_back(read_expression(value));
+      }
+    } else if (key == "dims") {
+      value.expect_array();
+      if (value.size() == 0) value.fail("name at least one dimension");
+      for (std::size_t d = 0; d < value.size(); ++d) step.constants.dims.push_back(value.at(d).as_integer());
+    } else if (key == "keepdim") {
+      step.constants.keepdim = value.as_bool();
+    } else if (key == "count_include_pad") {
+      step.constants.count_include_pad = value.as_bool();
+    } else if (key == "value") {
+      step.constants.value = value.as_number();
+    } else if (key == "low") {
+      step.constants.low = value.as_number();
+    } else if (key == "high") {
+      step.constants.high = value.as_number();
+    }
+  }
+}
+
 }  // namespace
 
 void read_forward(const JsonReader& field, Suite& suite, const ExpressionReader& read_expression) {
   field.expect_array();
   if (field.size() == 0) field.fail("a forward pass needs at least one op");
-  std::set<std::string> available, unread;
+  TensorFlow flow;
+  flow.output = suite.output().name;
   for (const TensorSpec& tensor : suite.tensors)
     if (tensor.role != TensorRole::output) {
-      available.insert(tensor.name);
-      unread.insert(tensor.name);
+      flow.available.insert(tensor.name);
+      flow.unread.insert(tensor.name);
     }
-  const std::string output = suite.output().name;
   for (std::size_t i = 0; i < field.size(); ++i) {
     const JsonReader op_field = field.at(i);
-    op_field.expect_object();
-    if (!op_field.has("op")) op_field.fail_at("op", "missing required field");
     ForwardStep step;
-    try {
-      step.kind = ops::op_kind_from_string(op_field.at("op").as_string());
-    } catch (const Error& e) {
-      op_field.at("op").fail(e.what());
-    }
-    std::set<std::string> optional = attributes_of(step.kind);
-    std::set<std::string> required{"op", "inputs", "output"};
-    if (step.kind == OpKind::clamp) required.insert({"low", "high"});
-    if (step.kind == OpKind::scale) required.insert("value");
-    if (step.kind == OpKind::max_pool || step.kind == OpKind::avg_pool) required.insert("kernel");
-    if (step.kind == OpKind::sum || step.kind == OpKind::mean || step.kind == OpKind::max) required.insert("dims");
-    for (const auto& key : required) optional.erase(key);
-    op_field.expect_keys(required, optional);
-
-    const JsonReader inputs_field = op_field.at("inputs");
-    inputs_field.expect_array();
-    const auto [fewest, most] = ops::operand_count(step.kind);
-    if (inputs_field.size() < fewest || inputs_field.size() > most)
-      inputs_field.fail(std::string(ops::to_string(step.kind)) + " takes " + std::to_string(fewest) +
-                        (most > fewest ? " or " + std::to_string(most) : "") + " operands, got " +
-                        std::to_string(inputs_field.size()));
-    for (std::size_t j = 0; j < inputs_field.size(); ++j) {
-      const std::string name = inputs_field.at(j).as_nonempty_string();
-      if (!available.count(name))
-        inputs_field.at(j).fail("'" + name + "' is neither an input or parameter nor the output of an earlier op");
-      unread.erase(name);
-      step.inputs.push_back(name);
-    }
-    step.output = op_field.at("output").as_nonempty_string();
-    const bool last = i + 1 == field.size();
-    if (available.count(step.output))
-      op_field.at("output").fail("'" + step.output + "' is already a tensor: every op makes a new one");
-    if (last != (step.output == output))
-      op_field.at("output").fail(last ? "the last op must produce the output tensor '" + output + "'"
-                                      : "only the last op produces the output tensor '" + output + "'");
-    available.insert(step.output);
-    if (!last) unread.insert(step.output);  // an intermediate nothing reads is a mistake, not dead code to skip
-
-    for (const auto& [key, unused] : op_field.json().items()) {
-      const JsonReader value = op_field.at(key);
-      if (kIntegerAttributes.count(key)) {
-        if (value.json().is_array()) {
-          if (key == "groups") value.fail("groups is one value");
-          if (value.size() == 0) value.fail("give one value, or one per spatial dimension");
-          for (std::size_t d = 0; d < value.size(); ++d) step.integers[key].push_back(read_expression(value.at(d)));
-        } else {
-          step.integers[key].push_back(read_expression(value));
-        }
-      } else if (key == "dims") {
-        value.expect_array();
-        if (value.size() == 0) value.fail("name at least one dimension");
-        for (std::size_t d = 0; d < value.size(); ++d) step.constants.dims.push_back(value.at(d).as_integer());
-      } else if (key == "keepdim") {
-        step.constants.keepdim = value.as_bool();
-      } else if (key == "count_include_pad") {
-        step.constants.count_include_pad = value.as_bool();
-      } else if (key == "value") {
-        step.constants.value = value.as_number();
-      } else if (key == "low") {
-        step.constants.low = value.as_number();
-      } else if (key == "high") {
-        step.constants.high = value.as_number();
-      }
-    }
+    step.kind = read_op_kind(op_field);
+    read_operands(op_field, step, flow, i + 1 == field.size());
+    read_attributes(op_field, step, read_expression);
     suite.forward.push_back(std::move(step));
   }
-  if (!unread.empty())
-    field.fail("tensor '" + *unread.begin() + "' is declared or made but no op reads it");
+  if (!flow.unread.empty())
+    field.fail("tensor '" + *flow.unread.begin() + "' is declared or made but no op reads it");
 }
 
 std::optional<ForwardProblem> find_forward_problem(const Suite& suite, const Axes& axes, ResolvedForward* resolved) {
