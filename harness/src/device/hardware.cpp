@@ -19,21 +19,18 @@ struct SmGeneration {
   int compute_capability;
   int max_threads_per_sm;
   int max_blocks_per_sm;
-  int shared_bytes_per_sm;
-  const char* limits_source;
+  int shared_kib_per_sm;  // what blocks may use together, 1 KiB of each reserved
+  std::string limits_source() const {
+    return "per SM " + std::to_string(max_threads_per_sm) + " threads, " + std::to_string(max_blocks_per_sm) +
+           " blocks, 64 Ki registers, " + std::to_string(shared_kib_per_sm) +
+           " KiB shared (1 KiB per block reserved): Programming Guide, compute capability " +
+           std::to_string(compute_capability / 10) + "." + std::to_string(compute_capability % 10);
+  }
 };
-constexpr SmGeneration kAmpere{80, 2048, 32, 164 * 1024,
-                               "per SM 2048 threads, 32 blocks, 64 Ki registers, 164 KiB shared (1 KiB per block "
-                               "reserved): Programming Guide, compute capability 8.0"};
-constexpr SmGeneration kAda{89, 1536, 24, 100 * 1024,
-                            "per SM 1536 threads, 24 blocks, 64 Ki registers, 100 KiB shared (1 KiB per block "
-                            "reserved): Programming Guide, compute capability 8.9"};
-constexpr SmGeneration kHopper{90, 2048, 32, 228 * 1024,
-                               "per SM 2048 threads, 32 blocks, 64 Ki registers, 228 KiB shared (1 KiB per block "
-                               "reserved): Programming Guide, compute capability 9.0"};
-constexpr SmGeneration kBlackwell{100, 2048, 32, 228 * 1024,
-                                  "per SM 2048 threads, 32 blocks, 64 Ki registers, 228 KiB shared (1 KiB per "
-                                  "block reserved): Programming Guide, compute capability 10.0"};
+constexpr SmGeneration kAmpere{80, 2048, 32, 164};
+constexpr SmGeneration kAda{89, 1536, 24, 100};
+constexpr SmGeneration kHopper{90, 2048, 32, 228};
+constexpr SmGeneration kBlackwell{100, 2048, 32, 228};
 
 // L2 bandwidth, which no datasheet gives, in bytes per SM and clock. Hopper:
 // 8986 GB/s of a full GH100 (144 SMs at 1755 MHz) in a published table of
@@ -86,11 +83,11 @@ HardwareSpec gpu(const GpuFigures& f, const SmGeneration& generation) {
   spec.roofline_source = std::string(f.l2_source) +
                          "; shared memory: 32 banks x 4 bytes, one wavefront per SM and clock (Programming Guide); "
                          "latencies 400 clocks for global memory, 200 for L2 (PMC10448217, table 3); " +
-                         generation.limits_source;
+                         generation.limits_source();
   spec.max_threads_per_sm = generation.max_threads_per_sm;
   spec.max_blocks_per_sm = generation.max_blocks_per_sm;
   spec.registers_per_sm = 64 * 1024;
-  spec.shared_bytes_per_sm = generation.shared_bytes_per_sm;
+  spec.shared_bytes_per_sm = generation.shared_kib_per_sm * 1024;
   spec.shared_reserved_per_block = 1024;
   return spec;
 }
