@@ -357,11 +357,12 @@ void AccessCounter::access(const void* address, std::size_t bytes, bool write, s
   const unsigned thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   Warp& warp = warps_[thread / 32];
   Request& request = request_for(warp, warp.lanes[thread % 32], site ^ std::uint64_t(kind) << 48, kind);
-  request.bytes += bytes;
   // Global memory moves in 32-byte sectors, shared memory in 4-byte words.
-  const unsigned shift = kind == Kind::shared_load || kind == Kind::shared_store ? 2 : 5;
+  const bool shared = kind == Kind::shared_load || kind == Kind::shared_store;
+  const unsigned shift = shared ? 2 : 5;
   const std::uintptr_t from = at - shared_base;
   if (bytes == 0) return;
+  if (!shared) request.spans.emplace_back(from, static_cast<std::uint32_t>(bytes));
   for (std::uint64_t unit = from >> shift; unit <= (from + bytes - 1) >> shift; ++unit)
     if (request.units.empty() || request.units.back() != unit) request.units.push_back(unit);
 }
@@ -369,7 +370,7 @@ void AccessCounter::access(const void* address, std::size_t bytes, bool write, s
 AccessCounter::Request& AccessCounter::request_at(Warp& warp, std::uint64_t key, std::uint32_t nth, Kind kind) {
   auto [found, made] = warp.index.try_emplace({key, nth}, static_cast<std::uint32_t>(warp.requests.size()));
   if (made) {
-    warp.requests.push_back(Request{key, kind, 0, {}});
+    warp.requests.push_back(Request{key, kind, {}, {}});
     ++live_requests_;
   }
   return warp.requests[found->second];
@@ -399,6 +400,23 @@ AccessCounter::Request& AccessCounter::request_for(Warp& warp, Lane& lane, std::
   return request_at(warp, key, lane.nth[key]++, kind);
 }
 
+namespace {
+
+// The bytes a request's lane accesses cover, each once.
+std::uint64_t distinct_bytes(std::vector<std::pair<std::uint64_t, std::uint32_t>>& spans) {
+  std::sort(spans.begin(), spans.end());
+  std::uint64_t total = 0, covered_to = 0;
+  for (const auto& [from, bytes] : spans) {
+    const std::uint64_t to = from + bytes;
+    if (to <= covered_to) continue;
+    total += to - std::max(from, covered_to);
+    covered_to = to;
+  }
+  return total;
+}
+
+}  // namespace
+
 void AccessCounter::make_requests() {
   for (std::size_t w = 0; w < warps_used_; ++w) {
     Warp& warp = warps_[w];
@@ -414,12 +432,12 @@ void AccessCounter::make_requests() {
         case Kind::global_async_load:
           ++counts_.global_load_requests;
           counts_.global_load_sectors += units.size();
-          counts_.global_bytes_requested += request.bytes;
+          counts_.global_bytes_requested += distinct_bytes(request.spans);
           break;
         case Kind::global_store:
           ++counts_.global_store_requests;
           counts_.global_store_sectors += units.size();
-          counts_.global_bytes_requested += request.bytes;
+          counts_.global_bytes_requested += distinct_bytes(request.spans);
           break;
         case Kind::shared_load:
         case Kind::shared_store: {

@@ -52,7 +52,10 @@ class AccessCounter {
   struct Request {
     std::uint64_t key;  // the site and the kind
     Kind kind;
-    std::uint64_t bytes = 0;
+    // A global request's lane accesses (offset, bytes): their union is what
+    // the request asked for, lanes reading the same bytes (a broadcast)
+    // asking for them once.
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> spans;
     std::vector<std::uint64_t> units;
   };
   // A lane's place in its warp's sequence of requests. Lanes that have made

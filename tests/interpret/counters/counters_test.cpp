@@ -105,6 +105,20 @@ TEST(Counters, ScatteredCopyIsASectorPerLane) {
   EXPECT_EQ(c.global_load_sectors, 32u * 32);
 }
 
+// Lanes that read the same float (stride 0) ask for its 4 bytes once: the
+// bytes requested never exceed the sectors' bytes, so coalescing is at most
+// 100% (it read 160% when each lane's bytes counted).
+TEST(Counters, ABroadcastAsksForItsBytesOnce) {
+  skip_without_instrumentation();
+  GlobalBuffer<float> in(1, 1.0f), out(64);
+  const Counters c = count([&] { strided_copy(in.data(), out.data(), 64, 0, nullptr); });
+  EXPECT_EQ(c.global_load_requests, 2u);
+  EXPECT_EQ(c.global_load_sectors, 2u);
+  EXPECT_EQ(c.global_store_sectors, 2u * 4);
+  EXPECT_EQ(c.global_bytes_requested, 2u * 4 + 64u * 4);
+  EXPECT_LE(c.global_bytes_requested, 32 * (c.global_load_sectors + c.global_store_sectors));
+}
+
 TEST(Counters, APartialWarpIsOneRequestOfItsLanes) {
   skip_without_instrumentation();
   const Counters c = copy_counters(40, 1);  // one full warp and 8 lanes of a second

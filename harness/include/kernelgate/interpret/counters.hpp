@@ -58,8 +58,10 @@ struct Counters {
   std::uint64_t max_static_smem_bytes = 0;
   std::uint64_t launches_without_resources = 0;
   // Global memory, per warp-level request: requests, the 32-byte sectors they
-  // touch, and the bytes the lanes asked for (coalescing efficiency =
-  // global_bytes_requested / (32 x sectors)). cp.async reads count as loads.
+  // touch, and the distinct bytes the lanes asked for, bytes several lanes
+  // read (a broadcast) once, so that coalescing efficiency =
+  // global_bytes_requested / (32 x sectors) is at most 1. cp.async reads
+  // count as loads.
   std::uint64_t global_load_requests = 0;
   std::uint64_t global_store_requests = 0;
   std::uint64_t global_load_sectors = 0;
