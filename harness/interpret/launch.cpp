@@ -16,6 +16,7 @@
 #include "block_runner.hpp"
 #include "kernelgate/error.hpp"
 #include "kernelgate/interpret/launch.hpp"
+#include "kernelgate/interpret/simulated_gpu.hpp"
 #include "launch_records.hpp"
 
 namespace kg::interp {
@@ -59,7 +60,7 @@ void check_limits(const LaunchConfig& config) {
     throw Error(where + "dynamic shared memory of " + std::to_string(config.dynamic_smem_bytes) +
                 " bytes exceeds this kernel's limit of " + std::to_string(limit) +
                 " bytes (raise it with kg::set_max_dynamic_smem, up to " +
-                std::to_string(kMaxDynamicSmemOptIn) + ")");
+                std::to_string(max_dynamic_smem_optin()) + ")");
 }
 
 // The blocks of one launch, handed out to host threads one at a time.
@@ -179,11 +180,16 @@ std::mutex& launch_mutex() {
 
 }  // namespace
 
+std::size_t max_dynamic_smem_optin() {
+  return sim::is_open() ? sim::card().max_dynamic_smem_optin : kMaxDynamicSmemOptIn;
+}
+
 void set_max_dynamic_smem(const void* kernel, std::size_t bytes) {
-  if (bytes > kMaxDynamicSmemOptIn)
+  // As cudaFuncSetAttribute on the GPU: above the card's opt-in maximum it fails.
+  if (bytes > max_dynamic_smem_optin())
     throw Error("kg::set_max_dynamic_smem: " + std::to_string(bytes) +
                 " bytes exceeds the maximum dynamic shared memory of a block (" +
-                std::to_string(kMaxDynamicSmemOptIn) + " bytes)");
+                std::to_string(max_dynamic_smem_optin()) + " bytes)");
   std::lock_guard lock(smem_limits_mutex());
   smem_limits()[kernel] = bytes;
 }

@@ -63,10 +63,11 @@ const std::vector<sim::Card>& cards() {
   static const std::vector<sim::Card> all = {
       {.key = "a100-sxm", .name = "NVIDIA A100-SXM4-80GB", .compute_capability_major = 8,
        .compute_capability_minor = 0, .sm_count = 108, .boost_clock_mhz = 1410, .memory_clock_mhz = 1593,
-       .memory_bus_width_bits = 5120, .l2_cache_bytes = 40 * kMiB, .memory_bytes = 81251 * kMiB},
+       .memory_bus_width_bits = 5120, .l2_cache_bytes = 40 * kMiB, .memory_bytes = 81251 * kMiB,
+       .max_dynamic_smem_optin = 163 * 1024},
       {.key = "l40s", .name = "NVIDIA L40S", .compute_capability_major = 8, .compute_capability_minor = 9,
        .sm_count = 142, .boost_clock_mhz = 2520, .memory_clock_mhz = 9001, .memory_bus_width_bits = 384,
-       .l2_cache_bytes = 96 * kMiB, .memory_bytes = 46068 * kMiB},
+       .l2_cache_bytes = 96 * kMiB, .memory_bytes = 46068 * kMiB, .max_dynamic_smem_optin = 99 * 1024},
       {.key = "h100-sxm", .name = "NVIDIA H100 80GB HBM3", .sm_count = 132, .boost_clock_mhz = 1980,
        .memory_clock_mhz = 2619, .memory_bus_width_bits = 5120, .l2_cache_bytes = 50 * kMiB,
        .memory_bytes = 81559 * kMiB},

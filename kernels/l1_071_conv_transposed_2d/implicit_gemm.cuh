@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include "common/fp32_accumulation.cuh"
+#include "common/shared_memory.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/error.hpp"
@@ -178,10 +179,10 @@ inline std::string unsupported_reason(const Axes& axes) {
     return "groups must divide in_channels and out_channels";
   if (s.height_out < 1 || s.width_out < 1) return "empty output";
   const Plan p = make_plan(s);
-  if (p.smem_bytes > kMaxSharedBytes)
+  if (p.smem_bytes > kernels::block_smem_limit(kMaxSharedBytes))
     return "kernel_size " + std::to_string(s.kernel) + " with " + std::to_string(p.cin_group) +
-           " input channels per group needs " + std::to_string(p.smem_bytes) +
-           " bytes of shared memory (limit " + std::to_string(kMaxSharedBytes) + ")";
+           " input channels per group needs " + std::to_string(p.smem_bytes) + " bytes of shared memory (limit " +
+           std::to_string(kernels::block_smem_limit(kMaxSharedBytes)) + " on this GPU)";
   // 32-bit index arithmetic in the kernel.
   const double in_elems = double(s.batch) * s.in_channels * s.height_in * s.width_in;
   const double out_elems = double(s.batch) * s.out_channels * s.height_out * s.width_out;

@@ -23,6 +23,7 @@
 #include <string>
 
 #include "common/fp32_accumulation.cuh"
+#include "common/shared_memory.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/ptx.hpp"
@@ -456,10 +457,10 @@ inline std::string unsupported_reason(const kg::Axes& axes, PointwisePrecision p
   const std::int64_t tiles = get("batch_size") * ((g.hout + kTileRows - 1) / kTileRows) *
                              ((g.wout + kTileCols - 1) / kTileCols);
   if (tiles > (std::int64_t{1} << 31) - 1) return "more output tiles than a 32-bit index holds";
-  if (g.shared_bytes > kMaxSharedBytes)
+  if (g.shared_bytes > kernels::block_smem_limit(kMaxSharedBytes))
     return "input tile of kernel_size/stride/dilation needs " + std::to_string(g.shared_bytes) +
-           " bytes of shared memory, above the " + std::to_string(kMaxSharedBytes) +
-           " this kernel uses";
+           " bytes of shared memory, above the " + std::to_string(kernels::block_smem_limit(kMaxSharedBytes)) +
+           " this kernel uses on this GPU";
   return {};
 }
 

@@ -26,6 +26,7 @@
 
 #include "common/bf16_correction.cuh"
 #include "common/fp32_accumulation.cuh"
+#include "common/shared_memory.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/ptx.hpp"
@@ -81,7 +82,9 @@ inline constexpr int weight_row_floats(bool wgmma) { return wgmma ? kCoGroup : k
 // On wgmma B stays in shared memory, and it fits.
 inline constexpr bool has_paired_shape(int planes, bool wgmma) { return planes == 1 || wgmma; }
 
-inline constexpr std::size_t kMaxDynamicSmem = 227 * 1024;  // sm_90 opt-in limit per block
+// Per block: sm_90's opt-in limit, or the GPU's where it is less
+// (common/shared_memory.cuh).
+inline constexpr std::size_t kMaxDynamicSmem = 227 * 1024;
 
 // The two CTA shapes. Single image: 8 blocks x 27 rows = 216 rows per class,
 // 14 m16 tiles (row = q * 8 + block, an m16 tile holds q = 2i and 2i + 1; the
@@ -160,7 +163,7 @@ inline constexpr int kMin3xTf32WgmmaChannels = 2 * kCiStep;
 inline int images_per_cta(int planes, int batch, int in_channels, bool wgmma = false) {
   const bool channels_ok = planes == 1 || in_channels >= kMin3xTf32WgmmaChannels;
   return has_paired_shape(planes, wgmma) && channels_ok && batch >= 2 &&
-                 dynamic_smem_bytes(in_channels, planes, 2, wgmma) <= kMaxDynamicSmem
+                 dynamic_smem_bytes(in_channels, planes, 2, wgmma) <= kernels::block_smem_limit(kMaxDynamicSmem)
              ? 2
              : 1;
 }
@@ -191,8 +194,11 @@ inline std::string unsupported_reason(const Axes& axes, int planes, int max_chan
     if (std::string reason = kernels::fp32_accumulation_reason(cin, max_channels, "in_channels"); !reason.empty())
       return reason;
   // The single-image shape is the fallback: it needs the least shared memory.
-  if (dynamic_smem_bytes(static_cast<int>(cin), planes, 1) > kMaxDynamicSmem)
-    return "in_channels too large: the input tile and weight stages exceed 227 KiB of shared memory";
+  if (const std::size_t smem = dynamic_smem_bytes(static_cast<int>(cin), planes, 1);
+      smem > kernels::block_smem_limit(kMaxDynamicSmem))
+    return "in_channels too large: the input tile and weight stages need " + std::to_string(smem) +
+           " bytes of shared memory, above the " + std::to_string(kernels::block_smem_limit(kMaxDynamicSmem)) +
+           " a block may use on this GPU";
   for (const char* axis : {"depth", "height", "width"})
     if (get(axis) < 4) return std::string(axis) + " must be at least 4 (conv output at least 6)";
   const Geometry geo = geometry_of(1, 0, 0, static_cast<int>(get("depth")),

@@ -5,11 +5,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
-#include <string>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
+#include "common/shared_memory.cuh"
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/device.hpp"
 #include "kernelgate/interpret/simulated_gpu.hpp"
@@ -289,6 +292,26 @@ TEST(SimulatedRuntime, WgmmaOnAnotherArchitectureFailsAsItsTrapWould) {
     ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
     kg::launch(fence_for_wgmma, dim3(1), dim3(128), 0, stream);
     EXPECT_EQ(cudaStreamSynchronize(stream), std::string(key) == "h100-sxm" ? cudaSuccess : cudaErrorLaunchFailure);
+  }
+}
+
+__global__ void uses_dynamic_smem() {}
+
+// A block's shared memory opt-in is the card's: 163 KiB on an A100, 99 KiB
+// on an L40S, 227 KiB on Hopper and Blackwell. Above it kg::set_max_dynamic_smem
+// fails as cudaFuncSetAttribute does, and a candidate sizing its tile with
+// kernels::block_smem_limit sees the smaller figure.
+TEST(SimulatedRuntime, SharedMemoryPerBlockIsTheCards) {
+  const std::pair<const char*, std::size_t> cards[] = {
+      {"a100-sxm", 163 * 1024}, {"l40s", 99 * 1024}, {"h100-sxm", 227 * 1024}, {"b200", 227 * 1024}};
+  for (const auto& [key, optin] : cards) {
+    SCOPED_TRACE(key);
+    interp::sim::open(*interp::sim::find_card(key), Script{});
+    EXPECT_EQ(kg::max_dynamic_smem_per_block(), optin);
+    EXPECT_EQ(kernels::block_smem_limit(200 * 1024), std::min<std::size_t>(200 * 1024, optin));
+    EXPECT_NO_THROW(kg::set_max_dynamic_smem(uses_dynamic_smem, optin));
+    EXPECT_THAT(error_of([&] { kg::set_max_dynamic_smem(uses_dynamic_smem, optin + 1); }),
+                ::testing::HasSubstr("exceeds the maximum dynamic shared memory of a block"));
   }
 }
 

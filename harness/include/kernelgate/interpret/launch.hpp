@@ -96,6 +96,8 @@ void run_grid(const LaunchConfig& config, KernelInvocation invocation);
 // keeps `keep`, the launch's copy of its arguments, until the grid has run.
 bool launches_deferred();
 void defer_launch(const LaunchConfig& config, KernelInvocation invocation, std::shared_ptr<const void> keep);
+// The opt-in maximum of the GPU interpret mode stands for (launch.cpp).
+std::size_t max_dynamic_smem_optin();
 void set_max_dynamic_smem(const void* kernel, std::size_t bytes);
 
 // The current block's dynamic shared memory (poisoned with 0xff bytes, NaN as
@@ -138,7 +140,8 @@ void launch(void (*kernel)(KernelArgs...), dim3 grid, dim3 block, std::size_t dy
 }
 
 // Raises the dynamic shared memory limit of one kernel (the opt-in above
-// 48 KiB that cudaFuncSetAttribute gives on the GPU), up to 227 KiB.
+// 48 KiB that cudaFuncSetAttribute gives on the GPU), up to
+// max_dynamic_smem_per_block().
 template <typename... KernelArgs>
 void set_max_dynamic_smem(void (*kernel)(KernelArgs...), std::size_t bytes) {
   interp::set_max_dynamic_smem(reinterpret_cast<const void*>(kernel), bytes);
@@ -148,6 +151,10 @@ void set_max_dynamic_smem(void (*kernel)(KernelArgs...), std::size_t bytes) {
 // Interpret mode answers them only while a model run sets the GPU it sizes
 // grids for (kg::interp::set_modelled_gpu); otherwise 0, a failed query.
 inline int sm_count() { return interp::modelled_gpu().sm_count; }
+// The opt-in maximum of a block's dynamic shared memory: the simulated card's
+// where one is open (163 KiB on an A100, 99 KiB on an L40S), else Hopper's
+// 227 KiB, which the cpu device assumes.
+inline std::size_t max_dynamic_smem_per_block() { return interp::max_dynamic_smem_optin(); }
 template <typename... KernelArgs>
 int max_active_blocks_per_sm(void (*kernel)(KernelArgs...), int threads, std::size_t dynamic_smem_bytes) {
   return interp::modelled_blocks_per_sm(reinterpret_cast<const void*>(kernel), threads, dynamic_smem_bytes);

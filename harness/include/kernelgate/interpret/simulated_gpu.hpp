@@ -11,6 +11,7 @@
 //
 // Nothing it reports is a measurement: its times are interpret mode's, its
 // clocks are scripted.
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -33,6 +34,9 @@ struct Card {
   int memory_bus_width_bits = 0;
   std::int64_t l2_cache_bytes = 0;
   std::int64_t memory_bytes = 0;
+  // The most dynamic shared memory a block may opt in to: 227 KiB on sm_90
+  // and sm_100, 163 KiB on sm_80, 99 KiB on sm_89.
+  std::size_t max_dynamic_smem_optin = 227 * 1024;
 };
 // The card of a hardware key; nullptr for one the simulator does not have.
 const Card* find_card(const std::string& key);
