@@ -154,8 +154,8 @@ if [ $build_ok -eq 0 ]; then
   # on this GPU by design. Without a usable GPU nothing is left out, so
   # every GPU test fails and says why.
   gpu_label=$("$build_dir/bin/kernelgate" device --device cuda --label 2> /dev/null || true)
-  # shellcheck source=ci/lib/labels.sh
-  source ci/lib/labels.sh
+  # shellcheck source=lib/labels.sh disable=SC1091
+  source "$repo/ci/lib/labels.sh"
   other_class='^$'
   if [ -n "$gpu_label" ]; then
     others=$(gpu_labels | grep -vx -- "$gpu_label" | paste -sd'|')
