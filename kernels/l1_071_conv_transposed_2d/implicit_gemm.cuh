@@ -179,10 +179,10 @@ inline std::string unsupported_reason(const Axes& axes) {
     return "groups must divide in_channels and out_channels";
   if (s.height_out < 1 || s.width_out < 1) return "empty output";
   const Plan p = make_plan(s);
-  if (p.smem_bytes > kernels::block_smem_limit(kMaxSharedBytes))
+  if (const std::size_t limit = kernels::block_smem_limit(kMaxSharedBytes); p.smem_bytes > limit)
     return "kernel_size " + std::to_string(s.kernel) + " with " + std::to_string(p.cin_group) +
            " input channels per group needs " + std::to_string(p.smem_bytes) + " bytes of shared memory (limit " +
-           std::to_string(kernels::block_smem_limit(kMaxSharedBytes)) + " on this GPU)";
+           std::to_string(limit) + " on this GPU)";
   // 32-bit index arithmetic in the kernel.
   const double in_elems = double(s.batch) * s.in_channels * s.height_in * s.width_in;
   const double out_elems = double(s.batch) * s.out_channels * s.height_out * s.width_out;

@@ -457,9 +457,9 @@ inline std::string unsupported_reason(const kg::Axes& axes, PointwisePrecision p
   const std::int64_t tiles = get("batch_size") * ((g.hout + kTileRows - 1) / kTileRows) *
                              ((g.wout + kTileCols - 1) / kTileCols);
   if (tiles > (std::int64_t{1} << 31) - 1) return "more output tiles than a 32-bit index holds";
-  if (g.shared_bytes > kernels::block_smem_limit(kMaxSharedBytes))
+  if (const std::size_t limit = kernels::block_smem_limit(kMaxSharedBytes); g.shared_bytes > limit)
     return "input tile of kernel_size/stride/dilation needs " + std::to_string(g.shared_bytes) +
-           " bytes of shared memory, above the " + std::to_string(kernels::block_smem_limit(kMaxSharedBytes)) +
+           " bytes of shared memory, above the " + std::to_string(limit) +
            " this kernel uses on this GPU";
   return {};
 }

@@ -194,10 +194,10 @@ inline std::string unsupported_reason(const Axes& axes, int planes, int max_chan
     if (std::string reason = kernels::fp32_accumulation_reason(cin, max_channels, "in_channels"); !reason.empty())
       return reason;
   // The single-image shape is the fallback: it needs the least shared memory.
-  if (const std::size_t smem = dynamic_smem_bytes(static_cast<int>(cin), planes, 1);
-      smem > kernels::block_smem_limit(kMaxDynamicSmem))
+  const std::size_t smem = dynamic_smem_bytes(static_cast<int>(cin), planes, 1);
+  if (const std::size_t limit = kernels::block_smem_limit(kMaxDynamicSmem); smem > limit)
     return "in_channels too large: the input tile and weight stages need " + std::to_string(smem) +
-           " bytes of shared memory, above the " + std::to_string(kernels::block_smem_limit(kMaxDynamicSmem)) +
+           " bytes of shared memory, above the " + std::to_string(limit) +
            " a block may use on this GPU";
   for (const char* axis : {"depth", "height", "width"})
     if (get(axis) < 4) return std::string(axis) + " must be at least 4 (conv output at least 6)";

@@ -90,41 +90,36 @@ void set_max_dynamic_smem(void (*kernel)(KernelArgs...), std::size_t bytes) {
   cache.max_dynamic_smem[key] = bytes;
 }
 
-// The SMs of the current device; 0 when the query fails.
-inline int sm_count() {
-  auto& cache = detail::device_query_cache();
+namespace detail {
+// An attribute of the current device, asked once and kept in `slot`; 0 when
+// the query fails (and asked again next time).
+inline int cached_device_attribute(int DeviceQueryCache::*slot, cudaDeviceAttr attribute) {
+  auto& cache = device_query_cache();
   std::lock_guard lock(cache.mutex);
-  if (cache.sm_count == 0) {
-    cache.sm_count = detail::answer_or_zero(
+  if (cache.*slot == 0) {
+    cache.*slot = answer_or_zero(
         cudaSuccess,
-        [](int& sms) {
+        [attribute](int& value) {
           int device = 0;
           const cudaError_t status = cudaGetDevice(&device);
-          return status != cudaSuccess ? status : cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+          return status != cudaSuccess ? status : cudaDeviceGetAttribute(&value, attribute, device);
         },
-        detail::forget_last_error);
+        forget_last_error);
   }
-  return cache.sm_count;
+  return cache.*slot;
+}
+}  // namespace detail
+
+// The SMs of the current device; 0 when the query fails.
+inline int sm_count() {
+  return detail::cached_device_attribute(&detail::DeviceQueryCache::sm_count, cudaDevAttrMultiProcessorCount);
 }
 
 // The most dynamic shared memory a block of the current device may opt in
 // to; 0 when the query fails.
 inline std::size_t max_dynamic_smem_per_block() {
-  auto& cache = detail::device_query_cache();
-  std::lock_guard lock(cache.mutex);
-  if (cache.max_dynamic_smem_optin == 0) {
-    cache.max_dynamic_smem_optin = detail::answer_or_zero(
-        cudaSuccess,
-        [](int& bytes) {
-          int device = 0;
-          const cudaError_t status = cudaGetDevice(&device);
-          return status != cudaSuccess
-                     ? status
-                     : cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-        },
-        detail::forget_last_error);
-  }
-  return static_cast<std::size_t>(cache.max_dynamic_smem_optin);
+  return static_cast<std::size_t>(detail::cached_device_attribute(&detail::DeviceQueryCache::max_dynamic_smem_optin,
+                                                                  cudaDevAttrMaxSharedMemoryPerBlockOptin));
 }
 
 // Blocks of `kernel` that fit on one SM at once; 0 when the query fails.
