@@ -1,7 +1,7 @@
 // Micro-benchmark of interpret mode: the cost of a block barrier over 256
 // threads, of a warp shuffle, of an mma.sync host body, and of running a
 // thread to its end. A plain timed program (not a test); the figures are
-// quoted in docs/interpret-mode.md. Run: interpret_bench [scale].
+// quoted in docs/status.md. Run: interpret_bench [scale].
 #include <time.h>
 
 #include <cstdio>
