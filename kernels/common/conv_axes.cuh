@@ -8,15 +8,26 @@
 
 namespace kg::kernels {
 
-struct ConvAxes {
-  std::int64_t batch, in_channels, out_channels, kernel, stride, padding;
+// Every convolution's: images, channels and the kernel's size, read from the
+// axes alone so that a workspace size can be computed before a launch.
+struct ConvChannels {
+  std::int64_t batch, in_channels, out_channels, kernel;
+};
+
+inline void read_conv_channels(const Axes& axes, ConvChannels& channels) {
+  channels.batch = axes.at("batch_size");
+  channels.in_channels = axes.at("in_channels");
+  channels.out_channels = axes.at("out_channels");
+  channels.kernel = axes.at("kernel_size");
+}
+
+// A convolution whose module takes stride and padding.
+struct ConvAxes : ConvChannels {
+  std::int64_t stride, padding;
 };
 
 inline void read_conv_axes(const LaunchArgs& args, ConvAxes& axes) {
-  axes.batch = args.axis("batch_size");
-  axes.in_channels = args.axis("in_channels");
-  axes.out_channels = args.axis("out_channels");
-  axes.kernel = args.axis("kernel_size");
+  read_conv_channels(args.axes, axes);
   axes.stride = args.axis("stride");
   axes.padding = args.axis("padding");
 }

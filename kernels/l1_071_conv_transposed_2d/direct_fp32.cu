@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "common/conv_axes.cuh"
+#include "common/transposed_taps.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/grid_stride.hpp"
@@ -31,13 +32,11 @@ __global__ void conv_transpose2d_direct(Shape s, const float* __restrict__ x,
     float sum = 0.0f;
     for (std::int64_t ci = group * in_per_group; ci < (group + 1) * in_per_group; ++ci) {
       for (std::int64_t kh = 0; kh < s.kernel; ++kh) {
-        const std::int64_t th = oh + s.padding - kh;  // = ih * stride
-        if (th < 0 || th % s.stride != 0 || th / s.stride >= s.height) continue;
-        const std::int64_t ih = th / s.stride;
+        const std::int64_t ih = kg::kernels::transposed_source(oh, kh, s.stride, s.padding, s.height);
+        if (ih < 0) continue;
         for (std::int64_t kw = 0; kw < s.kernel; ++kw) {
-          const std::int64_t tw = ow + s.padding - kw;
-          if (tw < 0 || tw % s.stride != 0 || tw / s.stride >= s.width) continue;
-          const std::int64_t iw = tw / s.stride;
+          const std::int64_t iw = kg::kernels::transposed_source(ow, kw, s.stride, s.padding, s.width);
+          if (iw < 0) continue;
           sum += x[((n * s.in_channels + ci) * s.height + ih) * s.width + iw] *
                  weight[((ci * out_per_group + co_in_group) * s.kernel + kh) * s.kernel + kw];
         }

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "common/conv_axes.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/grid_stride.hpp"
@@ -24,18 +25,14 @@ namespace {
 
 constexpr unsigned kSumThreads = 256;
 
-struct Shape {
-  std::int64_t batch, in_channels, out_channels, kernel, pool;
-  std::int64_t height, width, pooled_height, pooled_width;
+struct Shape : kg::kernels::ConvChannels {
+  std::int64_t pool, height, width, pooled_height, pooled_width;
   __host__ __device__ std::int64_t pooled_per_image() const { return out_channels * pooled_height * pooled_width; }
 };
 
 Shape shape_of(const kg::Axes& axes) {
   Shape s{};
-  s.batch = axes.at("batch_size");
-  s.in_channels = axes.at("in_channels");
-  s.out_channels = axes.at("out_channels");
-  s.kernel = axes.at("kernel_size");
+  kg::kernels::read_conv_channels(axes, s);
   s.pool = axes.at("pool_kernel_size");
   s.height = axes.at("height");
   s.width = axes.at("width");

@@ -22,6 +22,7 @@
 #include <cstdint>
 
 #include "common/conv_axes.cuh"
+#include "common/transposed_taps.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/grid_stride.hpp"
@@ -41,17 +42,14 @@ __device__ float conv_transpose_at(const Shape& s, const float* __restrict__ x,
   float sum = 0.0f;
   for (std::int64_t ci = 0; ci < s.in_channels; ++ci)
     for (std::int64_t kd = 0; kd < s.kernel; ++kd) {
-      const std::int64_t td = od + s.padding - kd;  // = id * stride
-      if (td < 0 || td % s.stride != 0 || td / s.stride >= s.depth) continue;
-      const std::int64_t id = td / s.stride;
+      const std::int64_t id = kg::kernels::transposed_source(od, kd, s.stride, s.padding, s.depth);
+      if (id < 0) continue;
       for (std::int64_t kh = 0; kh < s.kernel; ++kh) {
-        const std::int64_t th = oh + s.padding - kh;
-        if (th < 0 || th % s.stride != 0 || th / s.stride >= s.height) continue;
-        const std::int64_t ih = th / s.stride;
+        const std::int64_t ih = kg::kernels::transposed_source(oh, kh, s.stride, s.padding, s.height);
+        if (ih < 0) continue;
         for (std::int64_t kw = 0; kw < s.kernel; ++kw) {
-          const std::int64_t tw = ow + s.padding - kw;
-          if (tw < 0 || tw % s.stride != 0 || tw / s.stride >= s.width) continue;
-          const std::int64_t iw = tw / s.stride;
+          const std::int64_t iw = kg::kernels::transposed_source(ow, kw, s.stride, s.padding, s.width);
+          if (iw < 0) continue;
           sum += x[(((n * s.in_channels + ci) * s.depth + id) * s.height + ih) * s.width + iw] *
                  weight[(((ci * s.out_channels + co) * s.kernel + kd) * s.kernel + kh) * s.kernel + kw];
         }
