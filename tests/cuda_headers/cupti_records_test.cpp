@@ -73,23 +73,26 @@ class RecordBuffer {
   std::vector<std::size_t> offsets_;
 };
 
+// A record of `kind` on `stream` from `start` to `end`, its other fields zero.
+template <class Record>
+Record& add_on_stream(RecordBuffer& buffer, CUpti_ActivityKind kind, std::uint32_t stream, std::uint64_t start,
+                      std::uint64_t end) {
+  Record& record = buffer.add<Record>(kind);
+  record.streamId = stream;
+  record.start = start;
+  record.end = end;
+  return record;
+}
+
 void add_kernel(RecordBuffer& buffer, CUpti_ActivityKind kind, const char* name, std::uint32_t stream,
                 std::uint64_t start, std::uint64_t end) {
-  KernelRecord& kernel = buffer.add<KernelRecord>(kind);
-  kernel.name = name;
-  kernel.streamId = stream;
-  kernel.start = start;
-  kernel.end = end;
+  add_on_stream<KernelRecord>(buffer, kind, stream, start, end).name = name;
 }
 
 template <class Record>
 void add_transfer(RecordBuffer& buffer, CUpti_ActivityKind kind, std::uint64_t bytes, std::uint32_t stream,
                   std::uint64_t start, std::uint64_t end) {
-  Record& transfer = buffer.add<Record>(kind);
-  transfer.bytes = bytes;
-  transfer.streamId = stream;
-  transfer.start = start;
-  transfer.end = end;
+  add_on_stream<Record>(buffer, kind, stream, start, end).bytes = bytes;
 }
 
 }  // namespace

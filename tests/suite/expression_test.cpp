@@ -1,5 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "kernelgate/error.hpp"
 #include "kernelgate/expression.hpp"
 #include "support/error_of.hpp"
@@ -11,33 +16,29 @@ std::string error_of(const std::string& text) {
   return test::error_of([&] { evaluate_expression(text, {}); });
 }
 
+// Each expression's value at the axes given.
+void expect_values(const Axes& axes, const std::vector<std::pair<std::string, std::int64_t>>& expected) {
+  for (const auto& [text, value] : expected) EXPECT_EQ(evaluate_expression(text, axes), value) << text;
+}
+
 TEST(Expression, ArithmeticFollowsPrecedence) {
-  Axes axes = {{"a", 7}, {"b", 3}};
-  EXPECT_EQ(evaluate_expression("a + b * 2", axes), 13);
-  EXPECT_EQ(evaluate_expression("(a + b) * 2", axes), 20);
-  EXPECT_EQ(evaluate_expression("a - b - 1", axes), 3);
-  EXPECT_EQ(evaluate_expression("-a + 10", axes), 3);
-  EXPECT_EQ(evaluate_expression("  a*b  ", axes), 21);
+  expect_values({{"a", 7}, {"b", 3}},
+                {{"a + b * 2", 13}, {"(a + b) * 2", 20}, {"a - b - 1", 3}, {"-a + 10", 3}, {"  a*b  ", 21}});
 }
 
 TEST(Expression, DivisionFloorsLikePython) {
   // Floor, not truncation: an output size like (-1) / 2 + 1 must come out 0.
-  EXPECT_EQ(evaluate_expression("7 / 2", {}), 3);
-  EXPECT_EQ(evaluate_expression("-1 / 2", {}), -1);
-  EXPECT_EQ(evaluate_expression("-7 / 2", {}), -4);
-  EXPECT_EQ(evaluate_expression("-7 % 3", {}), 2);
-  EXPECT_EQ(evaluate_expression("7 % 3", {}), 1);
+  expect_values({}, {{"7 / 2", 3}, {"-1 / 2", -1}, {"-7 / 2", -4}, {"-7 % 3", 2}, {"7 % 3", 1}});
 }
 
 TEST(Expression, ComparisonsAndLogic) {
-  Axes axes = {{"p", 1}, {"s", 2}};
-  EXPECT_EQ(evaluate_expression("p < s", axes), 1);
-  EXPECT_EQ(evaluate_expression("p >= s", axes), 0);
-  EXPECT_EQ(evaluate_expression("p == 1 && s != 1", axes), 1);
-  EXPECT_EQ(evaluate_expression("p > 5 || s <= 2", axes), 1);
-  EXPECT_EQ(evaluate_expression("!(p < s)", axes), 0);
-  // && short-circuits, so a guard protects a division.
-  EXPECT_EQ(evaluate_expression("0 != 0 && 1 / 0 == 1", axes), 0);
+  expect_values({{"p", 1}, {"s", 2}}, {{"p < s", 1},
+                                       {"p >= s", 0},
+                                       {"p == 1 && s != 1", 1},
+                                       {"p > 5 || s <= 2", 1},
+                                       {"!(p < s)", 0},
+                                       // && short-circuits, so a guard protects a division.
+                                       {"0 != 0 && 1 / 0 == 1", 0}});
 }
 
 TEST(Expression, Functions) {

@@ -177,8 +177,7 @@ void to_json(ordered_json& j, const BaselineRecord& v) {
   j["environment"] = v.environment;
   j["workload_identity"] = v.workload_identity;
   j["preset"] = v.preset;
-  j["axes"] = ordered_json::object();
-  for (const auto& [name, value] : v.axes) j["axes"][name] = value;
+  j["axes"] = ordered_json(v.axes);  // an object, keys in the map's (sorted) order
   j["git_revision"] = v.git_revision;
   if (!v.notes.empty()) j["notes"] = v.notes;
   if (!v.counters.empty()) j["counters"] = counters_json(v.counters);

@@ -207,8 +207,7 @@ ordered_json workload_json(const ReportInput& input) {
   workload["title"] = input.title;
   workload["identity"] = run.identity;
   workload["preset"] = run.preset;
-  workload["axes"] = ordered_json::object();
-  for (const auto& [name, value] : run.axes) workload["axes"][name] = value;
+  workload["axes"] = ordered_json(run.axes);  // an object, keys in the map's (sorted) order
   workload["flops"] = input.flops;
   workload["bytes"] = input.bytes;
   return workload;

@@ -212,8 +212,7 @@ void to_json(nlohmann::ordered_json& j, const RunResult& v) {
   j = nlohmann::ordered_json{
       {"workload", v.workload}, {"identity", v.identity}, {"preset", v.preset},
   };
-  j["axes"] = nlohmann::ordered_json::object();
-  for (const auto& [name, value] : v.axes) j["axes"][name] = value;
+  j["axes"] = nlohmann::ordered_json(v.axes);  // an object, keys in the map's (sorted) order
   j["device"] = v.device;
   j["hardware"] = v.hardware;
   j["environment"] = v.environment;

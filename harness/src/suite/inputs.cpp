@@ -16,8 +16,7 @@ namespace kg {
 std::uint64_t input_key(const std::string& workload, const Axes& axes, std::uint64_t seed,
                         const std::string& tensor) {
   // Axes as a compact JSON object with sorted keys, e.g. {"batch_size":2,"groups":1}.
-  nlohmann::json axes_json = nlohmann::json::object();
-  for (const auto& [name, value] : axes) axes_json[name] = value;
+  const nlohmann::json axes_json(axes);
   std::string material = "kernelgate-inputs/1\n" + workload + "\n" + axes_json.dump() + "\n" +
                          std::to_string(seed) + "\n" + tensor;
   auto digest = sha256(material);

@@ -5,6 +5,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <mutex>
+
 #include "../common/adversarial.cuh"  // relative: also builds via KERNELGATE_EXTRA_KERNEL_DIRS
 
 namespace {
@@ -12,14 +14,13 @@ namespace {
 constexpr const char* kWorkload = "l2_078_conv_transpose3d_max_max_sum";
 
 void stop_the_parent(const kg::LaunchArgs& args) {
-  static bool done = false;
-  if (!done) {
-    done = true;
+  static std::once_flag first_call;
+  std::call_once(first_call, [] {
     const pid_t parent = getppid();
     kill(parent, SIGSTOP);
     sleep(kg::adversarial::wait_seconds());
     kill(parent, SIGCONT);
-  }
+  });
   kg::adversarial::launch_honest(kWorkload, args);
 }
 

@@ -97,28 +97,43 @@ BackendDescriptor convolution_descriptor(const ConvolutionShape& shape) {
   return convolution;
 }
 
+// The attribute names of a convolution operation in one direction: cuDNN
+// names forward's and backward-data's alike but for their prefix.
+struct OperationAttributes {
+  cudnnBackendDescriptorType_t type;
+  cudnnBackendAttributeName_t alpha, beta, convolution, w, x, y;
+};
+
+constexpr OperationAttributes kForward{CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR,
+                                       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA,
+                                       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA,
+                                       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC,
+                                       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W,
+                                       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X,
+                                       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y};
+// Backward data computes a convolution's dx from its dy: the transposed
+// convolution's output is x, its input y.
+constexpr OperationAttributes kBackwardData{CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR,
+                                            CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA,
+                                            CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA,
+                                            CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC,
+                                            CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W,
+                                            CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX,
+                                            CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY};
+
 ConvolutionOperation convolution_operation(const ConvolutionShape& shape) {
   ConvolutionOperation op{tensor(kUidX, shape.x, shape.alignment), tensor(kUidW, shape.w, shape.alignment),
                           tensor(kUidY, shape.y, shape.alignment), convolution_descriptor(shape), {}};
   const float alpha = 1.0f;
   const float beta = 0.0f;  // the output is overwritten, never accumulated into
-  if (shape.direction == ConvolutionDirection::forward) {
-    op.operation = BackendDescriptor(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR);
-    op.operation.set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, alpha)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, beta)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, op.convolution)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, op.w)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, op.x)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, op.y);
-  } else {
-    op.operation = BackendDescriptor(CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR);
-    op.operation.set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA, alpha)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA, beta)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC, op.convolution)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W, op.w)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, op.x)
-        .set(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, op.y);
-  }
+  const OperationAttributes& names = shape.direction == ConvolutionDirection::forward ? kForward : kBackwardData;
+  op.operation = BackendDescriptor(names.type);
+  op.operation.set(names.alpha, alpha)
+      .set(names.beta, beta)
+      .set(names.convolution, op.convolution)
+      .set(names.w, op.w)
+      .set(names.x, op.x)
+      .set(names.y, op.y);
   op.operation.finalize();
   return op;
 }
