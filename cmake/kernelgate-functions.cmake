@@ -11,12 +11,12 @@
 include_guard(GLOBAL)
 
 # CTest's SKIP_RETURN_CODE for the GPU tests: kg::kSkipExitCode
-# (kernelgate/conclude.hpp). In the cache, so that it is seen from every
+# (kernelgate/detail/conclude.hpp). In the cache, so that it is seen from every
 # directory, also when kernelgate is a FetchContent subproject.
 set(KERNELGATE_SKIP_EXIT_CODE 77 CACHE INTERNAL "exit code of a skipped kernelgate test")
 
 # The CTest labels of the GPUs kernelgate knows, one per GPU whatever its
-# board (the labels of the hardware table, kernelgate/hardware.hpp; h100 is
+# board (the labels of the hardware table, kernelgate/detail/hardware.hpp; h100 is
 # the SXM, PCIe and NVL boards, each gated against its own baselines): a GPU
 # runner runs `ctest -L <label>` or `ctest --preset <label>`. A test checks
 # that this list, the table and CMakePresets.json agree.

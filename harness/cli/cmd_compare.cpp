@@ -12,12 +12,12 @@
 
 #include "command.hpp"
 #include "gate_options.hpp"
-#include "kernelgate/ab_comparison.hpp"
-#include "kernelgate/conclude.hpp"
+#include "kernelgate/detail/ab_comparison.hpp"
+#include "kernelgate/detail/conclude.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/gate.hpp"
-#include "kernelgate/report.hpp"
-#include "kernelgate/runner.hpp"
+#include "kernelgate/detail/gate.hpp"
+#include "kernelgate/detail/report.hpp"
+#include "kernelgate/detail/runner.hpp"
 
 namespace kg::cli {
 namespace {

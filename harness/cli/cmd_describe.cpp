@@ -7,9 +7,9 @@
 
 #include "command.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/hardware.hpp"
-#include "kernelgate/reference.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/hardware.hpp"
+#include "kernelgate/detail/reference.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg::cli {
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "command.hpp"
-#include "kernelgate/device.hpp"
-#include "kernelgate/gpu_identity.hpp"
+#include "kernelgate/detail/device.hpp"
+#include "kernelgate/detail/gpu_identity.hpp"
 
 namespace kg::cli {
 namespace {

@@ -8,10 +8,10 @@
 
 #include "command.hpp"
 #include "gate_options.hpp"
-#include "kernelgate/baseline.hpp"
-#include "kernelgate/conclude.hpp"
+#include "kernelgate/detail/baseline.hpp"
+#include "kernelgate/detail/conclude.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/gate.hpp"
+#include "kernelgate/detail/gate.hpp"
 
 namespace kg::cli {
 namespace {

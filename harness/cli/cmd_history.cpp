@@ -7,10 +7,10 @@
 #include <memory>
 
 #include "command.hpp"
-#include "kernelgate/baseline.hpp"
+#include "kernelgate/detail/baseline.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/history.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/history.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg::cli {
 namespace {

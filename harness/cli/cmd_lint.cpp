@@ -8,7 +8,7 @@
 
 #include "command.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/source_lint.hpp"
+#include "kernelgate/detail/source_lint.hpp"
 
 namespace kg::cli {
 namespace {

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "command.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg::cli {
 

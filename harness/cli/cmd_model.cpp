@@ -13,12 +13,12 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
-#include "kernelgate/device.hpp"
+#include "kernelgate/detail/device.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/hardware.hpp"
-#include "kernelgate/roofline.hpp"
-#include "kernelgate/runner.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/hardware.hpp"
+#include "kernelgate/detail/roofline.hpp"
+#include "kernelgate/detail/runner.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg::cli {
 namespace {

@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "command.hpp"
-#include "kernelgate/baseline.hpp"
-#include "kernelgate/publish.hpp"
+#include "kernelgate/detail/baseline.hpp"
+#include "kernelgate/detail/publish.hpp"
 #include "kernelgate/error.hpp"
 
 namespace kg::cli {

@@ -11,10 +11,10 @@
 
 #include "command.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/npy.hpp"
-#include "kernelgate/reference.hpp"
-#include "kernelgate/report.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/npy.hpp"
+#include "kernelgate/detail/reference.hpp"
+#include "kernelgate/detail/report.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg::cli {
 namespace {

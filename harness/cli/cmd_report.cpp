@@ -3,8 +3,8 @@
 #include <memory>
 
 #include "command.hpp"
-#include "kernelgate/html_report.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/html_report.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg::cli {
 namespace {

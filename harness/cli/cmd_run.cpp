@@ -12,14 +12,14 @@
 
 #include "command.hpp"
 #include "gate_options.hpp"
-#include "kernelgate/baseline.hpp"
-#include "kernelgate/conclude.hpp"
+#include "kernelgate/detail/baseline.hpp"
+#include "kernelgate/detail/conclude.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/gate.hpp"
-#include "kernelgate/gate_rounds.hpp"
-#include "kernelgate/gpu_identity.hpp"
-#include "kernelgate/report.hpp"
-#include "kernelgate/runner.hpp"
+#include "kernelgate/detail/gate.hpp"
+#include "kernelgate/detail/gate_rounds.hpp"
+#include "kernelgate/detail/gpu_identity.hpp"
+#include "kernelgate/detail/report.hpp"
+#include "kernelgate/detail/runner.hpp"
 
 namespace kg::cli {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "command.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/report.hpp"
+#include "kernelgate/detail/report.hpp"
 
 namespace kg::cli {
 namespace {

@@ -10,7 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "kernelgate/axes.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg::cli {
 

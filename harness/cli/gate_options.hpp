@@ -9,7 +9,7 @@
 
 #include "command.hpp"
 
-#include "kernelgate/gate.hpp"
+#include "kernelgate/detail/gate.hpp"
 
 namespace kg::cli {
 

@@ -8,7 +8,7 @@
 #include "command.hpp"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/runner.hpp"
+#include "kernelgate/detail/runner.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "command.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg::cli {
 

@@ -18,7 +18,7 @@
 #include "block_runner.hpp"
 #include "kernel_symbols.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/json_members.hpp"
+#include "kernelgate/detail/json_members.hpp"
 
 namespace kg::interp {
 

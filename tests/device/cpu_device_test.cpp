@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "kernelgate/device.hpp"
+#include "kernelgate/detail/device.hpp"
 #include "support/error_of.hpp"
 
 namespace kg {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "device_memory.hpp"
-#include "kernelgate/device.hpp"
+#include "kernelgate/detail/device.hpp"
 #include "support/device_vector.hpp"
 
 namespace kg::test {

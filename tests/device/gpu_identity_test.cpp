@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/gpu_identity.hpp"
-#include "kernelgate/hardware.hpp"
+#include "kernelgate/detail/gpu_identity.hpp"
+#include "kernelgate/detail/hardware.hpp"
 
 namespace kg {
 namespace {

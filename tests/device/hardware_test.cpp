@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/hardware.hpp"
+#include "kernelgate/detail/hardware.hpp"
 #include "support/error_of.hpp"
 
 namespace kg {

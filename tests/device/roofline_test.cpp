@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/roofline.hpp"
+#include "kernelgate/detail/roofline.hpp"
 
 namespace kg {
 namespace {

@@ -8,7 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "kernelgate/stream_audit_rule.hpp"
+#include "kernelgate/detail/stream_audit_rule.hpp"
 
 namespace kg {
 namespace {

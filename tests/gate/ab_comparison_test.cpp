@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "fixtures.hpp"
-#include "kernelgate/ab_comparison.hpp"
-#include "kernelgate/baseline.hpp"
+#include "kernelgate/detail/ab_comparison.hpp"
+#include "kernelgate/detail/baseline.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/runner.hpp"
+#include "kernelgate/detail/runner.hpp"
 #include "support/stock_suite.hpp"
 
 namespace kg {

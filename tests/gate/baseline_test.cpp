@@ -11,10 +11,10 @@
 #include <string>
 
 #include "fixtures.hpp"
-#include "kernelgate/baseline.hpp"
+#include "kernelgate/detail/baseline.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/report.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/report.hpp"
+#include "kernelgate/detail/suite.hpp"
 #include "support/error_of.hpp"
 
 namespace kg {

@@ -2,8 +2,8 @@
 // run at l1_071's full axes, whose floor on h100-sxm is 0.306 ms (memory)
 // for every precision, with one candidate's median moved around half of it.
 #include "fixtures.hpp"
-#include "kernelgate/floor_rule.hpp"
-#include "kernelgate/runner.hpp"
+#include "kernelgate/detail/floor_rule.hpp"
+#include "kernelgate/detail/runner.hpp"
 #include "support/stock_suite.hpp"
 
 namespace kg {

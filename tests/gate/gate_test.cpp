@@ -10,7 +10,7 @@
 
 #include "fixtures.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/gate.hpp"
+#include "kernelgate/detail/gate.hpp"
 #include "support/error_of.hpp"
 
 namespace kg {

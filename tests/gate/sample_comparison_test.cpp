@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "kernelgate/sample_comparison.hpp"
+#include "kernelgate/detail/sample_comparison.hpp"
 
 namespace kg {
 namespace {

@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "fixtures.hpp"
-#include "kernelgate/gate.hpp"
-#include "kernelgate/sample_comparison.hpp"
+#include "kernelgate/detail/gate.hpp"
+#include "kernelgate/detail/sample_comparison.hpp"
 
 namespace kg {
 namespace {

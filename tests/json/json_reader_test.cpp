@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "kernelgate/json_reader.hpp"
+#include "kernelgate/detail/json_reader.hpp"
 #include "support/error_of.hpp"
 
 namespace kg {

@@ -20,11 +20,11 @@
 #include <vector>
 
 #include "kernelgate/candidate.hpp"
-#include "kernelgate/device.hpp"
-#include "kernelgate/reference.hpp"
-#include "kernelgate/result.hpp"
-#include "kernelgate/runner.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/device.hpp"
+#include "kernelgate/detail/reference.hpp"
+#include "kernelgate/detail/result.hpp"
+#include "kernelgate/detail/runner.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg {
 namespace {

@@ -12,10 +12,10 @@
 #include <gtest/gtest.h>
 
 #include "kernelgate/candidate.hpp"
-#include "kernelgate/device.hpp"
-#include "kernelgate/result.hpp"
-#include "kernelgate/runner.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/device.hpp"
+#include "kernelgate/detail/result.hpp"
+#include "kernelgate/detail/runner.hpp"
+#include "kernelgate/detail/suite.hpp"
 #include "workload.hpp"
 
 namespace kg {

@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "kernelgate/candidate.hpp"
-#include "kernelgate/runner.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/runner.hpp"
+#include "kernelgate/detail/suite.hpp"
 #include "workload.hpp"
 
 namespace kg {

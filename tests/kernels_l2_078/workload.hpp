@@ -2,7 +2,7 @@
 // The workload the l2_078 candidate tests check, as its suite file ships.
 #include <string>
 
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg::l2_078_test {
 

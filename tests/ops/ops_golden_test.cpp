@@ -1,4 +1,4 @@
-// Every op of kernelgate/ops.hpp against torch in float64, at non-default
+// Every op of kernelgate/detail/ops.hpp against torch in float64, at non-default
 // geometry (tests/golden/make_op_fixtures.py): the whole output, and single
 // elements computed from only the boxes of the operands that input_boxes names.
 #include <gtest/gtest.h>
@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernelgate/npy.hpp"
-#include "kernelgate/ops.hpp"
+#include "kernelgate/detail/npy.hpp"
+#include "kernelgate/detail/ops.hpp"
 #include "support/l2_distance.hpp"
 
 namespace kg::ops {

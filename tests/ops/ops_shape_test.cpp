@@ -6,7 +6,7 @@
 #include <string>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/ops.hpp"
+#include "kernelgate/detail/ops.hpp"
 
 namespace kg::ops {
 namespace {

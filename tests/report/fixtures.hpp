@@ -15,10 +15,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "kernelgate/baseline.hpp"
-#include "kernelgate/gate.hpp"
-#include "kernelgate/report.hpp"
-#include "kernelgate/result.hpp"
+#include "kernelgate/detail/baseline.hpp"
+#include "kernelgate/detail/gate.hpp"
+#include "kernelgate/detail/report.hpp"
+#include "kernelgate/detail/result.hpp"
 
 namespace kg::test {
 

@@ -6,9 +6,9 @@
 
 #include <cmath>
 
-#include "kernelgate/baseline.hpp"
-#include "kernelgate/publish.hpp"
-#include "kernelgate/history.hpp"
+#include "kernelgate/detail/baseline.hpp"
+#include "kernelgate/detail/publish.hpp"
+#include "kernelgate/detail/history.hpp"
 #include "html_parts.hpp"
 
 namespace kg {

@@ -13,12 +13,12 @@
 #include <sstream>
 
 #include "fixtures.hpp"
-#include "kernelgate/baseline.hpp"
-#include "kernelgate/publish.hpp"
+#include "kernelgate/detail/baseline.hpp"
+#include "kernelgate/detail/publish.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/hardware.hpp"
-#include "kernelgate/report.hpp"
-#include "kernelgate/runner.hpp"
+#include "kernelgate/detail/hardware.hpp"
+#include "kernelgate/detail/report.hpp"
+#include "kernelgate/detail/runner.hpp"
 #include "support/error_of.hpp"
 #include "support/stock_suite.hpp"
 

@@ -14,8 +14,8 @@
 
 #include "fixtures.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/json_reader.hpp"
-#include "kernelgate/report.hpp"
+#include "kernelgate/detail/json_reader.hpp"
+#include "kernelgate/detail/report.hpp"
 
 namespace kg {
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "kernelgate/runner.hpp"
+#include "kernelgate/detail/runner.hpp"
 
 namespace kg {
 namespace {

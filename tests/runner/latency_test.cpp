@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "kernelgate/runner.hpp"
-#include "kernelgate/throttle_rule.hpp"
+#include "kernelgate/detail/runner.hpp"
+#include "kernelgate/detail/throttle_rule.hpp"
 #include "runner_internal.hpp"
 
 namespace kg {

@@ -2,7 +2,7 @@
 // (runner.hpp), so main answers the child subcommand before GoogleTest runs.
 #include <gtest/gtest.h>
 
-#include "kernelgate/runner.hpp"
+#include "kernelgate/detail/runner.hpp"
 
 int main(int argc, char** argv) {
   if (auto child_exit_code = kg::run_child_if_requested(argc, argv)) return *child_exit_code;

@@ -5,7 +5,7 @@
 
 #include <map>
 
-#include "kernelgate/runner.hpp"
+#include "kernelgate/detail/runner.hpp"
 #include "support/error_of.hpp"
 #include "test_candidates.hpp"
 

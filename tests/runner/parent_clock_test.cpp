@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "candidate_host.hpp"
-#include "kernelgate/device.hpp"
-#include "kernelgate/runner.hpp"
+#include "kernelgate/detail/device.hpp"
+#include "kernelgate/detail/runner.hpp"
 #include "runner_internal.hpp"
 #include "test_candidates.hpp"
 

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "candidate_host.hpp"
-#include "kernelgate/device.hpp"
+#include "kernelgate/detail/device.hpp"
 #include "kernelgate/interpret/counters.hpp"
-#include "kernelgate/runner.hpp"
+#include "kernelgate/detail/runner.hpp"
 #include "runner_internal.hpp"
 #include "test_candidates.hpp"
 

@@ -8,8 +8,8 @@
 #include <limits>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/json_reader.hpp"
-#include "kernelgate/result.hpp"
+#include "kernelgate/detail/json_reader.hpp"
+#include "kernelgate/detail/result.hpp"
 #include "support/error_of.hpp"
 
 namespace kg {

@@ -6,7 +6,7 @@
 
 #include <cstdlib>
 
-#include "kernelgate/runner.hpp"
+#include "kernelgate/detail/runner.hpp"
 #include "test_candidates.hpp"
 
 namespace kg::testing {

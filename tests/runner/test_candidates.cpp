@@ -17,7 +17,7 @@
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/interpret/launch.hpp"
 #include "kernelgate/cuda.hpp"
-#include "kernelgate/reference.hpp"
+#include "kernelgate/detail/reference.hpp"
 #include "kernelgate/strict_reference.hpp"
 #include "test_candidates.hpp"
 

@@ -2,7 +2,7 @@
 // Test-only candidates for the runner's tests (test_candidates.cpp).
 #include <string>
 
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg::testing {
 

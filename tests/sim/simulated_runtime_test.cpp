@@ -14,7 +14,7 @@
 
 #include "common/shared_memory.cuh"
 #include "kernelgate/cuda.hpp"
-#include "kernelgate/device.hpp"
+#include "kernelgate/detail/device.hpp"
 #include "kernelgate/interpret/simulated_gpu.hpp"
 #include "kernelgate/ptx.hpp"
 #include "support/error_of.hpp"

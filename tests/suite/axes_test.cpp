@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/suite.hpp"
 #include "support/error_of.hpp"
 #include "support/stock_suite.hpp"
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/expression.hpp"
+#include "kernelgate/detail/expression.hpp"
 #include "support/error_of.hpp"
 
 namespace kg {

@@ -11,9 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernelgate/npy.hpp"
-#include "kernelgate/reference.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/npy.hpp"
+#include "kernelgate/detail/reference.hpp"
+#include "kernelgate/detail/suite.hpp"
 #include "support/l2_distance.hpp"
 
 namespace kg {

@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "kernelgate/reference.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/reference.hpp"
+#include "kernelgate/detail/suite.hpp"
 #include "support/stock_suite.hpp"
 #include "philox.hpp"
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/npy.hpp"
+#include "kernelgate/detail/npy.hpp"
 #include "suite_test_util.hpp"
 #include "support/error_of.hpp"
 

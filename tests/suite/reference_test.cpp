@@ -7,9 +7,9 @@
 #include <cstring>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/expression.hpp"
-#include "kernelgate/reference.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/expression.hpp"
+#include "kernelgate/detail/reference.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg {
 namespace {

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg::test {
 

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <string>
 
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg::test_support {
 

@@ -2,7 +2,7 @@
 // The cpu device: host memory, candidates in interpret mode (cpu build only).
 #include <memory>
 
-#include "kernelgate/device.hpp"
+#include "kernelgate/detail/device.hpp"
 
 namespace kg::detail {
 

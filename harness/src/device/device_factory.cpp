@@ -3,8 +3,8 @@
 // cuda device in the gpu build (KG_GPU), implemented in
 // harness/src/device/cuda, and in the cpu build on the simulated GPU.
 #include "cpu_device.hpp"
-#include "kernelgate/device.hpp"
-#include "kernelgate/gpu_identity.hpp"
+#include "kernelgate/detail/device.hpp"
+#include "kernelgate/detail/gpu_identity.hpp"
 #if defined(KG_INTERPRET)
 #include "sim/simulated_device.hpp"
 #endif

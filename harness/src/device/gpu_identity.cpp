@@ -1,7 +1,7 @@
 // Host-side GPU identification: hardware keys, CTest's GPU allocation, device
 // specs and the environment record. Pure logic, no CUDA: it builds and is
 // tested in the cpu build too (tests/cuda/).
-#include "kernelgate/gpu_identity.hpp"
+#include "kernelgate/detail/gpu_identity.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -12,7 +12,7 @@
 #include <string>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/hardware.hpp"
+#include "kernelgate/detail/hardware.hpp"
 
 namespace kg {
 namespace {

@@ -2,7 +2,7 @@
 // numbers (dense, no sparsity; docs/roofline.md cites each); the cpu key is a
 // nominal 2-core x86 runner, only there so that interpret-mode reports have a
 // scale, not a target.
-#include "kernelgate/hardware.hpp"
+#include "kernelgate/detail/hardware.hpp"
 
 #include <algorithm>
 

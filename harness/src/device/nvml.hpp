@@ -37,7 +37,7 @@ class NvmlDevice {
   bool known() const { return handle_ != nullptr; }
   int sm_clock_mhz() const;              // 0 when unknown
   int application_sm_clock_mhz() const;  // 0 when unknown or not supported
-  // NVML's clocks-event reason bits (kernelgate/throttle_rule.hpp); -1 when
+  // NVML's clocks-event reason bits (kernelgate/detail/throttle_rule.hpp); -1 when
   // the driver cannot say.
   std::int64_t clock_event_reasons() const;
 

@@ -1,6 +1,6 @@
 // The roofline model of a counted run: terms, peaks and limits are in
 // roofline.hpp and docs/roofline.md.
-#include "kernelgate/roofline.hpp"
+#include "kernelgate/detail/roofline.hpp"
 
 #include <algorithm>
 #include <cstdio>

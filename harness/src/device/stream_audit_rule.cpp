@@ -1,5 +1,5 @@
-// The stream audit's rules (kernelgate/stream_audit_rule.hpp).
-#include "kernelgate/stream_audit_rule.hpp"
+// The stream audit's rules (kernelgate/detail/stream_audit_rule.hpp).
+#include "kernelgate/detail/stream_audit_rule.hpp"
 
 #include <algorithm>
 #include <cmath>

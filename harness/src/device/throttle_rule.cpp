@@ -1,5 +1,5 @@
-// The throttle rule (kernelgate/throttle_rule.hpp).
-#include "kernelgate/throttle_rule.hpp"
+// The throttle rule (kernelgate/detail/throttle_rule.hpp).
+#include "kernelgate/detail/throttle_rule.hpp"
 
 #include <cstdio>
 #include <utility>

@@ -20,7 +20,7 @@
 //                       another stream (kg::judge_busy_after_timing)
 #include <functional>
 
-#include "kernelgate/device.hpp"
+#include "kernelgate/detail/device.hpp"
 
 namespace kg::detail {
 

@@ -1,13 +1,13 @@
 // compare_runs (ab_comparison.hpp): head's runner records against base's,
 // candidate by candidate, with the gate's sample comparison.
-#include "kernelgate/ab_comparison.hpp"
+#include "kernelgate/detail/ab_comparison.hpp"
 
 #include <cstdio>
 
-#include "kernelgate/baseline.hpp"
+#include "kernelgate/detail/baseline.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/floor_rule.hpp"
-#include "kernelgate/gate.hpp"
+#include "kernelgate/detail/floor_rule.hpp"
+#include "kernelgate/detail/gate.hpp"
 
 namespace kg {
 

@@ -1,6 +1,6 @@
 // Baseline files: reading (strict, errors name the file and JSON path),
 // writing, ranking. Format: docs/baseline.schema.json.
-#include "kernelgate/baseline.hpp"
+#include "kernelgate/detail/baseline.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -8,13 +8,13 @@
 #include <limits>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/gpu_identity.hpp"
-#include "kernelgate/hardware.hpp"
-#include "kernelgate/enum_names.hpp"
-#include "kernelgate/json_reader.hpp"
-#include "kernelgate/roofline.hpp"
-#include "kernelgate/runner.hpp"
-#include "kernelgate/sample_comparison.hpp"
+#include "kernelgate/detail/gpu_identity.hpp"
+#include "kernelgate/detail/hardware.hpp"
+#include "kernelgate/detail/enum_names.hpp"
+#include "kernelgate/detail/json_reader.hpp"
+#include "kernelgate/detail/roofline.hpp"
+#include "kernelgate/detail/runner.hpp"
+#include "kernelgate/detail/sample_comparison.hpp"
 
 namespace kg {
 

@@ -1,13 +1,13 @@
 // A time no hardware can reach (floor_rule.hpp).
-#include "kernelgate/floor_rule.hpp"
+#include "kernelgate/detail/floor_rule.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/gpu_identity.hpp"
-#include "kernelgate/hardware.hpp"
+#include "kernelgate/detail/gpu_identity.hpp"
+#include "kernelgate/detail/hardware.hpp"
 
 namespace kg {
 

@@ -1,6 +1,6 @@
 // The gate: regression, staleness and rank drift of one run against its
 // stored baseline file. Rules and their reasons: docs/baselines.md.
-#include "kernelgate/gate.hpp"
+#include "kernelgate/detail/gate.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -8,9 +8,9 @@
 #include <cstdio>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/gpu_identity.hpp"
-#include "kernelgate/roofline.hpp"
-#include "kernelgate/sample_comparison.hpp"
+#include "kernelgate/detail/gpu_identity.hpp"
+#include "kernelgate/detail/roofline.hpp"
+#include "kernelgate/detail/sample_comparison.hpp"
 
 namespace kg {
 

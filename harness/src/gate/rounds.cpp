@@ -1,8 +1,8 @@
 // The gate's rounds (gate_rounds.hpp).
 #include <algorithm>
 
-#include "kernelgate/gate.hpp"
-#include "kernelgate/gate_rounds.hpp"
+#include "kernelgate/detail/gate.hpp"
+#include "kernelgate/detail/gate_rounds.hpp"
 
 namespace kg {
 

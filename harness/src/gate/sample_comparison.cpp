@@ -1,12 +1,12 @@
 // compare_samples (sample_comparison.hpp): the Hodges-Lehmann shift of log
 // latencies with its distribution-free (Mann-Whitney) confidence interval.
-#include "kernelgate/sample_comparison.hpp"
+#include "kernelgate/detail/sample_comparison.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "kernelgate/enum_names.hpp"
+#include "kernelgate/detail/enum_names.hpp"
 
 namespace kg {
 

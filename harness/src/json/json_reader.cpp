@@ -1,5 +1,5 @@
-// The strict JSON reader (kernelgate/json_reader.hpp).
-#include "kernelgate/json_reader.hpp"
+// The strict JSON reader (kernelgate/detail/json_reader.hpp).
+#include "kernelgate/detail/json_reader.hpp"
 
 #include <cmath>
 #include <fstream>

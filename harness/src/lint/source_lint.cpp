@@ -1,7 +1,7 @@
 // The tripwire's rules over the tokens of one file (lexer.hpp). Names are
 // matched as written: a rule sees what the file says, not what a macro of
 // another file expands to.
-#include "kernelgate/source_lint.hpp"
+#include "kernelgate/detail/source_lint.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,12 +1,12 @@
 #pragma once
 // The op families of ops.cpp's dispatch: windowed ops (convolutions and
 // pools, window_ops.cpp) and the rest (element-wise, reductions, matmul,
-// dense_ops.cpp). Each family gives the four answers of kernelgate/ops.hpp.
+// dense_ops.cpp). Each family gives the four answers of kernelgate/detail/ops.hpp.
 #include <functional>
 #include <string>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/ops.hpp"
+#include "kernelgate/detail/ops.hpp"
 
 namespace kg::ops::detail {
 

@@ -1,9 +1,9 @@
-// Boxes, regions, op names and the dispatch of kernelgate/ops.hpp to the two
+// Boxes, regions, op names and the dispatch of kernelgate/detail/ops.hpp to the two
 // op families.
 #include <algorithm>
 
 #include "kernelgate/detail/parallel.hpp"
-#include "kernelgate/enum_names.hpp"
+#include "kernelgate/detail/enum_names.hpp"
 #include "op_families.hpp"
 
 namespace kg::ops {

@@ -1,5 +1,5 @@
 // The end of `kernelgate run`: gate, reports, table, exit code (conclude.hpp).
-#include "kernelgate/conclude.hpp"
+#include "kernelgate/detail/conclude.hpp"
 
 #include <unistd.h>
 
@@ -7,13 +7,13 @@
 #include <cstdio>
 #include <iostream>
 
-#include "kernelgate/baseline.hpp"
+#include "kernelgate/detail/baseline.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/floor_rule.hpp"
-#include "kernelgate/gate.hpp"
-#include "kernelgate/hardware.hpp"
-#include "kernelgate/json_reader.hpp"
-#include "kernelgate/report.hpp"
+#include "kernelgate/detail/floor_rule.hpp"
+#include "kernelgate/detail/gate.hpp"
+#include "kernelgate/detail/hardware.hpp"
+#include "kernelgate/detail/json_reader.hpp"
+#include "kernelgate/detail/report.hpp"
 
 namespace kg {
 

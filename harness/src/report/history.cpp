@@ -1,5 +1,5 @@
 // published_history and find_change_points (history.hpp).
-#include "kernelgate/history.hpp"
+#include "kernelgate/detail/history.hpp"
 
 #include <algorithm>
 #include <cmath>

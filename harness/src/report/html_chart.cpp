@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "kernelgate/baseline.hpp"
+#include "kernelgate/detail/baseline.hpp"
 
 #include "html_parts.hpp"
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kernelgate/history.hpp"
+#include "kernelgate/detail/history.hpp"
 
 namespace kg::html {
 

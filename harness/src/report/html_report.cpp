@@ -2,7 +2,7 @@
 // key) and an index. A hardware key with a JSON report shows that report's
 // ranking (this run's candidates beside the stored reported records); a key
 // with only a baseline file shows the stored records.
-#include "kernelgate/html_report.hpp"
+#include "kernelgate/detail/html_report.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -12,12 +12,12 @@
 #include <sstream>
 
 #include "html_parts.hpp"
-#include "kernelgate/baseline.hpp"
+#include "kernelgate/detail/baseline.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/hardware.hpp"
-#include "kernelgate/json_reader.hpp"
-#include "kernelgate/report.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/hardware.hpp"
+#include "kernelgate/detail/json_reader.hpp"
+#include "kernelgate/detail/report.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg {
 namespace {

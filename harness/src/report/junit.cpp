@@ -9,7 +9,7 @@
 
 #include <tinyxml2.h>
 
-#include "kernelgate/report.hpp"
+#include "kernelgate/detail/report.hpp"
 
 namespace kg {
 

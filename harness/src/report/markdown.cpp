@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/gpu_identity.hpp"
-#include "kernelgate/report.hpp"
+#include "kernelgate/detail/gpu_identity.hpp"
+#include "kernelgate/detail/report.hpp"
 
 namespace kg {
 

@@ -18,14 +18,14 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "kernelgate/baseline.hpp"
-#include "kernelgate/publish.hpp"
+#include "kernelgate/detail/baseline.hpp"
+#include "kernelgate/detail/publish.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/floor_rule.hpp"
-#include "kernelgate/gpu_identity.hpp"
-#include "kernelgate/hardware.hpp"
-#include "kernelgate/json_reader.hpp"
-#include "kernelgate/report.hpp"
+#include "kernelgate/detail/floor_rule.hpp"
+#include "kernelgate/detail/gpu_identity.hpp"
+#include "kernelgate/detail/hardware.hpp"
+#include "kernelgate/detail/json_reader.hpp"
+#include "kernelgate/detail/report.hpp"
 
 namespace kg {
 

@@ -10,8 +10,8 @@
 #include <cstring>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/json_reader.hpp"
-#include "kernelgate/report.hpp"
+#include "kernelgate/detail/json_reader.hpp"
+#include "kernelgate/detail/report.hpp"
 
 namespace kg {
 

@@ -5,9 +5,9 @@
 #include <cstdio>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/baseline.hpp"
-#include "kernelgate/report.hpp"
-#include "kernelgate/roofline.hpp"
+#include "kernelgate/detail/baseline.hpp"
+#include "kernelgate/detail/report.hpp"
+#include "kernelgate/detail/roofline.hpp"
 
 namespace kg {
 

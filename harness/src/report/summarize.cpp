@@ -1,7 +1,7 @@
 // `kernelgate summarize`: the Markdown of every report in a folder, joined,
 // kept under GitHub's 1 MiB limit on a step summary.
 #include "kernelgate/error.hpp"
-#include "kernelgate/report.hpp"
+#include "kernelgate/detail/report.hpp"
 
 namespace kg {
 

@@ -5,8 +5,8 @@
 #include <limits>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/hardware.hpp"
-#include "kernelgate/reference.hpp"
+#include "kernelgate/detail/hardware.hpp"
+#include "kernelgate/detail/reference.hpp"
 #include "runner_internal.hpp"
 
 #if defined(KG_INTERPRET)

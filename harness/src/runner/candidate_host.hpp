@@ -27,7 +27,7 @@
 #include <string>
 
 #include "child_channel.hpp"
-#include "kernelgate/device.hpp"
+#include "kernelgate/detail/device.hpp"
 
 namespace kg::detail {
 

@@ -8,7 +8,7 @@
 
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/json_reader.hpp"
+#include "kernelgate/detail/json_reader.hpp"
 #include "runner_internal.hpp"
 
 namespace kg {

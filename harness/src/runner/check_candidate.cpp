@@ -20,8 +20,8 @@
 #include "candidate_host.hpp"
 #include "kernelgate/detail/parallel.hpp"
 #include "kernelgate/error.hpp"
-#include "kernelgate/reference.hpp"
-#include "kernelgate/stream_audit_rule.hpp"
+#include "kernelgate/detail/reference.hpp"
+#include "kernelgate/detail/stream_audit_rule.hpp"
 #include "runner_internal.hpp"
 
 #if defined(KG_INTERPRET)

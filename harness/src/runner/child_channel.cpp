@@ -9,7 +9,7 @@
 #include <string>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/json_members.hpp"
+#include "kernelgate/detail/json_members.hpp"
 #include "runner_internal.hpp"
 
 namespace kg::detail {

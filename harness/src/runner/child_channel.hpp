@@ -13,10 +13,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernelgate/device.hpp"
-#include "kernelgate/json_reader.hpp"
-#include "kernelgate/result.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/device.hpp"
+#include "kernelgate/detail/json_reader.hpp"
+#include "kernelgate/detail/result.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg::detail {
 

@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/runner.hpp"
+#include "kernelgate/detail/runner.hpp"
 
 namespace kg {
 namespace {

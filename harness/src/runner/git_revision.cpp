@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/suite.hpp"
 #include "runner_internal.hpp"
 
 namespace kg::detail {

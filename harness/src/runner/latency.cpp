@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/throttle_rule.hpp"
+#include "kernelgate/detail/throttle_rule.hpp"
 #include "runner_internal.hpp"
 
 namespace kg {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "kernelgate/runner.hpp"
+#include "kernelgate/detail/runner.hpp"
 
 namespace kg {
 namespace {

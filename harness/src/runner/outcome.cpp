@@ -1,5 +1,5 @@
 // A candidate's outcome, decided in one place from its checks (result.hpp).
-#include "kernelgate/result.hpp"
+#include "kernelgate/detail/result.hpp"
 
 namespace kg {
 

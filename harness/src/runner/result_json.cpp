@@ -11,11 +11,11 @@
 #include <utility>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/enum_names.hpp"
-#include "kernelgate/json_reader.hpp"
-#include "kernelgate/json_members.hpp"
-#include "kernelgate/result.hpp"
-#include "kernelgate/roofline.hpp"
+#include "kernelgate/detail/enum_names.hpp"
+#include "kernelgate/detail/json_reader.hpp"
+#include "kernelgate/detail/json_members.hpp"
+#include "kernelgate/detail/result.hpp"
+#include "kernelgate/detail/roofline.hpp"
 #include "runner_internal.hpp"
 
 namespace kg {
@@ -37,7 +37,7 @@ constexpr EnumNames<Outcome, 12> kOutcomeNames{"outcome", {{
 }}};
 
 // One value of a record is read by the type of the member it fills
-// (kernelgate/json_reader.hpp's read_value); a single number may be NaN or
+// (kernelgate/detail/json_reader.hpp's read_value); a single number may be NaN or
 // infinite, written as a string (number() below).
 
 // An optional member of a record: absent (or null) keeps the default, so

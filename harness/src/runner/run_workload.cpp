@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/source_lint.hpp"
+#include "kernelgate/detail/source_lint.hpp"
 #include "runner_internal.hpp"
 
 #if defined(KG_INTERPRET)

@@ -8,10 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernelgate/device.hpp"
-#include "kernelgate/reference.hpp"
-#include "kernelgate/result.hpp"
-#include "kernelgate/runner.hpp"
+#include "kernelgate/detail/device.hpp"
+#include "kernelgate/detail/reference.hpp"
+#include "kernelgate/detail/result.hpp"
+#include "kernelgate/detail/runner.hpp"
 #include "kernelgate/strict_reference.hpp"
 
 namespace kg::detail {
@@ -83,7 +83,7 @@ void sleep_seconds(double seconds);
 // The timing loop of a protocol (TimingOptions, defaults filled in from the
 // device kind): warm_up(n) runs n untimed launches, take_sample() one timed
 // and checked launch, returning its milliseconds and clocks. A sample the
-// throttle rule finds throttled (kernelgate/throttle_rule.hpp) is discarded,
+// throttle rule finds throttled (kernelgate/detail/throttle_rule.hpp) is discarded,
 // then wait(seconds) lets the clock recover.
 LatencyStats measure_latency(const std::function<void(int)>& warm_up, const std::function<TimedLaunch()>& take_sample,
                              const TimingOptions& options, bool slow_device, const std::string& clock,

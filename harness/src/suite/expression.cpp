@@ -1,7 +1,7 @@
 // A small recursive-descent parser for the integer expressions of suite files.
 // Suite files are data written by people: the grammar is deliberately tiny and
 // every failure names the expression.
-#include "kernelgate/expression.hpp"
+#include "kernelgate/detail/expression.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/expression.hpp"
-#include "kernelgate/reference.hpp"
+#include "kernelgate/detail/expression.hpp"
+#include "kernelgate/detail/reference.hpp"
 #include "kernelgate/detail/parallel.hpp"
 #include "philox.hpp"
 #include "sha256.hpp"

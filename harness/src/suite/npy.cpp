@@ -1,7 +1,7 @@
 // The .npy format: https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
 // A 10-byte preamble (magic, version, header length), a Python-literal header
 // dict padded with spaces to a multiple of 64 bytes, then the raw data.
-#include "kernelgate/npy.hpp"
+#include "kernelgate/detail/npy.hpp"
 
 #include <bit>
 #include <cstring>

@@ -3,7 +3,7 @@
 // Never the tree the binary was built from: a binary copied to a runner or
 // used from another checkout must read what is in front of it.
 #include "kernelgate/error.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg {
 

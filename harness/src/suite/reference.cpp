@@ -6,7 +6,7 @@
 #include <string>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/reference.hpp"
+#include "kernelgate/detail/reference.hpp"
 
 namespace kg {
 

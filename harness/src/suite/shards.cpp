@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg {
 

@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/expression.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/expression.hpp"
+#include "kernelgate/detail/suite.hpp"
 #include "suite_checks.hpp"
 
 namespace kg {

@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
-#include "kernelgate/enum_names.hpp"
-#include "kernelgate/json_reader.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/enum_names.hpp"
+#include "kernelgate/detail/json_reader.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg {
 

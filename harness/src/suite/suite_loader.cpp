@@ -6,9 +6,9 @@
 #include <set>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/expression.hpp"
-#include "kernelgate/json_reader.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/expression.hpp"
+#include "kernelgate/detail/json_reader.hpp"
+#include "kernelgate/detail/suite.hpp"
 #include "sha256.hpp"
 #include "suite_checks.hpp"
 

@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "kernelgate/gate.hpp"
-#include "kernelgate/runner.hpp"
-#include "kernelgate/sample_comparison.hpp"
+#include "kernelgate/detail/gate.hpp"
+#include "kernelgate/detail/runner.hpp"
+#include "kernelgate/detail/sample_comparison.hpp"
 
 namespace {
 

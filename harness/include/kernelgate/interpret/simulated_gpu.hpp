@@ -68,7 +68,7 @@ const Card& card();
 const Script& script();
 
 // NVML's reading of the card now: the SM clock and NVML's clocks-event
-// reason bits (kernelgate/throttle_rule.hpp). A timed sample is the span
+// reason bits (kernelgate/detail/throttle_rule.hpp). A timed sample is the span
 // from a stream hold to the next device synchronize: both readings of one
 // sample see the same clock.
 struct ClockReading {

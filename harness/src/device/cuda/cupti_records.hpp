@@ -18,7 +18,7 @@
 #include <optional>
 #include <string>
 
-#include "kernelgate/stream_audit_rule.hpp"
+#include "kernelgate/detail/stream_audit_rule.hpp"
 
 #if !defined(CUPTI_API_VERSION) || CUPTI_API_VERSION < 22
 #error "kernelgate's gpu build needs CUDA 12.4 or later: these CUPTI headers are older than CUPTI API version 22, the oldest whose activity records the stream audit is checked against"

@@ -1,7 +1,7 @@
 // The real GPU's side of platform.hpp (gpu build).
 #include <cudnn.h>
 
-#include "kernelgate/gpu_identity.hpp"
+#include "kernelgate/detail/gpu_identity.hpp"
 #include "platform.hpp"
 
 namespace kg::cuda_detail {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "kernelgate/stream_audit_rule.hpp"
+#include "kernelgate/detail/stream_audit_rule.hpp"
 
 namespace kg::cuda_detail {
 

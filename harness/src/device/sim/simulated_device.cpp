@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "kernelgate/error.hpp"
-#include "kernelgate/gpu_identity.hpp"
+#include "kernelgate/detail/gpu_identity.hpp"
 #include "kernelgate/interpret/simulated_gpu.hpp"
 
 namespace kg::detail {

@@ -13,8 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernelgate/result.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/result.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg {
 

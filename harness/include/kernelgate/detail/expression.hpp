@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg {
 

@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernelgate/json_reader.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/json_reader.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg {
 
@@ -107,7 +107,7 @@ struct LatencyStats {
   // On a GPU, the SM clock (MHz) each of samples_ms ran at, in the same
   // order; empty where the device cannot read its clock.
   std::vector<int> sm_clock_mhz;
-  // Samples the throttle rule found throttled (kernelgate/throttle_rule.hpp:
+  // Samples the throttle rule found throttled (kernelgate/detail/throttle_rule.hpp:
   // below TimingOptions' throttle_fraction of the clock the GPU is set to run
   // at, for a throttling reason): discarded, not in samples_ms.
   std::int64_t throttled_samples = 0;
@@ -207,7 +207,7 @@ struct RunResult {
 // The candidate of that id in the run, or null.
 const CandidateResult* find_candidate(const RunResult& run, std::string_view id);
 
-// Strict readers of the records (kernelgate/json_reader.hpp): every member's
+// Strict readers of the records (kernelgate/detail/json_reader.hpp): every member's
 // type is checked and unknown members are refused; optional ones may be
 // absent, so older files load. Errors name the file and the JSON path.
 ErrorStats read_error_stats(const JsonReader& json);

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "kernelgate/device.hpp"
+#include "kernelgate/detail/device.hpp"
 
 namespace kg {
 

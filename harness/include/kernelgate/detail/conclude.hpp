@@ -5,9 +5,9 @@
 #include <optional>
 #include <vector>
 
-#include "kernelgate/baseline.hpp"
-#include "kernelgate/result.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/baseline.hpp"
+#include "kernelgate/detail/result.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg {
 

@@ -82,7 +82,7 @@ struct FloatScan {
 // clock, and the clock the GPU is set to run at where a setting holds it
 // below boost (NVML's application clock; 0 when none is set or known).
 // clock_event_reasons: why the clock was where it was, NVML's clocks-event
-// reason bits seen in either reading (kernelgate/throttle_rule.hpp), or -1
+// reason bits seen in either reading (kernelgate/detail/throttle_rule.hpp), or -1
 // where the driver does not say. The throttle rule judges the sample by them.
 // busy_after_ms: how long the whole device took to go idle once the timed
 // region had ended, that is work the launch left on another stream (a GPU;

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "kernelgate/baseline.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/baseline.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg {
 

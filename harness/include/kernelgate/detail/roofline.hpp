@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernelgate/hardware.hpp"
+#include "kernelgate/detail/hardware.hpp"
 
 namespace kg {
 

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernelgate/axes.hpp"
-#include "kernelgate/ops.hpp"
+#include "kernelgate/detail/ops.hpp"
 
 namespace kg {
 
@@ -158,7 +158,7 @@ struct Suite {
   // The forward pass at these axes. Throws kg::Error naming the step
   // ("workload W: forward[2]: conv: ...") whose operands do not fit.
   ResolvedForward resolve_forward(const Axes& axes) const;
-  double flops(const Axes& axes) const;  // cost.flops, or the sum of the ops' (kernelgate/ops.hpp)
+  double flops(const Axes& axes) const;  // cost.flops, or the sum of the ops' (kernelgate/detail/ops.hpp)
   double bytes(const Axes& axes) const;  // each declared tensor crossing memory once
 };
 

@@ -14,7 +14,7 @@
 namespace kg {
 
 // Hardware key of the baselines from the name the driver reports (the keys
-// of kernelgate/hardware.hpp's table):
+// of kernelgate/detail/hardware.hpp's table):
 //   "NVIDIA A100-SXM4-80GB"                                       -> a100-sxm
 //   "NVIDIA L40S"                                                 -> l40s
 //   "NVIDIA H100 80GB HBM3", "NVIDIA H100 SXM5 80GB", "H100 SXM" -> h100-sxm

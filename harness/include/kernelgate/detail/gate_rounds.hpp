@@ -3,9 +3,9 @@
 // is timed again, so that `kernelgate run` and any other caller of the
 // library judge the same samples (docs/gate-statistics.md). The only part of
 // the gate that runs candidates; the verdicts themselves are gate.hpp's.
-#include "kernelgate/baseline.hpp"
-#include "kernelgate/runner.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/baseline.hpp"
+#include "kernelgate/detail/runner.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg {
 

@@ -18,9 +18,9 @@
 #include <nlohmann/json.hpp>
 
 #include "kernelgate/candidate.hpp"
-#include "kernelgate/device.hpp"
-#include "kernelgate/result.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/device.hpp"
+#include "kernelgate/detail/result.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg {
 
@@ -40,7 +40,7 @@ struct TimingOptions {
   int max_samples = -1;  // -1: the device's default (cpu: 10, cuda: 10000)
   // Throttling (a GPU that reads its SM clock): a sample that ran below this
   // fraction of the clock the GPU is set to run at, for a throttling reason
-  // (kernelgate/throttle_rule.hpp), is discarded and counted, and the next
+  // (kernelgate/detail/throttle_rule.hpp), is discarded and counted, and the next
   // one waits throttle_wait_s for the clock to recover (nvbench's wait and
   // fraction). After max_throttled_samples discards the protocol stops with
   // the samples it kept: too few of them then fail the gate as unreliable.
@@ -53,7 +53,7 @@ struct RunOptions {
   std::string preset = "ci";  // axes preset; "" or "default" for the defaults
   Axes axis_overrides;
   // The run's seed: input set i uses input_set_seed(seed, i), A = 0, B = 1,
-  // timed sample k 2 + k (kernelgate/reference.hpp).
+  // timed sample k 2 + k (kernelgate/detail/reference.hpp).
   std::uint64_t seed = 0;
   std::vector<std::string> candidate_ids;  // empty: every candidate of the workload
   TimingOptions timing;

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "kernelgate/baseline.hpp"
-#include "kernelgate/result.hpp"
-#include "kernelgate/sample_comparison.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/baseline.hpp"
+#include "kernelgate/detail/result.hpp"
+#include "kernelgate/detail/sample_comparison.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg {
 

@@ -12,11 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernelgate/ab_comparison.hpp"
-#include "kernelgate/baseline.hpp"
-#include "kernelgate/gate.hpp"
-#include "kernelgate/result.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/ab_comparison.hpp"
+#include "kernelgate/detail/baseline.hpp"
+#include "kernelgate/detail/gate.hpp"
+#include "kernelgate/detail/result.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg {
 

@@ -1,7 +1,7 @@
 #pragma once
 // A time no hardware can reach is a finding, not a record (docs/baselines.md,
 // "Below the floor"). The floor of a workload on a hardware key is a lower
-// bound for any implementation of a precision (kernelgate/hardware.hpp,
+// bound for any implementation of a precision (kernelgate/detail/hardware.hpp,
 // docs/roofline.md "Floors"); a candidate whose median is under a share of
 // it did not do the workload's work in the time its samples say, whatever
 // its process reported. `run` and `gate` (conclude_run), `compare` and
@@ -9,8 +9,8 @@
 #include <optional>
 #include <string>
 
-#include "kernelgate/result.hpp"
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/result.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg {
 

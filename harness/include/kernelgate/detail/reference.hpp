@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg {
 
@@ -63,7 +63,7 @@ Tensors generate_inputs(const Suite& suite, const Axes& axes, std::uint64_t seed
 std::uint64_t input_set_seed(std::uint64_t run_seed, std::uint64_t set);
 
 // The whole output in float64, multi-threaded: the suite's forward pass
-// evaluated op by op (kernelgate/ops.hpp). Ops compute only what the output
+// evaluated op by op (kernelgate/detail/ops.hpp). Ops compute only what the output
 // reads (a pool whose windows stop short of the end never reads the last rows).
 HostTensor<double> reference_output(const Suite& suite, const Axes& axes, const Tensors& inputs);
 

@@ -4,12 +4,12 @@
 // any implementation of a precision needs at least, for its bytes at the
 // fastest memory level they fit in and for its FLOPs at the fastest method
 // that meets the precision (docs/roofline.md, "Floors"), and the roofline
-// of interpret mode's counters (kernelgate/roofline.hpp).
+// of interpret mode's counters (kernelgate/detail/roofline.hpp).
 #include <cstddef>
 #include <string>
 #include <vector>
 
-#include "kernelgate/suite.hpp"
+#include "kernelgate/detail/suite.hpp"
 
 namespace kg {
 
