@@ -23,7 +23,7 @@
 #include "kernelgate/detail/device.hpp"
 #include "kernelgate/detail/reference.hpp"
 #include "kernelgate/detail/result.hpp"
-#include "kernelgate/detail/runner.hpp"
+#include "kernelgate/detail/runner_testing.hpp"
 #include "kernelgate/detail/suite.hpp"
 
 namespace kg {

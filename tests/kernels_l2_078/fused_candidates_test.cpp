@@ -14,7 +14,7 @@
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/detail/device.hpp"
 #include "kernelgate/detail/result.hpp"
-#include "kernelgate/detail/runner.hpp"
+#include "kernelgate/detail/runner_testing.hpp"
 #include "kernelgate/detail/suite.hpp"
 #include "workload.hpp"
 

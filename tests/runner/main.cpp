@@ -1,8 +1,8 @@
 // The runner starts each candidate as a child process of this same binary
-// (runner.hpp), so main answers the child subcommand before GoogleTest runs.
+// (runner_testing.hpp), so main answers the child subcommand before GoogleTest runs.
 #include <gtest/gtest.h>
 
-#include "kernelgate/detail/runner.hpp"
+#include "kernelgate/detail/runner_testing.hpp"
 
 int main(int argc, char** argv) {
   if (auto child_exit_code = kg::run_child_if_requested(argc, argv)) return *child_exit_code;

@@ -22,6 +22,7 @@
 #include "kernelgate/error.hpp"
 #include "kernelgate/detail/reference.hpp"
 #include "kernelgate/detail/stream_audit_rule.hpp"
+#include "kernelgate/detail/runner_testing.hpp"
 #include "runner_internal.hpp"
 
 #if defined(KG_INTERPRET)

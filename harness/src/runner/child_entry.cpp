@@ -7,6 +7,7 @@
 
 #include "candidate_host.hpp"
 #include "kernelgate/error.hpp"
+#include "kernelgate/detail/runner_testing.hpp"
 #include "runner_internal.hpp"
 
 namespace kg {

@@ -117,13 +117,6 @@ RunResult run_workload(const Suite& suite, const DeviceDescription& device, cons
 // The candidates of a workload linked into this binary, in registration order.
 std::vector<const Candidate*> candidates_for(const std::string& workload);
 
-// One candidate checked and timed with its code in the current process (the
-// same checks as run_workload, without isolation). For tests: a crash or
-// hang here takes the process with it, which is why run_workload uses a
-// child. The interpret-mode thread order is the environment's.
-CandidateResult check_candidate(const Suite& suite, const Candidate& candidate, Device& device,
-                                const Axes& axes, const RunOptions& options);
-
 // Statistics of timing samples (milliseconds), for the given protocol name.
 LatencyStats latency_statistics(std::vector<double> samples_ms, const std::string& protocol,
                                 const std::string& clock, int warmups);
@@ -177,9 +170,5 @@ inline constexpr const char* kChildSubcommand = "__kg-candidate-child";
 // The child's work: answers the parent's commands (the candidate's code runs
 // here) until the close command. Returns the process exit code.
 int run_child(const std::filesystem::path& scratch_folder);
-
-// For binaries without the CLI (tests): if argv is the child subcommand, runs
-// it and returns its exit code; otherwise nullopt.
-std::optional<int> run_child_if_requested(int argc, char** argv);
 
 }  // namespace kg
