@@ -6,6 +6,7 @@
 #include <cudnn.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,13 +29,8 @@ class BackendDescriptor {
  public:
   BackendDescriptor() = default;  // empty; get() is null
   explicit BackendDescriptor(cudnnBackendDescriptorType_t type);
-  ~BackendDescriptor();
-  BackendDescriptor(BackendDescriptor&& other) noexcept;
-  BackendDescriptor& operator=(BackendDescriptor&& other) noexcept;
-  BackendDescriptor(const BackendDescriptor&) = delete;
-  BackendDescriptor& operator=(const BackendDescriptor&) = delete;
 
-  cudnnBackendDescriptor_t get() const { return descriptor_; }
+  cudnnBackendDescriptor_t get() const { return descriptor_.get(); }
   explicit operator bool() const { return descriptor_ != nullptr; }
 
   // The raw setter; the typed ones below are what callers use.
@@ -66,7 +62,10 @@ class BackendDescriptor {
   std::vector<cudnnBackendNumericalNote_t> get_numerical_notes(cudnnBackendAttributeName_t name) const;
 
  private:
-  cudnnBackendDescriptor_t descriptor_ = nullptr;
+  struct Destroy {
+    void operator()(cudnnBackendDescriptor_t descriptor) const;  // never throws
+  };
+  std::unique_ptr<void, Destroy> descriptor_;  // moves with its owner, never copied
   cudnnBackendDescriptorType_t type_{};
 };
 

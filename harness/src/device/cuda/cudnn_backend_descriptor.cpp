@@ -3,7 +3,6 @@
 #include "kernelgate/cudnn/backend_descriptor.hpp"
 
 #include <source_location>
-#include <utility>
 
 #include "kernelgate/cuda_check.hpp"
 
@@ -23,29 +22,20 @@ std::string attribute_name(cudnnBackendAttributeName_t name) {
 }
 
 BackendDescriptor::BackendDescriptor(cudnnBackendDescriptorType_t type) : type_(type) {
-  check(cudnnBackendCreateDescriptor(type, &descriptor_),
+  cudnnBackendDescriptor_t descriptor = nullptr;
+  check(cudnnBackendCreateDescriptor(type, &descriptor),
         "cudnnBackendCreateDescriptor(type " + std::to_string(static_cast<int>(type)) + ")");
+  descriptor_.reset(descriptor);
 }
 
-BackendDescriptor::~BackendDescriptor() {
-  if (descriptor_ != nullptr) cudnnBackendDestroyDescriptor(descriptor_);
-}
-
-BackendDescriptor::BackendDescriptor(BackendDescriptor&& other) noexcept
-    : descriptor_(std::exchange(other.descriptor_, nullptr)), type_(other.type_) {}
-
-BackendDescriptor& BackendDescriptor::operator=(BackendDescriptor&& other) noexcept {
-  if (this != &other) {
-    if (descriptor_ != nullptr) cudnnBackendDestroyDescriptor(descriptor_);
-    descriptor_ = std::exchange(other.descriptor_, nullptr);
-    type_ = other.type_;
-  }
-  return *this;
+// Destructors must not throw; a failing destroy changes nothing.
+void BackendDescriptor::Destroy::operator()(cudnnBackendDescriptor_t descriptor) const {
+  cudnnBackendDestroyDescriptor(descriptor);
 }
 
 BackendDescriptor& BackendDescriptor::set(cudnnBackendAttributeName_t name, cudnnBackendAttributeType_t type,
                                           std::int64_t count, const void* values) {
-  check(cudnnBackendSetAttribute(descriptor_, name, type, count, values),
+  check(cudnnBackendSetAttribute(descriptor_.get(), name, type, count, values),
         "cudnnBackendSetAttribute(descriptor type " + std::to_string(static_cast<int>(type_)) + ", " +
             attribute_name(name) + ")");
   return *this;
@@ -81,17 +71,17 @@ BackendDescriptor& BackendDescriptor::set_pointer(cudnnBackendAttributeName_t na
 }
 
 BackendDescriptor& BackendDescriptor::finalize() {
-  check(cudnnBackendFinalize(descriptor_),
+  check(cudnnBackendFinalize(descriptor_.get()),
         "cudnnBackendFinalize(descriptor type " + std::to_string(static_cast<int>(type_)) + ")");
   return *this;
 }
 
-cudnnStatus_t BackendDescriptor::try_finalize() { return cudnnBackendFinalize(descriptor_); }
+cudnnStatus_t BackendDescriptor::try_finalize() { return cudnnBackendFinalize(descriptor_.get()); }
 
 std::int64_t BackendDescriptor::get_int64(cudnnBackendAttributeName_t name) const {
   std::int64_t value = 0;
   std::int64_t count = 0;
-  check(cudnnBackendGetAttribute(descriptor_, name, CUDNN_TYPE_INT64, 1, &count, &value),
+  check(cudnnBackendGetAttribute(descriptor_.get(), name, CUDNN_TYPE_INT64, 1, &count, &value),
         "cudnnBackendGetAttribute(" + attribute_name(name) + ")");
   return value;
 }
@@ -99,7 +89,7 @@ std::int64_t BackendDescriptor::get_int64(cudnnBackendAttributeName_t name) cons
 void BackendDescriptor::get_descriptor(cudnnBackendAttributeName_t name, BackendDescriptor& into) const {
   cudnnBackendDescriptor_t raw = into.get();
   std::int64_t count = 0;
-  check(cudnnBackendGetAttribute(descriptor_, name, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &count, &raw),
+  check(cudnnBackendGetAttribute(descriptor_.get(), name, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &count, &raw),
         "cudnnBackendGetAttribute(" + attribute_name(name) + ")");
 }
 
@@ -107,7 +97,7 @@ std::vector<BackendDescriptor> BackendDescriptor::get_descriptors(cudnnBackendAt
                                                                   cudnnBackendDescriptorType_t element_type) const {
   // First the count, then cuDNN fills descriptors we created (the backend API's protocol).
   std::int64_t available = 0;
-  check(cudnnBackendGetAttribute(descriptor_, name, CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &available, nullptr),
+  check(cudnnBackendGetAttribute(descriptor_.get(), name, CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &available, nullptr),
         "cudnnBackendGetAttribute(" + attribute_name(name) + ", count)");
   std::vector<BackendDescriptor> elements;
   std::vector<cudnnBackendDescriptor_t> raw;
@@ -117,7 +107,7 @@ std::vector<BackendDescriptor> BackendDescriptor::get_descriptors(cudnnBackendAt
   }
   std::int64_t returned = 0;
   if (available > 0)
-    check(cudnnBackendGetAttribute(descriptor_, name, CUDNN_TYPE_BACKEND_DESCRIPTOR, available, &returned,
+    check(cudnnBackendGetAttribute(descriptor_.get(), name, CUDNN_TYPE_BACKEND_DESCRIPTOR, available, &returned,
                                    raw.data()),
           "cudnnBackendGetAttribute(" + attribute_name(name) + ")");
   elements.resize(static_cast<std::size_t>(returned));
@@ -128,7 +118,7 @@ std::vector<cudnnBackendNumericalNote_t> BackendDescriptor::get_numerical_notes(
     cudnnBackendAttributeName_t name) const {
   std::vector<cudnnBackendNumericalNote_t> notes(CUDNN_NUMERICAL_NOTE_TYPE_COUNT);
   std::int64_t count = 0;
-  check(cudnnBackendGetAttribute(descriptor_, name, CUDNN_TYPE_NUMERICAL_NOTE,
+  check(cudnnBackendGetAttribute(descriptor_.get(), name, CUDNN_TYPE_NUMERICAL_NOTE,
                                  static_cast<std::int64_t>(notes.size()), &count, notes.data()),
         "cudnnBackendGetAttribute(" + attribute_name(name) + ")");
   notes.resize(static_cast<std::size_t>(count));
