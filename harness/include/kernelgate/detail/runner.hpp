@@ -50,7 +50,7 @@ struct TimingOptions {
 };
 
 struct RunOptions {
-  std::string preset = "ci";  // axes preset; "" or "default" for the defaults
+  std::string preset;  // axes preset; "" (as the CLI) or "default": the suite's default axes
   Axes axis_overrides;
   // The run's seed: input set i uses input_set_seed(seed, i), A = 0, B = 1,
   // timed sample k 2 + k (kernelgate/detail/reference.hpp).
