@@ -17,8 +17,10 @@ from torch_ops import apply
 
 HERE = pathlib.Path(__file__).resolve().parent
 
-# (name, op, attributes, operand shapes). Inputs are N(0, 1.5^2), so that
-# relu, clamp and the signs of every op are exercised.
+# (name, op, attributes, operand shapes[, draw]). Inputs are N(0, 1.5^2), so
+# that relu, clamp and the signs of every op are exercised; a draw names
+# another distribution where the op's domain or its interesting range asks
+# for one (DRAWS).
 CASES = [
     ("conv1d_stride2_pad1_dilation2_groups2_bias", "conv",
      {"stride": 2, "padding": 1, "dilation": 2, "groups": 2}, [[2, 4, 11], [6, 2, 3], [6]]),
@@ -54,6 +56,50 @@ CASES = [
     ("matmul_batched_lhs", "matmul", {}, [[2, 4, 6], [6, 3]]),
 ]
 
+# The ops added after the first fixtures, kept after them so that the earlier
+# cases draw the same operands as before.
+CASES += [
+    ("min_two_dims", "min", {"dims": [0, -1]}, [[3, 4, 5]]),
+    ("prod_keepdim", "prod", {"dims": [1], "keepdim": True}, [[3, 4, 2]], "near_one"),
+    ("logsumexp_two_dims_keepdim", "logsumexp", {"dims": [1, 2], "keepdim": True}, [[2, 3, 4, 5]]),
+    ("softmax_middle_dim", "softmax", {"dim": 1}, [[2, 7, 3]]),
+    ("log_softmax_last_dim", "log_softmax", {"dim": -1}, [[3, 2, 9]]),
+    ("divide_by_column", "divide", {}, [[3, 5], [3, 1]], "away_from_zero"),
+    ("gelu_tanh", "gelu_tanh", {}, [[3, 17]]),
+    ("leaky_relu_slope", "leaky_relu", {"negative_slope": 0.2}, [[3, 17]]),
+    ("elu_alpha", "elu", {"alpha": 0.7}, [[3, 17]]),
+    ("selu", "selu", {}, [[3, 17]]),
+    ("hardtanh_bounds", "hardtanh", {"min_val": -0.8, "max_val": 1.3}, [[3, 17]]),
+    ("hardsigmoid", "hardsigmoid", {}, [[3, 17]], "wide"),
+    ("hardswish", "hardswish", {}, [[3, 17]], "wide"),
+    ("softplus_beta_threshold", "softplus", {"beta": 2.0, "threshold": 3.0}, [[3, 17]]),
+    ("softsign", "softsign", {}, [[3, 17]]),
+    ("silu", "silu", {}, [[3, 17]]),
+    ("mish", "mish", {}, [[3, 17]]),
+    ("exp", "exp", {}, [[3, 17]]),
+    ("log", "log", {}, [[3, 17]], "positive"),
+    ("sqrt", "sqrt", {}, [[3, 17]], "positive"),
+    ("rsqrt", "rsqrt", {}, [[3, 17]], "positive"),
+    ("abs", "abs", {}, [[3, 17]]),
+    ("pow_cube", "pow", {"exponent": 3.0}, [[3, 17]]),
+    ("pow_fractional", "pow", {"exponent": 0.37}, [[3, 17]], "positive"),
+    ("clamp_low_only", "clamp", {"low": -0.3}, [[3, 17]]),
+    ("clamp_high_only", "clamp", {"high": 0.4}, [[3, 17]]),
+]
+
+
+# The operands' distributions besides the default normal one: positive
+# values for log, sqrt, rsqrt and fractional powers; a divisor kept away from
+# zero; values near one for products (so they neither vanish nor blow up);
+# a wider normal where the op bends at -3 and 3 (hardsigmoid, hardswish).
+DRAWS = {
+    "normal": lambda rng, shape: 1.5 * rng.standard_normal(shape),
+    "positive": lambda rng, shape: rng.uniform(0.05, 4.0, shape),
+    "away_from_zero": lambda rng, shape: rng.choice([-1.0, 1.0], shape) * rng.uniform(0.5, 2.0, shape),
+    "near_one": lambda rng, shape: rng.uniform(0.5, 1.5, shape),
+    "wide": lambda rng, shape: 3.0 * rng.standard_normal(shape),
+}
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -66,9 +112,9 @@ def main():
     rng = np.random.default_rng(20261204)
     manifest = {"kind": "kernelgate-op-golden", "schema_version": 1,
                 "generator": "tests/golden/make_op_fixtures.py", "torch": torch.__version__, "cases": []}
-    for name, op, attributes, shapes in CASES:
+    for name, op, attributes, shapes, *draw in CASES:
         # float32 values, as kernelgate's inputs are, widened to float64.
-        operands = [(1.5 * rng.standard_normal(shape)).astype(np.float32) for shape in shapes]
+        operands = [DRAWS[draw[0] if draw else "normal"](rng, shape).astype(np.float32) for shape in shapes]
         with torch.no_grad():
             want = apply(op, [torch.from_numpy(o).double() for o in operands], attributes).numpy()
         case_dir = out / name

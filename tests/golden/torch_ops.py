@@ -56,20 +56,38 @@ def apply(op, operands, a):
         return getattr(F, f"avg_pool{dims}d")(x, kernel, stride=_spatial(a.get("stride", a["kernel"]), dims),
                                                padding=_spatial(a.get("padding", 0), dims),
                                                count_include_pad=a.get("count_include_pad", True))
-    if op == "sum":
-        return torch.sum(x, dim=a["dims"], keepdim=a.get("keepdim", False))
-    if op == "mean":
-        return torch.mean(x, dim=a["dims"], keepdim=a.get("keepdim", False))
-    if op == "max":
-        return torch.amax(x, dim=a["dims"], keepdim=a.get("keepdim", False))
-    binary = {"add": torch.add, "subtract": torch.sub, "multiply": torch.mul, "matmul": torch.matmul}
+    reductions = {"sum": torch.sum, "mean": torch.mean, "max": torch.amax, "min": torch.amin,
+                  "logsumexp": torch.logsumexp}
+    if op in reductions:
+        return reductions[op](x, dim=a["dims"], keepdim=a.get("keepdim", False))
+    if op == "prod":  # torch.prod takes one dim at a time
+        for dim in sorted((d % x.dim() for d in a["dims"]), reverse=True):
+            x = torch.prod(x, dim=dim, keepdim=a.get("keepdim", False))
+        return x
+    if op in ("softmax", "log_softmax"):
+        return getattr(F, op)(x, dim=a["dim"])
+    binary = {"add": torch.add, "subtract": torch.sub, "multiply": torch.mul, "divide": torch.div,
+              "matmul": torch.matmul}
     if op in binary:
         return binary[op](x, operands[1])
-    unary = {"relu": F.relu, "gelu": F.gelu, "sigmoid": torch.sigmoid, "tanh": torch.tanh}
+    unary = {"relu": F.relu, "gelu": F.gelu, "gelu_tanh": lambda t: F.gelu(t, approximate="tanh"),
+             "sigmoid": torch.sigmoid, "tanh": torch.tanh, "selu": F.selu, "hardsigmoid": F.hardsigmoid,
+             "hardswish": F.hardswish, "softsign": F.softsign, "silu": F.silu, "mish": F.mish, "exp": torch.exp,
+             "log": torch.log, "sqrt": torch.sqrt, "rsqrt": torch.rsqrt, "abs": torch.abs}
     if op in unary:
         return unary[op](x)
+    if op == "leaky_relu":
+        return F.leaky_relu(x, a.get("negative_slope", 0.01))
+    if op == "elu":
+        return F.elu(x, a.get("alpha", 1.0))
+    if op == "hardtanh":
+        return F.hardtanh(x, a.get("min_val", -1.0), a.get("max_val", 1.0))
+    if op == "softplus":
+        return F.softplus(x, a.get("beta", 1.0), a.get("threshold", 20.0))
+    if op == "pow":
+        return torch.pow(x, a["exponent"])
     if op == "clamp":
-        return torch.clamp(x, a["low"], a["high"])
+        return torch.clamp(x, a.get("low"), a.get("high"))
     if op == "scale":
         return x * a["value"]
     raise SystemExit(f"unknown op {op}")

@@ -36,10 +36,8 @@ Op op_of(const nlohmann::json& c) {
     else if (key == "dims") op.dims = integers(value);
     else if (key == "keepdim") op.keepdim = value.get<bool>();
     else if (key == "count_include_pad") op.count_include_pad = value.get<bool>();
-    else if (key == "value") op.value = value.get<double>();
-    else if (key == "low") op.low = value.get<double>();
-    else if (key == "high") op.high = value.get<double>();
-    else ADD_FAILURE() << "unknown attribute " << key;
+    else if (key == "dim") op.dims = {value.get<std::int64_t>()};
+    else op.scalars[key] = value.get<double>();  // output_shape refuses a name the op does not take
   }
   return op;
 }

@@ -3,7 +3,12 @@
 // output shape and input boxes.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "kernelgate/error.hpp"
 #include "kernelgate/detail/ops.hpp"
@@ -65,9 +70,20 @@ TEST(OpsShape, DenseShapesThatDoNotFitAreRefused) {
   expect_refused(sum, {{2, 3}}, "sum: dim -1 is named twice");
   expect_refused(of(OpKind::matmul), {{2, 3}, {4, 5}}, "matmul: [2, 3] @ [4, 5]: the inner extents differ");
   Op clamp = of(OpKind::clamp);
-  clamp.low = 1;
-  clamp.high = 0;
+  expect_refused(clamp, {{2}}, "clamp: needs low, high or both");
+  clamp.scalars = {{"low", 1}, {"high", 0}};
   expect_refused(clamp, {{2}}, "clamp: low is above high");
+  clamp.scalars = {{"min_val", 0}};
+  expect_refused(clamp, {{2}}, "clamp: takes no attribute min_val");
+  Op hardtanh = of(OpKind::hardtanh);
+  hardtanh.scalars = {{"min_val", 2}};  // above the default max_val 1
+  expect_refused(hardtanh, {{2}}, "hardtanh: min_val is above max_val");
+  expect_refused(of(OpKind::pow), {{2}}, "pow: needs exponent");
+  Op softmax = of(OpKind::softmax);
+  expect_refused(softmax, {{2, 3}}, "softmax: names one dim");
+  softmax.dims = {-3};
+  expect_refused(softmax, {{2, 3}}, "softmax: dim -3 is outside a tensor of rank 2");
+  expect_refused(of(OpKind::divide), {{2, 3}, {2}}, "divide: shapes [2, 3] and [2] do not broadcast");
   expect_refused(of(OpKind::relu), {{2, 0}}, "relu: operand of shape [2, 0] is empty");
 }
 
@@ -102,6 +118,21 @@ TEST(OpsShape, OneOutputElementOfAConvolutionReadsOnlyItsWindow) {
   EXPECT_EQ(boxes[0].hi, (Shape{2, 4, 2, 8}));
   EXPECT_EQ(boxes[1].lo, (Shape{0, 0, 0, 0}));
   EXPECT_EQ(boxes[1].hi, (Shape{6, 4, 3, 3}));
+}
+
+// The suite schema (docs/suite.schema.json) offers exactly the library's ops
+// and a property for every scalar attribute, so that a suite the schema
+// passes is one the loader reads.
+TEST(OpsShape, TheSuiteSchemaNamesEveryOpAndScalar) {
+  std::ifstream in(std::filesystem::path(KERNELGATE_TEST_DATA_DIR) / ".." / "docs" / "suite.schema.json");
+  const auto step = nlohmann::json::parse(in)["properties"]["forward"]["items"]["properties"];
+  std::vector<std::string> names;
+  for (const auto& [kind, name] : op_kinds()) {
+    names.emplace_back(name);
+    for (const ScalarAttribute& scalar : scalar_attributes(kind))
+      EXPECT_TRUE(step.contains(std::string(scalar.name))) << name << "'s " << scalar.name;
+  }
+  EXPECT_EQ(step["op"]["enum"].get<std::vector<std::string>>(), names);
 }
 
 }  // namespace

@@ -59,4 +59,11 @@ inline std::string load_error(const TempDir& dir, const std::function<void(nlohm
   return "no error";
 }
 
+// The stock l1_071 suite after `edit`, loaded (the edit must keep it valid).
+inline Suite load_edited(const TempDir& dir, const std::function<void(nlohmann::ordered_json&)>& edit) {
+  nlohmann::ordered_json json = stock_suite_json("l1_071_conv_transposed_2d");
+  edit(json);
+  return load_suite(write_text(dir.path() / "edited.json", json.dump(2)));
+}
+
 }  // namespace kg::test

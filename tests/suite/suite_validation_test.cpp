@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "suite_test_util.hpp"
 #include "support/error_of.hpp"
 
@@ -116,7 +118,9 @@ TEST_F(SuiteValidation, EmptyOrNegativeShape) {
 TEST_F(SuiteValidation, MalformedForwardPass) {
   expect_error([](Json& j) { j["forward"][0]["op"] = "convolve"; },
                "$.forward[0].op: unknown op 'convolve' (known: conv, conv_transpose, max_pool, avg_pool, sum, "
-               "mean, max, add, subtract, multiply, relu, gelu, sigmoid, tanh, clamp, scale, matmul)");
+               "mean, max, min, prod, logsumexp, softmax, log_softmax, add, subtract, multiply, divide, relu, "
+               "gelu, gelu_tanh, sigmoid, tanh, leaky_relu, elu, selu, hardtanh, hardsigmoid, hardswish, "
+               "softplus, softsign, silu, mish, exp, log, sqrt, rsqrt, abs, pow, clamp, scale, matmul)");
   expect_error([](Json& j) { j["forward"][0]["inputs"][1] = "w"; },
                "$.forward[0].inputs[1]: 'w' is neither an input or parameter nor the output of an earlier op");
   expect_error([](Json& j) { j["forward"][0]["inputs"] = {"x"}; },
@@ -141,6 +145,41 @@ TEST_F(SuiteValidation, MalformedForwardPass) {
         j["forward"].insert(j["forward"].begin(), Json{{"op", "relu"}, {"inputs", {"x"}}, {"output", "spare"}});
       },
       "$.forward: tensor 'spare' is declared or made but no op reads it");
+}
+
+// The suite with a second op after the transposed convolution, which now
+// makes "t": `op` reads t and makes the output y.
+std::function<void(Json&)> then(Json op) {
+  return [op](Json& j) {
+    j["forward"][0]["output"] = "t";
+    Json step = op;
+    step["inputs"] = {"t"};
+    step["output"] = "y";
+    j["forward"].push_back(step);
+  };
+}
+
+TEST_F(SuiteValidation, TheScalarsAndDimOfAnOp) {
+  expect_error(then({{"op", "softmax"}}), "$.forward[1].dim: missing required field");
+  expect_error(then({{"op", "pow"}}), "$.forward[1].exponent: missing required field");
+  expect_error(then({{"op", "leaky_relu"}, {"negative_slop", 0.1}}),
+               "$.forward[1].negative_slop: unknown key (allowed here: inputs, negative_slope, op, output)");
+  expect_error(then({{"op", "clamp"}}), "$.forward[1]: clamp needs low, high or both");
+  expect_error(then({{"op", "hardtanh"}, {"min_val", 2}}),
+               "$.forward[1]: hardtanh: min_val is above max_val at the default axes");
+  expect_error(then({{"op", "softmax"}, {"dim", 4}}),
+               "$.forward[1]: softmax: dim 4 is outside a tensor of rank 4 at the default axes");
+
+  // Given values reach the op; the others keep PyTorch's defaults.
+  TempDir dir;
+  Suite softplus = test::load_edited(dir, then({{"op", "softplus"}, {"beta", 2}}));
+  EXPECT_EQ(softplus.forward[1].constants.scalar("beta"), 2.0);
+  EXPECT_EQ(softplus.forward[1].constants.scalar("threshold"), 20.0);
+  Suite clamp = test::load_edited(dir, then({{"op", "clamp"}, {"high", 0.5}}));
+  EXPECT_EQ(clamp.forward[1].constants.scalar("high"), 0.5);
+  EXPECT_EQ(clamp.forward[1].constants.scalar("low"), -std::numeric_limits<double>::infinity());
+  Suite softmax = test::load_edited(dir, then({{"op", "log_softmax"}, {"dim", -3}}));
+  EXPECT_EQ(softmax.forward[1].constants.dims, (std::vector<std::int64_t>{-3}));
 }
 
 TEST_F(SuiteValidation, ForwardPassThatDoesNotFit) {

@@ -15,33 +15,97 @@ bool is_unary(OpKind kind) {
   switch (kind) {
     case OpKind::relu:
     case OpKind::gelu:
+    case OpKind::gelu_tanh:
     case OpKind::sigmoid:
     case OpKind::tanh:
+    case OpKind::leaky_relu:
+    case OpKind::elu:
+    case OpKind::selu:
+    case OpKind::hardtanh:
+    case OpKind::hardsigmoid:
+    case OpKind::hardswish:
+    case OpKind::softplus:
+    case OpKind::softsign:
+    case OpKind::silu:
+    case OpKind::mish:
+    case OpKind::exp:
+    case OpKind::log:
+    case OpKind::sqrt:
+    case OpKind::rsqrt:
+    case OpKind::abs:
+    case OpKind::pow:
     case OpKind::clamp:
     case OpKind::scale: return true;
     default: return false;
   }
 }
 bool is_binary(OpKind kind) {
-  return kind == OpKind::add || kind == OpKind::subtract || kind == OpKind::multiply;
+  return kind == OpKind::add || kind == OpKind::subtract || kind == OpKind::multiply || kind == OpKind::divide;
 }
-bool is_reduction(OpKind kind) { return kind == OpKind::sum || kind == OpKind::mean || kind == OpKind::max; }
+bool is_reduction(OpKind kind) {
+  switch (kind) {
+    case OpKind::sum:
+    case OpKind::mean:
+    case OpKind::max:
+    case OpKind::min:
+    case OpKind::prod:
+    case OpKind::logsumexp: return true;
+    default: return false;
+  }
+}
+bool is_along_dim(OpKind kind) { return kind == OpKind::softmax || kind == OpKind::log_softmax; }
 
-double apply_unary(const Op& op, double v) {
+// softplus with PyTorch's switch to the identity above the threshold, where
+// log(1 + exp(beta x)) / beta and x agree to double precision.
+double softplus(double v, double beta, double threshold) {
+  return v * beta > threshold ? v : std::log1p(std::exp(beta * v)) / beta;
+}
+
+// The activations with constants of their own: the tanh form of GELU and SELU's
+// scale and alpha (torch.nn.SELU's, to the digits PyTorch gives).
+constexpr double kSqrtTwoOverPi = 0.7978845608028654;
+constexpr double kSeluScale = 1.0507009873554804934193349852946;
+constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
+
+double apply_activation(const Op& op, double v) {
   switch (op.kind) {
     case OpKind::relu: return v > 0 ? v : 0.0;
     case OpKind::gelu: return 0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0)));
+    case OpKind::gelu_tanh: return 0.5 * v * (1.0 + std::tanh(kSqrtTwoOverPi * (v + 0.044715 * v * v * v)));
     case OpKind::sigmoid: return 1.0 / (1.0 + std::exp(-v));
     case OpKind::tanh: return std::tanh(v);
-    case OpKind::clamp: return std::min(std::max(v, op.low), op.high);
-    case OpKind::scale: return v * op.value;
-    default: return v;
+    case OpKind::leaky_relu: return v > 0 ? v : v * op.scalar("negative_slope");
+    case OpKind::elu: return v > 0 ? v : op.scalar("alpha") * std::expm1(v);
+    case OpKind::selu: return kSeluScale * (v > 0 ? v : kSeluAlpha * std::expm1(v));
+    case OpKind::hardsigmoid: return std::min(std::max(v + 3.0, 0.0), 6.0) / 6.0;
+    case OpKind::hardswish: return v * std::min(std::max(v + 3.0, 0.0), 6.0) / 6.0;
+    case OpKind::softplus: return softplus(v, op.scalar("beta"), op.scalar("threshold"));
+    case OpKind::softsign: return v / (1.0 + std::fabs(v));
+    case OpKind::silu: return v / (1.0 + std::exp(-v));
+    case OpKind::mish: return v * std::tanh(softplus(v, 1.0, 20.0));
+    default: return std::nan("");
+  }
+}
+
+double apply_unary(const Op& op, double v) {
+  switch (op.kind) {
+    case OpKind::exp: return std::exp(v);
+    case OpKind::log: return std::log(v);
+    case OpKind::sqrt: return std::sqrt(v);
+    case OpKind::rsqrt: return 1.0 / std::sqrt(v);
+    case OpKind::abs: return std::fabs(v);
+    case OpKind::pow: return std::pow(v, op.scalar("exponent"));
+    case OpKind::hardtanh: return std::min(std::max(v, op.scalar("min_val")), op.scalar("max_val"));
+    case OpKind::clamp: return std::min(std::max(v, op.scalar("low")), op.scalar("high"));
+    case OpKind::scale: return v * op.scalar("value");
+    default: return apply_activation(op, v);
   }
 }
 
 double apply_binary(OpKind kind, double a, double b) {
   if (kind == OpKind::add) return a + b;
   if (kind == OpKind::subtract) return a - b;
+  if (kind == OpKind::divide) return a / b;
   return a * b;
 }
 
@@ -111,44 +175,51 @@ MatmulShape matmul_shape(const Op& op, const Shape& a, const Shape& b) {
   return s;
 }
 
-}  // namespace
+// The one dimension softmax and log_softmax run along, in [0, rank).
+std::size_t along_dim(const Op& op, std::size_t rank) {
+  if (op.dims.size() != 1) fail(op, "names one dim");
+  const std::int64_t dim = op.dims[0] < 0 ? op.dims[0] + static_cast<std::int64_t>(rank) : op.dims[0];
+  if (dim < 0 || dim >= static_cast<std::int64_t>(rank))
+    fail(op, "dim " + std::to_string(op.dims[0]) + " is outside a tensor of rank " + std::to_string(rank));
+  return static_cast<std::size_t>(dim);
+}
 
-Shape dense_output_shape(const Op& op, const std::vector<Shape>& inputs) {
-  if (is_unary(op.kind)) {
-    if (op.kind == OpKind::clamp && !(op.low <= op.high)) fail(op, "low is above high");
-    return inputs[0];
+Shape unary_output_shape(const Op& op, const Shape& x) {
+  for (const auto& given : op.scalars) op.scalar(given.first);  // a name the kind does not take fails here
+  for (const ScalarAttribute& attribute : scalar_attributes(op.kind)) op.scalar(attribute.name);  // a required one
+  if (op.kind == OpKind::clamp) {
+    if (op.scalars.empty()) fail(op, "needs low, high or both");
+    if (!(op.scalar("low") <= op.scalar("high"))) fail(op, "low is above high");
   }
-  if (is_binary(op.kind)) return broadcast_shape(op, inputs[0], inputs[1]);
-  if (is_reduction(op.kind)) {
-    const std::vector<bool> reduced = reduced_dims(op, inputs[0].size());
-    Shape shape;
-    for (std::size_t d = 0; d < reduced.size(); ++d)
-      if (!reduced[d]) shape.push_back(inputs[0][d]);
-      else if (op.keepdim) shape.push_back(1);
-    return shape;
-  }
-  const MatmulShape s = matmul_shape(op, inputs[0], inputs[1]);
-  Shape shape = s.batch;
-  shape.push_back(s.m);
-  shape.push_back(s.n);
+  if (op.kind == OpKind::hardtanh && !(op.scalar("min_val") <= op.scalar("max_val")))
+    fail(op, "min_val is above max_val");
+  if (op.kind == OpKind::softplus && !(op.scalar("beta") != 0)) fail(op, "beta is zero");
+  return x;
+}
+
+Shape reduction_output_shape(const Op& op, const Shape& x) {
+  const std::vector<bool> reduced = reduced_dims(op, x.size());
+  Shape shape;
+  for (std::size_t d = 0; d < reduced.size(); ++d)
+    if (!reduced[d]) shape.push_back(x[d]);
+    else if (op.keepdim) shape.push_back(1);
   return shape;
 }
 
-std::vector<Box> dense_input_boxes(const Op& op, const std::vector<Shape>& inputs, const Box& out) {
-  if (is_unary(op.kind)) return {out};
-  if (is_binary(op.kind)) return {broadcast_box(inputs[0], out), broadcast_box(inputs[1], out)};
-  if (is_reduction(op.kind)) {
-    const std::vector<bool> reduced = reduced_dims(op, inputs[0].size());
-    Box box = Box::whole(inputs[0]);
-    for (std::size_t d = 0, o = 0; d < reduced.size(); ++d) {
-      if (!reduced[d]) {
-        box.lo[d] = out.lo[o];
-        box.hi[d] = out.hi[o];
-      }
-      if (!reduced[d] || op.keepdim) ++o;
+Box reduction_input_box(const Op& op, const Shape& x, const Box& out) {
+  const std::vector<bool> reduced = reduced_dims(op, x.size());
+  Box box = Box::whole(x);
+  for (std::size_t d = 0, o = 0; d < reduced.size(); ++d) {
+    if (!reduced[d]) {
+      box.lo[d] = out.lo[o];
+      box.hi[d] = out.hi[o];
     }
-    return {box};
+    if (!reduced[d] || op.keepdim) ++o;
   }
+  return box;
+}
+
+std::vector<Box> matmul_input_boxes(const Op& op, const std::vector<Shape>& inputs, const Box& out) {
   const MatmulShape s = matmul_shape(op, inputs[0], inputs[1]);
   const std::size_t lead = s.batch.size();
   Box a = out, b = Box::whole(inputs[1]);
@@ -164,53 +235,94 @@ std::vector<Box> dense_input_boxes(const Op& op, const std::vector<Shape>& input
   return {a, b};
 }
 
-void dense_evaluate(const Op& op, const std::vector<Shape>& shapes, const std::vector<const Region*>& inputs,
-                    Region& out) {
+// The reduced elements folded in row-major order: sum, mean, max, min, prod;
+// logsumexp as max + log(sum of exp(v - max)), two passes, so that no
+// exponential overflows.
+double reduce(OpKind kind, std::int64_t count, const std::function<double(std::int64_t)>& value) {
+  double acc = kind == OpKind::max || kind == OpKind::logsumexp ? -std::numeric_limits<double>::infinity()
+               : kind == OpKind::min                            ? std::numeric_limits<double>::infinity()
+               : kind == OpKind::prod                           ? 1.0
+                                                                : 0.0;
+  for (std::int64_t i = 0; i < count; ++i) {
+    const double v = value(i);
+    if (kind == OpKind::max || kind == OpKind::logsumexp) acc = std::max(acc, v);
+    else if (kind == OpKind::min) acc = std::min(acc, v);
+    else if (kind == OpKind::prod) acc *= v;
+    else acc += v;
+  }
+  if (kind == OpKind::mean) return acc / static_cast<double>(count);
+  if (kind != OpKind::logsumexp || std::isinf(acc)) return acc;
+  double sum = 0;
+  for (std::int64_t i = 0; i < count; ++i) sum += std::exp(value(i) - acc);
+  return acc + std::log(sum);
+}
+
+void evaluate_unary(const Op& op, const Region& x, Region& out) {
+  for_each_element(out.box, [&](std::int64_t flat, const std::int64_t* index) {
+    out.data[static_cast<std::size_t>(flat)] = apply_unary(op, x.at(index));
+  });
+}
+
+void evaluate_binary(const Op& op, const std::vector<Shape>& shapes, const std::vector<const Region*>& inputs,
+                     Region& out) {
   const std::size_t rank = out.box.lo.size();
-  if (is_unary(op.kind)) {
-    const Region& x = *inputs[0];
-    for_each_element(out.box, [&](std::int64_t flat, const std::int64_t* index) {
-      out.data[static_cast<std::size_t>(flat)] = apply_unary(op, x.at(index));
+  for_each_element(out.box, [&](std::int64_t flat, const std::int64_t* index) {
+    out.data[static_cast<std::size_t>(flat)] = apply_binary(
+        op.kind, broadcast_read(*inputs[0], shapes[0], index, rank), broadcast_read(*inputs[1], shapes[1], index, rank));
+  });
+}
+
+void evaluate_reduction(const Op& op, const Shape& shape, const Region& x, Region& out) {
+  const std::vector<bool> reduced = reduced_dims(op, shape.size());
+  Box span;  // the reduced dimensions, whole
+  std::vector<std::size_t> span_dims;
+  for (std::size_t d = 0; d < reduced.size(); ++d)
+    if (reduced[d]) {
+      span.lo.push_back(0);
+      span.hi.push_back(shape[d]);
+      span_dims.push_back(d);
+    }
+  for_each_element(out.box, [&](std::int64_t flat, const std::int64_t* index) {
+    std::vector<std::int64_t> at(reduced.size()), inner(span_dims.size());
+    for (std::size_t d = 0, o = 0; d < reduced.size(); ++d) {
+      if (!reduced[d]) at[d] = index[o];
+      if (!reduced[d] || op.keepdim) ++o;
+    }
+    out.data[static_cast<std::size_t>(flat)] = reduce(op.kind, span.numel(), [&](std::int64_t i) {
+      unravel(span, i, inner.data());
+      for (std::size_t j = 0; j < span_dims.size(); ++j) at[span_dims[j]] = inner[j];
+      return x.at(at.data());
     });
-    return;
-  }
-  if (is_binary(op.kind)) {
-    for_each_element(out.box, [&](std::int64_t flat, const std::int64_t* index) {
-      out.data[static_cast<std::size_t>(flat)] =
-          apply_binary(op.kind, broadcast_read(*inputs[0], shapes[0], index, rank),
-                       broadcast_read(*inputs[1], shapes[1], index, rank));
-    });
-    return;
-  }
-  if (is_reduction(op.kind)) {
-    const Region& x = *inputs[0];
-    const std::vector<bool> reduced = reduced_dims(op, shapes[0].size());
-    Box span;  // the reduced dimensions, whole
-    std::vector<std::size_t> span_dims;
-    for (std::size_t d = 0; d < reduced.size(); ++d)
-      if (reduced[d]) {
-        span.lo.push_back(0);
-        span.hi.push_back(shapes[0][d]);
-        span_dims.push_back(d);
-      }
-    const std::int64_t count = span.numel();
-    for_each_element(out.box, [&](std::int64_t flat, const std::int64_t* index) {
-      std::vector<std::int64_t> at(reduced.size()), inner(span_dims.size());
-      for (std::size_t d = 0, o = 0; d < reduced.size(); ++d) {
-        if (!reduced[d]) at[d] = index[o];
-        if (!reduced[d] || op.keepdim) ++o;
-      }
-      double acc = op.kind == OpKind::max ? -std::numeric_limits<double>::infinity() : 0.0;
-      for (std::int64_t i = 0; i < count; ++i) {  // row-major over the reduced dimensions
-        unravel(span, i, inner.data());
-        for (std::size_t j = 0; j < span_dims.size(); ++j) at[span_dims[j]] = inner[j];
-        const double v = x.at(at.data());
-        acc = op.kind == OpKind::max ? std::max(acc, v) : acc + v;
-      }
-      out.data[static_cast<std::size_t>(flat)] = op.kind == OpKind::mean ? acc / static_cast<double>(count) : acc;
-    });
-    return;
-  }
+  });
+}
+
+// softmax and log_softmax, one row (the whole dim) at a time: its maximum and
+// its sum of exp(v - max) once, then the row's elements the box asks for.
+void evaluate_along_dim(const Op& op, const Shape& shape, const Region& x, Region& out) {
+  const std::size_t dim = along_dim(op, shape.size());
+  Box rows = out.box;
+  rows.hi[dim] = rows.lo[dim] + 1;
+  for_each_element(rows, [&](std::int64_t, const std::int64_t* row) {
+    std::vector<std::int64_t> at(row, row + shape.size());
+    const auto value = [&](std::int64_t i) {
+      at[dim] = i;
+      return x.at(at.data());
+    };
+    double max = -std::numeric_limits<double>::infinity();
+    for (std::int64_t i = 0; i < shape[dim]; ++i) max = std::max(max, value(i));
+    double sum = 0;
+    for (std::int64_t i = 0; i < shape[dim]; ++i) sum += std::exp(value(i) - max);
+    for (std::int64_t i = out.box.lo[dim]; i < out.box.hi[dim]; ++i) {
+      const double shifted = value(i) - max;
+      out.data[static_cast<std::size_t>(out.offset(at.data()))] =
+          op.kind == OpKind::softmax ? std::exp(shifted) / sum : shifted - std::log(sum);
+    }
+  });
+}
+
+void evaluate_matmul(const Op& op, const std::vector<Shape>& shapes, const std::vector<const Region*>& inputs,
+                     Region& out) {
+  const std::size_t rank = out.box.lo.size();
   const MatmulShape s = matmul_shape(op, shapes[0], shapes[1]);
   const Region& a = *inputs[0];
   const Region& b = *inputs[1];
@@ -229,6 +341,46 @@ void dense_evaluate(const Op& op, const std::vector<Shape>& shapes, const std::v
   });
 }
 
+}  // namespace
+
+Shape dense_output_shape(const Op& op, const std::vector<Shape>& inputs) {
+  if (is_unary(op.kind)) return unary_output_shape(op, inputs[0]);
+  if (is_binary(op.kind)) return broadcast_shape(op, inputs[0], inputs[1]);
+  if (is_reduction(op.kind)) return reduction_output_shape(op, inputs[0]);
+  if (is_along_dim(op.kind)) {
+    along_dim(op, inputs[0].size());
+    return inputs[0];
+  }
+  const MatmulShape s = matmul_shape(op, inputs[0], inputs[1]);
+  Shape shape = s.batch;
+  shape.push_back(s.m);
+  shape.push_back(s.n);
+  return shape;
+}
+
+std::vector<Box> dense_input_boxes(const Op& op, const std::vector<Shape>& inputs, const Box& out) {
+  if (is_unary(op.kind)) return {out};
+  if (is_binary(op.kind)) return {broadcast_box(inputs[0], out), broadcast_box(inputs[1], out)};
+  if (is_reduction(op.kind)) return {reduction_input_box(op, inputs[0], out)};
+  if (is_along_dim(op.kind)) {
+    Box box = out;  // the whole of each row asked for
+    const std::size_t dim = along_dim(op, inputs[0].size());
+    box.lo[dim] = 0;
+    box.hi[dim] = inputs[0][dim];
+    return {box};
+  }
+  return matmul_input_boxes(op, inputs, out);
+}
+
+void dense_evaluate(const Op& op, const std::vector<Shape>& shapes, const std::vector<const Region*>& inputs,
+                    Region& out) {
+  if (is_unary(op.kind)) evaluate_unary(op, *inputs[0], out);
+  else if (is_binary(op.kind)) evaluate_binary(op, shapes, inputs, out);
+  else if (is_reduction(op.kind)) evaluate_reduction(op, shapes[0], *inputs[0], out);
+  else if (is_along_dim(op.kind)) evaluate_along_dim(op, shapes[0], *inputs[0], out);
+  else evaluate_matmul(op, shapes, inputs, out);
+}
+
 double dense_flops(const Op& op, const std::vector<Shape>& inputs) {
   const Shape out = dense_output_shape(op, inputs);
   double elements = 1;
@@ -238,6 +390,7 @@ double dense_flops(const Op& op, const std::vector<Shape>& inputs) {
     for (std::int64_t extent : inputs[0]) read *= static_cast<double>(extent);
     return read;
   }
+  if (is_along_dim(op.kind)) return 3 * elements;
   if (op.kind == OpKind::matmul) return 2 * elements * static_cast<double>(inputs[0].back());
   return elements;
 }

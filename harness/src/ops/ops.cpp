@@ -1,6 +1,8 @@
 // Boxes, regions, op names and the dispatch of kernelgate/detail/ops.hpp to the two
 // op families.
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "kernelgate/detail/parallel.hpp"
 #include "kernelgate/detail/enum_names.hpp"
@@ -46,17 +48,32 @@ Region::Region(Box box_of_values) : box(std::move(box_of_values)) {
 
 namespace {
 
-constexpr EnumNames<OpKind, 17> kOpKindNames{"op", {{
-      {OpKind::conv, "conv"},         {OpKind::conv_transpose, "conv_transpose"},
-      {OpKind::max_pool, "max_pool"}, {OpKind::avg_pool, "avg_pool"},
-      {OpKind::sum, "sum"},           {OpKind::mean, "mean"},
-      {OpKind::max, "max"},           {OpKind::add, "add"},
-      {OpKind::subtract, "subtract"}, {OpKind::multiply, "multiply"},
-      {OpKind::relu, "relu"},         {OpKind::gelu, "gelu"},
-      {OpKind::sigmoid, "sigmoid"},   {OpKind::tanh, "tanh"},
-      {OpKind::clamp, "clamp"},       {OpKind::scale, "scale"},
-      {OpKind::matmul, "matmul"},
+constexpr EnumNames<OpKind, 40> kOpKindNames{"op", {{
+    {OpKind::conv, "conv"}, {OpKind::conv_transpose, "conv_transpose"}, {OpKind::max_pool, "max_pool"},
+    {OpKind::avg_pool, "avg_pool"}, {OpKind::sum, "sum"}, {OpKind::mean, "mean"}, {OpKind::max, "max"},
+    {OpKind::min, "min"}, {OpKind::prod, "prod"}, {OpKind::logsumexp, "logsumexp"}, {OpKind::softmax, "softmax"},
+    {OpKind::log_softmax, "log_softmax"}, {OpKind::add, "add"}, {OpKind::subtract, "subtract"},
+    {OpKind::multiply, "multiply"}, {OpKind::divide, "divide"}, {OpKind::relu, "relu"}, {OpKind::gelu, "gelu"},
+    {OpKind::gelu_tanh, "gelu_tanh"}, {OpKind::sigmoid, "sigmoid"}, {OpKind::tanh, "tanh"},
+    {OpKind::leaky_relu, "leaky_relu"}, {OpKind::elu, "elu"}, {OpKind::selu, "selu"}, {OpKind::hardtanh, "hardtanh"},
+    {OpKind::hardsigmoid, "hardsigmoid"}, {OpKind::hardswish, "hardswish"}, {OpKind::softplus, "softplus"},
+    {OpKind::softsign, "softsign"}, {OpKind::silu, "silu"}, {OpKind::mish, "mish"}, {OpKind::exp, "exp"},
+    {OpKind::log, "log"}, {OpKind::sqrt, "sqrt"}, {OpKind::rsqrt, "rsqrt"}, {OpKind::abs, "abs"},
+    {OpKind::pow, "pow"}, {OpKind::clamp, "clamp"}, {OpKind::scale, "scale"}, {OpKind::matmul, "matmul"},
 }}};
+
+constexpr double kRequired = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// PyTorch's names and defaults (torch.nn.functional).
+constexpr ScalarAttribute kLeakyRelu[] = {{"negative_slope", 0.01}};
+constexpr ScalarAttribute kElu[] = {{"alpha", 1.0}};
+constexpr ScalarAttribute kHardtanh[] = {{"min_val", -1.0}, {"max_val", 1.0}};
+constexpr ScalarAttribute kSoftplus[] = {{"beta", 1.0}, {"threshold", 20.0}};
+constexpr ScalarAttribute kPow[] = {{"exponent", kRequired}};
+// Either bound may be left out (torch.clamp's None); the suite gives one.
+constexpr ScalarAttribute kClamp[] = {{"low", -kInfinity}, {"high", kInfinity}};
+constexpr ScalarAttribute kScale[] = {{"value", kRequired}};
 
 }  // namespace
 
@@ -66,6 +83,29 @@ std::string_view to_string(OpKind kind) { return kOpKindNames.name(kind); }
 
 OpKind op_kind_from_string(std::string_view name) { return kOpKindNames.parse(name); }
 
+std::span<const ScalarAttribute> scalar_attributes(OpKind kind) {
+  switch (kind) {
+    case OpKind::leaky_relu: return kLeakyRelu;
+    case OpKind::elu: return kElu;
+    case OpKind::hardtanh: return kHardtanh;
+    case OpKind::softplus: return kSoftplus;
+    case OpKind::pow: return kPow;
+    case OpKind::clamp: return kClamp;
+    case OpKind::scale: return kScale;
+    default: return {};
+  }
+}
+
+double Op::scalar(std::string_view name) const {
+  for (const ScalarAttribute& attribute : scalar_attributes(kind)) {
+    if (attribute.name != name) continue;
+    if (auto given = scalars.find(name); given != scalars.end()) return given->second;
+    if (std::isnan(attribute.default_value)) detail::fail(*this, "needs " + std::string(name));
+    return attribute.default_value;
+  }
+  detail::fail(*this, "takes no attribute " + std::string(name));
+}
+
 std::pair<std::size_t, std::size_t> operand_count(OpKind kind) {
   switch (kind) {
     case OpKind::conv:
@@ -73,6 +113,7 @@ std::pair<std::size_t, std::size_t> operand_count(OpKind kind) {
     case OpKind::add:
     case OpKind::subtract:
     case OpKind::multiply:
+    case OpKind::divide:
     case OpKind::matmul: return {2, 2};
     default: return {1, 1};
   }

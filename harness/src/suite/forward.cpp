@@ -1,5 +1,6 @@
 // The forward pass of a suite (its "forward" list): reading and validating
 // it, resolving it at given axes, and checking that its shapes fit.
+#include <cmath>
 #include <set>
 
 #include "kernelgate/error.hpp"
@@ -13,8 +14,11 @@ namespace {
 
 using ops::OpKind;
 
-// The attributes each kind of op takes besides "op", "inputs" and "output".
+// The attributes each kind of op takes besides "op", "inputs" and "output":
+// its geometry, dims, flags, and the scalars of ops::scalar_attributes.
 std::set<std::string> attributes_of(OpKind kind) {
+  std::set<std::string> names;
+  for (const ops::ScalarAttribute& scalar : ops::scalar_attributes(kind)) names.insert(std::string(scalar.name));
   switch (kind) {
     case OpKind::conv: return {"stride", "padding", "dilation", "groups"};
     case OpKind::conv_transpose: return {"stride", "padding", "dilation", "output_padding", "groups"};
@@ -22,11 +26,26 @@ std::set<std::string> attributes_of(OpKind kind) {
     case OpKind::avg_pool: return {"kernel", "stride", "padding", "count_include_pad"};
     case OpKind::sum:
     case OpKind::mean:
-    case OpKind::max: return {"dims", "keepdim"};
-    case OpKind::clamp: return {"low", "high"};
-    case OpKind::scale: return {"value"};
-    default: return {};
+    case OpKind::max:
+    case OpKind::min:
+    case OpKind::prod:
+    case OpKind::logsumexp: return {"dims", "keepdim"};
+    case OpKind::softmax:
+    case OpKind::log_softmax: return {"dim"};
+    default: return names;
   }
+}
+
+// The attributes a kind cannot do without.
+std::set<std::string> required_attributes(OpKind kind) {
+  std::set<std::string> names;
+  for (const ops::ScalarAttribute& scalar : ops::scalar_attributes(kind))
+    if (std::isnan(scalar.default_value)) names.insert(std::string(scalar.name));
+  const std::set<std::string> kinds_attributes = attributes_of(kind);
+  if (kinds_attributes.count("kernel")) names.insert("kernel");
+  if (kinds_attributes.count("dims")) names.insert("dims");
+  if (kinds_attributes.count("dim")) names.insert("dim");
+  return names;
 }
 
 const std::set<std::string> kIntegerAttributes{"kernel", "stride", "padding", "dilation", "output_padding", "groups"};
@@ -42,13 +61,12 @@ OpKind read_op_kind(const JsonReader& op_field) {
     op_field.at("op").fail(e.what());
   }
   std::set<std::string> optional = attributes_of(kind);
-  std::set<std::string> required{"op", "inputs", "output"};
-  if (kind == OpKind::clamp) required.insert({"low", "high"});
-  if (kind == OpKind::scale) required.insert("value");
-  if (kind == OpKind::max_pool || kind == OpKind::avg_pool) required.insert("kernel");
-  if (kind == OpKind::sum || kind == OpKind::mean || kind == OpKind::max) required.insert("dims");
+  std::set<std::string> required = required_attributes(kind);
+  required.insert({"op", "inputs", "output"});
   for (const auto& key : required) optional.erase(key);
   op_field.expect_keys(required, optional);
+  if (kind == OpKind::clamp && !op_field.has("low") && !op_field.has("high"))
+    op_field.fail("clamp needs low, high or both");
   return kind;
 }
 
@@ -103,12 +121,10 @@ void read_attributes(const JsonReader& op_field, ForwardStep& step, const Expres
       step.constants.keepdim = value.as_bool();
     } else if (key == "count_include_pad") {
       step.constants.count_include_pad = value.as_bool();
-    } else if (key == "value") {
-      step.constants.value = value.as_number();
-    } else if (key == "low") {
-      step.constants.low = value.as_number();
-    } else if (key == "high") {
-      step.constants.high = value.as_number();
+    } else if (key == "dim") {
+      step.constants.dims.push_back(value.as_integer());
+    } else if (key != "op" && key != "inputs" && key != "output") {
+      step.constants.scalars[key] = value.as_number();  // a scalar of ops::scalar_attributes (read_op_kind checked)
     }
   }
 }
@@ -129,6 +145,7 @@ void read_forward(const JsonReader& field, Suite& suite, const ExpressionReader&
     const JsonReader op_field = field.at(i);
     ForwardStep step;
     step.kind = read_op_kind(op_field);
+    step.constants.kind = step.kind;
     read_operands(op_field, step, flow, i + 1 == field.size());
     read_attributes(op_field, step, read_expression);
     suite.forward.push_back(std::move(step));

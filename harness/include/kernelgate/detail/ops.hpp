@@ -9,6 +9,8 @@
 // of the whole tensor) and one sampled element of a full-size output (a box
 // of one element, which reads only the inputs it depends on).
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -54,14 +56,37 @@ enum class OpKind {
   sum,             // over dims, keepdim or not
   mean,
   max,
+  min,
+  prod,
+  logsumexp,       // log of the sum of exp, shifted by the maximum
+  softmax,         // along one dim
+  log_softmax,
   add,             // two tensors, broadcast as NumPy and PyTorch do
   subtract,
   multiply,
+  divide,
   relu,
   gelu,            // the exact form, 0.5 x (1 + erf(x / sqrt 2)): PyTorch's default
+  gelu_tanh,       // the tanh form (approximate="tanh"; MinGPT's NewGELU)
   sigmoid,
   tanh,
-  clamp,           // to [low, high]
+  leaky_relu,      // negative_slope
+  elu,             // alpha
+  selu,
+  hardtanh,        // min_val, max_val
+  hardsigmoid,
+  hardswish,
+  softplus,        // beta, threshold
+  softsign,
+  silu,
+  mish,
+  exp,
+  log,
+  sqrt,
+  rsqrt,
+  abs,
+  pow,             // to a constant exponent
+  clamp,           // to [low, high], either bound alone
   scale,           // times a constant
   matmul,          // a [..., M, K] @ b [..., K, N] (or b [K, N]): matmul and batched matmul
 };
@@ -81,11 +106,26 @@ struct Op {
   std::vector<std::int64_t> stride, padding, dilation, output_padding;
   std::int64_t groups = 1;
   bool count_include_pad = true;  // avg_pool
-  std::vector<std::int64_t> dims;  // reductions; negative counts from the end
+  std::vector<std::int64_t> dims;  // reductions, softmax (one); negative counts from the end
   bool keepdim = false;
-  double value = 1;                // scale
-  double low = 0, high = 0;        // clamp
+  // The numbers of scalar_attributes(kind) the suite gives; the others take
+  // their defaults (scalar()).
+  std::map<std::string, double, std::less<>> scalars;
+
+  // The attribute's value: as given, else its default; throws kg::Error for
+  // a name the kind does not take or a required one not given.
+  double scalar(std::string_view name) const;
 };
+
+// A number an op takes besides its operands and geometry, named as PyTorch
+// names it, with PyTorch's default. A NaN default marks it required.
+struct ScalarAttribute {
+  std::string_view name;
+  double default_value;
+};
+
+// The scalar attributes of a kind (none for most).
+std::span<const ScalarAttribute> scalar_attributes(OpKind kind);
 
 // The number of operands an op takes: {fewest, most}.
 std::pair<std::size_t, std::size_t> operand_count(OpKind kind);
@@ -108,7 +148,9 @@ void evaluate(const Op& op, const std::vector<Shape>& shapes, const std::vector<
 // convolution counts every kernel tap of every output element, padding
 // included, as is usual; a transposed convolution the products that land in
 // its output, the only ones a gather computes), one per element read for
-// pools and reductions, one per output element for the element-wise ops.
+// pools and reductions, one per output element for the element-wise ops,
+// three per element for softmax and log_softmax (a pass for the maximum, one
+// for the sum of exponentials, one to normalise).
 double flops(const Op& op, const std::vector<Shape>& inputs);
 
 }  // namespace kg::ops

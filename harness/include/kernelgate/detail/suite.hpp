@@ -113,7 +113,7 @@ struct ForwardStep {
   std::vector<std::string> inputs;
   std::string output;
   std::map<std::string, std::vector<std::string>> integers;  // kernel, stride, padding, dilation, ...
-  ops::Op constants;  // keepdim, dims, value, low, high, count_include_pad
+  ops::Op constants;  // dims, keepdim, count_include_pad and the scalars
 };
 
 // The forward pass at given axes: each step as an op with its attributes
