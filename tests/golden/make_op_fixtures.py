@@ -85,6 +85,14 @@ CASES += [
     ("pow_fractional", "pow", {"exponent": 0.37}, [[3, 17]], "positive"),
     ("clamp_low_only", "clamp", {"low": -0.3}, [[3, 17]]),
     ("clamp_high_only", "clamp", {"high": 0.4}, [[3, 17]]),
+    ("layer_norm_two_dims_affine", "layer_norm", {"normalized_shape": [4, 5], "eps": 1e-3},
+     [[2, 3, 4, 5], [4, 5], [4, 5]]),
+    ("layer_norm_plain", "layer_norm", {"normalized_shape": [6]}, [[3, 6]]),
+    ("batch_norm2d_affine", "batch_norm", {"eps": 1e-3}, [[3, 4, 5, 6], [4], [4]]),
+    ("batch_norm1d_weight_only", "batch_norm", {}, [[5, 3, 7], [3]]),
+    ("instance_norm2d_affine", "instance_norm", {"eps": 1e-4}, [[2, 3, 5, 4], [3], [3]]),
+    ("group_norm_affine", "group_norm", {"num_groups": 2, "eps": 1e-4}, [[2, 6, 4, 3], [6], [6]]),
+    ("group_norm3d_plain", "group_norm", {"num_groups": 3}, [[2, 3, 2, 3, 4]]),
 ]
 
 

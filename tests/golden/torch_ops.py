@@ -23,7 +23,8 @@ def resolve(step, axes):
     for key, value in step.items():
         if key in ("op", "inputs", "output"):
             continue
-        if key in ("kernel", "stride", "padding", "dilation", "output_padding", "groups"):
+        if key in ("kernel", "stride", "padding", "dilation", "output_padding", "groups", "normalized_shape",
+                   "num_groups"):
             value = ([evaluate_expression(v, axes) for v in value] if isinstance(value, list)
                      else evaluate_expression(value, axes))
         attributes[key] = value
@@ -64,6 +65,17 @@ def apply(op, operands, a):
         for dim in sorted((d % x.dim() for d in a["dims"]), reverse=True):
             x = torch.prod(x, dim=dim, keepdim=a.get("keepdim", False))
         return x
+    weight = operands[1] if len(operands) > 1 else None
+    bias = operands[2] if len(operands) > 2 else None
+    eps = a.get("eps", 1e-5)
+    if op == "layer_norm":
+        return F.layer_norm(x, list(a["normalized_shape"]), weight, bias, eps)
+    if op == "batch_norm":  # training mode: the batch's own statistics
+        return F.batch_norm(x, None, None, weight, bias, training=True, eps=eps)
+    if op == "instance_norm":
+        return F.instance_norm(x, weight=weight, bias=bias, eps=eps)
+    if op == "group_norm":
+        return F.group_norm(x, a["num_groups"], weight, bias, eps)
     if op in ("softmax", "log_softmax"):
         return getattr(F, op)(x, dim=a["dim"])
     binary = {"add": torch.add, "subtract": torch.sub, "multiply": torch.mul, "divide": torch.div,

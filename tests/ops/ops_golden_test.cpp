@@ -37,6 +37,8 @@ Op op_of(const nlohmann::json& c) {
     else if (key == "keepdim") op.keepdim = value.get<bool>();
     else if (key == "count_include_pad") op.count_include_pad = value.get<bool>();
     else if (key == "dim") op.dims = {value.get<std::int64_t>()};
+    else if (key == "normalized_shape") op.normalized_shape = integers(value);
+    else if (key == "num_groups") op.num_groups = value.get<std::int64_t>();
     else op.scalars[key] = value.get<double>();  // output_shape refuses a name the op does not take
   }
   return op;

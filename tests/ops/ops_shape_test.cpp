@@ -120,6 +120,33 @@ TEST(OpsShape, OneOutputElementOfAConvolutionReadsOnlyItsWindow) {
   EXPECT_EQ(boxes[1].hi, (Shape{6, 4, 3, 3}));
 }
 
+TEST(OpsShape, NormalisationsThatDoNotFitAreRefused) {
+  Op layer = of(OpKind::layer_norm);
+  expect_refused(layer, {{2, 3}}, "layer_norm: normalized_shape needs 1 to 2 extents");
+  layer.normalized_shape = {2};
+  expect_refused(layer, {{2, 3}}, "layer_norm: normalized_shape [2] is not the trailing shape of [2, 3]");
+  layer.normalized_shape = {3};
+  expect_refused(layer, {{2, 3}, {2}}, "layer_norm: weight [2] is not [3]");
+  Op group = of(OpKind::group_norm);
+  group.num_groups = 4;
+  expect_refused(group, {{2, 6, 5}}, "group_norm: channels 6 are not divisible by num_groups 4");
+  expect_refused(of(OpKind::instance_norm), {{2, 6}}, "instance_norm: x [2, 6] needs rank 3 or more");
+  Op batch = of(OpKind::batch_norm);
+  expect_refused(batch, {{2, 6, 5}, {6}, {5}}, "batch_norm: bias [5] is not [6]");
+  batch.scalars = {{"eps", -1}};
+  expect_refused(batch, {{2, 6, 5}}, "batch_norm: eps is negative");
+}
+
+// One output element of group_norm reads its whole group (two channels here,
+// all of space) and nothing of the other images or groups.
+TEST(OpsShape, AGroupNormElementReadsItsGroup) {
+  Op group = of(OpKind::group_norm);
+  group.num_groups = 3;
+  const std::vector<Box> boxes = input_boxes(group, {{2, 6, 4}, {6}}, Box::element({2, 6, 4}, 1 * 24 + 3 * 4 + 1));
+  EXPECT_EQ(boxes.at(0), (Box{{1, 2, 0}, {2, 4, 4}}));
+  EXPECT_EQ(boxes.at(1), (Box{{0}, {6}}));
+}
+
 // The suite schema (docs/suite.schema.json) offers exactly the library's ops
 // and a property for every scalar attribute, so that a suite the schema
 // passes is one the loader reads.

@@ -118,8 +118,8 @@ TEST_F(SuiteValidation, EmptyOrNegativeShape) {
 TEST_F(SuiteValidation, MalformedForwardPass) {
   expect_error([](Json& j) { j["forward"][0]["op"] = "convolve"; },
                "$.forward[0].op: unknown op 'convolve' (known: conv, conv_transpose, max_pool, avg_pool, sum, "
-               "mean, max, min, prod, logsumexp, softmax, log_softmax, add, subtract, multiply, divide, relu, "
-               "gelu, gelu_tanh, sigmoid, tanh, leaky_relu, elu, selu, hardtanh, hardsigmoid, hardswish, "
+               "mean, max, min, prod, logsumexp, softmax, log_softmax, layer_norm, batch_norm, instance_norm, "
+               "group_norm, add, subtract, multiply, divide, relu, gelu, gelu_tanh, sigmoid, tanh, leaky_relu, elu, selu, hardtanh, hardsigmoid, hardswish, "
                "softplus, softsign, silu, mish, exp, log, sqrt, rsqrt, abs, pow, clamp, scale, matmul)");
   expect_error([](Json& j) { j["forward"][0]["inputs"][1] = "w"; },
                "$.forward[0].inputs[1]: 'w' is neither an input or parameter nor the output of an earlier op");
@@ -169,6 +169,12 @@ TEST_F(SuiteValidation, TheScalarsAndDimOfAnOp) {
                "$.forward[1]: hardtanh: min_val is above max_val at the default axes");
   expect_error(then({{"op", "softmax"}, {"dim", 4}}),
                "$.forward[1]: softmax: dim 4 is outside a tensor of rank 4 at the default axes");
+  expect_error(then({{"op", "layer_norm"}, {"normalized_shape", {5}}}),
+               "$.forward[1]: layer_norm: normalized_shape [5] is not the trailing shape of [8, 32, 514, 1026] "
+               "at the default axes");
+  expect_error(then({{"op", "group_norm"}, {"num_groups", "out_channels / 3"}}),
+               "$.forward[1]: group_norm: channels 32 are not divisible by num_groups 10 at the default axes");
+  expect_error(then({{"op", "group_norm"}, {"num_groups", {2, 2}}}), "$.forward[1].num_groups: num_groups is one value");
 
   // Given values reach the op; the others keep PyTorch's defaults.
   TempDir dir;
@@ -178,6 +184,9 @@ TEST_F(SuiteValidation, TheScalarsAndDimOfAnOp) {
   Suite clamp = test::load_edited(dir, then({{"op", "clamp"}, {"high", 0.5}}));
   EXPECT_EQ(clamp.forward[1].constants.scalar("high"), 0.5);
   EXPECT_EQ(clamp.forward[1].constants.scalar("low"), -std::numeric_limits<double>::infinity());
+  Suite grouped = test::load_edited(dir, then({{"op", "group_norm"}, {"num_groups", "out_channels / 8"}, {"eps", 0}}));
+  EXPECT_EQ(grouped.forward[1].constants.scalar("eps"), 0.0);
+  EXPECT_EQ(grouped.forward[1].integers.at("num_groups"), (std::vector<std::string>{"out_channels / 8"}));
   Suite softmax = test::load_edited(dir, then({{"op", "log_softmax"}, {"dim", -3}}));
   EXPECT_EQ(softmax.forward[1].constants.dims, (std::vector<std::int64_t>{-3}));
 }

@@ -341,7 +341,9 @@ void evaluate_matmul(const Op& op, const std::vector<Shape>& shapes, const std::
   });
 }
 
-}  // namespace
+
+// The fallback family: every kind the others do not have.
+bool is_dense_op(OpKind) { return true; }
 
 Shape dense_output_shape(const Op& op, const std::vector<Shape>& inputs) {
   if (is_unary(op.kind)) return unary_output_shape(op, inputs[0]);
@@ -394,5 +396,9 @@ double dense_flops(const Op& op, const std::vector<Shape>& inputs) {
   if (op.kind == OpKind::matmul) return 2 * elements * static_cast<double>(inputs[0].back());
   return elements;
 }
+
+}  // namespace
+
+const OpFamily kDenseOps{is_dense_op, dense_output_shape, dense_input_boxes, dense_evaluate, dense_flops};
 
 }  // namespace kg::ops::detail

@@ -1,7 +1,7 @@
 #pragma once
 // The op families of ops.cpp's dispatch: windowed ops (convolutions and
-// pools, window_ops.cpp) and the rest (element-wise, reductions, matmul,
-// dense_ops.cpp). Each family gives the four answers of kernelgate/detail/ops.hpp.
+// pools, window_ops.cpp), normalisations (norm_ops.cpp) and the rest
+// (element-wise, reductions, softmax, matmul, dense_ops.cpp). Each family gives the four answers of kernelgate/detail/ops.hpp.
 #include <functional>
 #include <string>
 
@@ -22,17 +22,18 @@ void unravel(const Box& box, std::int64_t flat, std::int64_t* index);
 // body(flat, index) for every element of the box, in parallel chunks.
 void for_each_element(const Box& box, const std::function<void(std::int64_t, const std::int64_t*)>& body);
 
-bool is_window_op(OpKind kind);
-Shape window_output_shape(const Op& op, const std::vector<Shape>& inputs);
-std::vector<Box> window_input_boxes(const Op& op, const std::vector<Shape>& inputs, const Box& out);
-void window_evaluate(const Op& op, const std::vector<Shape>& shapes, const std::vector<const Region*>& inputs,
-                     Region& out);
-double window_flops(const Op& op, const std::vector<Shape>& inputs);
+// The four answers of kernelgate/detail/ops.hpp for the kinds of one family.
+struct OpFamily {
+  bool (*has)(OpKind kind);
+  Shape (*output_shape)(const Op& op, const std::vector<Shape>& inputs);
+  std::vector<Box> (*input_boxes)(const Op& op, const std::vector<Shape>& inputs, const Box& out);
+  void (*evaluate)(const Op& op, const std::vector<Shape>& shapes, const std::vector<const Region*>& inputs,
+                   Region& out);
+  double (*flops)(const Op& op, const std::vector<Shape>& inputs);
+};
 
-Shape dense_output_shape(const Op& op, const std::vector<Shape>& inputs);
-std::vector<Box> dense_input_boxes(const Op& op, const std::vector<Shape>& inputs, const Box& out);
-void dense_evaluate(const Op& op, const std::vector<Shape>& shapes, const std::vector<const Region*>& inputs,
-                    Region& out);
-double dense_flops(const Op& op, const std::vector<Shape>& inputs);
+extern const OpFamily kWindowOps;  // convolutions and pools, window_ops.cpp
+extern const OpFamily kNormOps;    // normalisations, norm_ops.cpp
+extern const OpFamily kDenseOps;   // every other kind, dense_ops.cpp
 
 }  // namespace kg::ops::detail

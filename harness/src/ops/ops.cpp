@@ -1,7 +1,8 @@
-// Boxes, regions, op names and the dispatch of kernelgate/detail/ops.hpp to the two
+// Boxes, regions, op names and the dispatch of kernelgate/detail/ops.hpp to the
 // op families.
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 
 #include "kernelgate/detail/parallel.hpp"
@@ -48,11 +49,12 @@ Region::Region(Box box_of_values) : box(std::move(box_of_values)) {
 
 namespace {
 
-constexpr EnumNames<OpKind, 40> kOpKindNames{"op", {{
+constexpr EnumNames<OpKind, 44> kOpKindNames{"op", {{
     {OpKind::conv, "conv"}, {OpKind::conv_transpose, "conv_transpose"}, {OpKind::max_pool, "max_pool"},
     {OpKind::avg_pool, "avg_pool"}, {OpKind::sum, "sum"}, {OpKind::mean, "mean"}, {OpKind::max, "max"},
     {OpKind::min, "min"}, {OpKind::prod, "prod"}, {OpKind::logsumexp, "logsumexp"}, {OpKind::softmax, "softmax"},
-    {OpKind::log_softmax, "log_softmax"}, {OpKind::add, "add"}, {OpKind::subtract, "subtract"},
+    {OpKind::log_softmax, "log_softmax"}, {OpKind::layer_norm, "layer_norm"}, {OpKind::batch_norm, "batch_norm"},
+    {OpKind::instance_norm, "instance_norm"}, {OpKind::group_norm, "group_norm"}, {OpKind::add, "add"}, {OpKind::subtract, "subtract"},
     {OpKind::multiply, "multiply"}, {OpKind::divide, "divide"}, {OpKind::relu, "relu"}, {OpKind::gelu, "gelu"},
     {OpKind::gelu_tanh, "gelu_tanh"}, {OpKind::sigmoid, "sigmoid"}, {OpKind::tanh, "tanh"},
     {OpKind::leaky_relu, "leaky_relu"}, {OpKind::elu, "elu"}, {OpKind::selu, "selu"}, {OpKind::hardtanh, "hardtanh"},
@@ -74,6 +76,7 @@ constexpr ScalarAttribute kPow[] = {{"exponent", kRequired}};
 // Either bound may be left out (torch.clamp's None); the suite gives one.
 constexpr ScalarAttribute kClamp[] = {{"low", -kInfinity}, {"high", kInfinity}};
 constexpr ScalarAttribute kScale[] = {{"value", kRequired}};
+constexpr ScalarAttribute kNorm[] = {{"eps", 1e-5}};
 
 }  // namespace
 
@@ -92,6 +95,10 @@ std::span<const ScalarAttribute> scalar_attributes(OpKind kind) {
     case OpKind::pow: return kPow;
     case OpKind::clamp: return kClamp;
     case OpKind::scale: return kScale;
+    case OpKind::layer_norm:
+    case OpKind::batch_norm:
+    case OpKind::instance_norm:
+    case OpKind::group_norm: return kNorm;
     default: return {};
   }
 }
@@ -110,6 +117,10 @@ std::pair<std::size_t, std::size_t> operand_count(OpKind kind) {
   switch (kind) {
     case OpKind::conv:
     case OpKind::conv_transpose: return {2, 3};
+    case OpKind::layer_norm:
+    case OpKind::batch_norm:
+    case OpKind::instance_norm:
+    case OpKind::group_norm: return {1, 3};
     case OpKind::add:
     case OpKind::subtract:
     case OpKind::multiply:
@@ -120,6 +131,12 @@ std::pair<std::size_t, std::size_t> operand_count(OpKind kind) {
 }
 
 namespace {
+
+const detail::OpFamily& family_of(OpKind kind) {
+  for (const detail::OpFamily* family : {&detail::kWindowOps, &detail::kNormOps})
+    if (family->has(kind)) return *family;
+  return detail::kDenseOps;
+}
 
 void check_operands(const Op& op, std::size_t count) {
   auto [fewest, most] = operand_count(op.kind);
@@ -135,8 +152,7 @@ Shape output_shape(const Op& op, const std::vector<Shape>& inputs) {
   for (const Shape& shape : inputs)
     for (std::int64_t extent : shape)
       if (extent <= 0) detail::fail(op, "operand of shape " + detail::describe(shape) + " is empty");
-  return detail::is_window_op(op.kind) ? detail::window_output_shape(op, inputs)
-                                       : detail::dense_output_shape(op, inputs);
+  return family_of(op.kind).output_shape(op, inputs);
 }
 
 std::vector<Box> input_boxes(const Op& op, const std::vector<Shape>& inputs, const Box& out) {
@@ -145,22 +161,18 @@ std::vector<Box> input_boxes(const Op& op, const std::vector<Shape>& inputs, con
     for (const Shape& shape : inputs) none.push_back(Box{Shape(shape.size(), 0), Shape(shape.size(), 0)});
     return none;
   }
-  return detail::is_window_op(op.kind) ? detail::window_input_boxes(op, inputs, out)
-                                       : detail::dense_input_boxes(op, inputs, out);
+  return family_of(op.kind).input_boxes(op, inputs, out);
 }
 
 void evaluate(const Op& op, const std::vector<Shape>& shapes, const std::vector<const Region*>& inputs,
               Region& out) {
   check_operands(op, inputs.size());
   if (out.box.empty()) return;
-  if (detail::is_window_op(op.kind))
-    detail::window_evaluate(op, shapes, inputs, out);
-  else
-    detail::dense_evaluate(op, shapes, inputs, out);
+  family_of(op.kind).evaluate(op, shapes, inputs, out);
 }
 
 double flops(const Op& op, const std::vector<Shape>& inputs) {
-  return detail::is_window_op(op.kind) ? detail::window_flops(op, inputs) : detail::dense_flops(op, inputs);
+  return family_of(op.kind).flops(op, inputs);
 }
 
 namespace detail {

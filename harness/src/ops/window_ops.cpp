@@ -140,7 +140,6 @@ Geometry geometry_of(const Op& op, const std::vector<Shape>& inputs) {
   return g;
 }
 
-}  // namespace
 
 bool is_window_op(OpKind kind) { return is_convolution(kind) || is_pool(kind); }
 
@@ -261,5 +260,9 @@ double window_flops(const Op& op, const std::vector<Shape>& inputs) {
   if (is_convolution(op.kind)) return 2 * planes * static_cast<double>(g.in_per_group()) * taps;
   return planes * taps;
 }
+
+}  // namespace
+
+const OpFamily kWindowOps{is_window_op, window_output_shape, window_input_boxes, window_evaluate, window_flops};
 
 }  // namespace kg::ops::detail

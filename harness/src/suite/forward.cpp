@@ -32,6 +32,8 @@ std::set<std::string> attributes_of(OpKind kind) {
     case OpKind::logsumexp: return {"dims", "keepdim"};
     case OpKind::softmax:
     case OpKind::log_softmax: return {"dim"};
+    case OpKind::layer_norm: names.insert("normalized_shape"); return names;
+    case OpKind::group_norm: names.insert("num_groups"); return names;
     default: return names;
   }
 }
@@ -45,10 +47,13 @@ std::set<std::string> required_attributes(OpKind kind) {
   if (kinds_attributes.count("kernel")) names.insert("kernel");
   if (kinds_attributes.count("dims")) names.insert("dims");
   if (kinds_attributes.count("dim")) names.insert("dim");
+  if (kinds_attributes.count("normalized_shape")) names.insert("normalized_shape");
+  if (kinds_attributes.count("num_groups")) names.insert("num_groups");
   return names;
 }
 
-const std::set<std::string> kIntegerAttributes{"kernel", "stride", "padding", "dilation", "output_padding", "groups"};
+const std::set<std::string> kIntegerAttributes{"kernel",         "stride", "padding",         "dilation",
+                                               "output_padding", "groups", "normalized_shape", "num_groups"};
 
 // The op's kind, and the keys it must and may have.
 OpKind read_op_kind(const JsonReader& op_field) {
@@ -107,8 +112,9 @@ void read_attributes(const JsonReader& op_field, ForwardStep& step, const Expres
     const JsonReader value = op_field.at(key);
     if (kIntegerAttributes.count(key)) {
       if (value.json().is_array()) {
-        if (key == "groups") value.fail("groups is one value");
-        if (value.size() == 0) value.fail("give one value, or one per spatial dimension");
+        if (key == "groups" || key == "num_groups") value.fail(key + " is one value");
+        if (value.size() == 0) value.fail(key == "normalized_shape" ? "give one extent or more"
+                                                                    : "give one value, or one per spatial dimension");
         for (std::size_t d = 0; d < value.size(); ++d) step.integers[key].push_back(read_expression(value.at(d)));
       } else {
         step.integers[key].push_back(read_expression(value));
@@ -171,6 +177,8 @@ std::optional<ForwardProblem> find_forward_problem(const Suite& suite, const Axe
       else if (key == "dilation") op.dilation = values;
       else if (key == "output_padding") op.output_padding = values;
       else if (key == "groups") op.groups = values.at(0);
+      else if (key == "num_groups") op.num_groups = values.at(0);
+      else if (key == "normalized_shape") op.normalized_shape = values;
     }
     std::vector<ops::Shape> operands;
     for (const auto& name : step.inputs) operands.push_back(forward.shapes.at(name));

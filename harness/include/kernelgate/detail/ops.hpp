@@ -61,6 +61,10 @@ enum class OpKind {
   logsumexp,       // log of the sum of exp, shifted by the maximum
   softmax,         // along one dim
   log_softmax,
+  layer_norm,      // over the trailing normalized_shape; weight and bias of that shape, optional
+  batch_norm,      // training mode: each channel over batch and space; weight and bias [C], optional
+  instance_norm,   // each (image, channel) over space; weight and bias [C], optional
+  group_norm,      // each (image, group of channels) over the group and space; weight and bias [C], optional
   add,             // two tensors, broadcast as NumPy and PyTorch do
   subtract,
   multiply,
@@ -106,6 +110,8 @@ struct Op {
   std::vector<std::int64_t> stride, padding, dilation, output_padding;
   std::int64_t groups = 1;
   bool count_include_pad = true;  // avg_pool
+  std::vector<std::int64_t> normalized_shape;  // layer_norm: the trailing extents it normalises over
+  std::int64_t num_groups = 1;                 // group_norm
   std::vector<std::int64_t> dims;  // reductions, softmax (one); negative counts from the end
   bool keepdim = false;
   // The numbers of scalar_attributes(kind) the suite gives; the others take
@@ -150,7 +156,9 @@ void evaluate(const Op& op, const std::vector<Shape>& shapes, const std::vector<
 // its output, the only ones a gather computes), one per element read for
 // pools and reductions, one per output element for the element-wise ops,
 // three per element for softmax and log_softmax (a pass for the maximum, one
-// for the sum of exponentials, one to normalise).
+// for the sum of exponentials, one to normalise), five per element for the
+// normalisations (one for the mean, two for the variance, two to normalise
+// and apply the affine weight and bias).
 double flops(const Op& op, const std::vector<Shape>& inputs);
 
 }  // namespace kg::ops
