@@ -93,6 +93,13 @@ CASES += [
     ("instance_norm2d_affine", "instance_norm", {"eps": 1e-4}, [[2, 3, 5, 4], [3], [3]]),
     ("group_norm_affine", "group_norm", {"num_groups": 2, "eps": 1e-4}, [[2, 6, 4, 3], [6], [6]]),
     ("group_norm3d_plain", "group_norm", {"num_groups": 3}, [[2, 3, 2, 3, 4]]),
+    ("cumsum_middle_dim", "cumsum", {"dim": 1}, [[2, 9, 3]]),
+    ("cumsum_reverse_exclusive", "cumsum", {"dim": -1, "reverse": True, "exclusive": True}, [[3, 8]]),
+    ("cumprod_exclusive", "cumprod", {"dim": 1, "exclusive": True}, [[2, 7]], "near_one"),
+    ("cumprod_reverse", "cumprod", {"dim": 0, "reverse": True}, [[6, 3]], "near_one"),
+    ("shift", "shift", {"value": -0.75}, [[3, 17]]),
+    ("linear_bias_batched", "linear", {}, [[2, 3, 5], [4, 5], [4]]),
+    ("linear_no_bias", "linear", {}, [[6, 7], [3, 7]]),
 ]
 
 

@@ -76,6 +76,18 @@ def apply(op, operands, a):
         return F.instance_norm(x, weight=weight, bias=bias, eps=eps)
     if op == "group_norm":
         return F.group_norm(x, a["num_groups"], weight, bias, eps)
+    if op in ("cumsum", "cumprod"):
+        dim = a["dim"]
+        scan = getattr(torch, op)
+        if a.get("reverse", False):
+            x = x.flip(dim)
+        y = scan(x, dim=dim)
+        if a.get("exclusive", False):  # each element's own term left out: the scan shifted by one
+            first = torch.zeros_like(x.narrow(dim, 0, 1)) if op == "cumsum" else torch.ones_like(x.narrow(dim, 0, 1))
+            y = torch.cat([first, y.narrow(dim, 0, x.shape[dim] - 1)], dim=dim)
+        return y.flip(dim) if a.get("reverse", False) else y
+    if op == "linear":
+        return F.linear(x, operands[1], operands[2] if len(operands) > 2 else None)
     if op in ("softmax", "log_softmax"):
         return getattr(F, op)(x, dim=a["dim"])
     binary = {"add": torch.add, "subtract": torch.sub, "multiply": torch.mul, "divide": torch.div,
@@ -102,6 +114,8 @@ def apply(op, operands, a):
         return torch.clamp(x, a.get("low"), a.get("high"))
     if op == "scale":
         return x * a["value"]
+    if op == "shift":
+        return x + a["value"]
     raise SystemExit(f"unknown op {op}")
 
 

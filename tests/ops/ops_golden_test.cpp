@@ -35,6 +35,8 @@ Op op_of(const nlohmann::json& c) {
     else if (key == "groups") op.groups = value.get<std::int64_t>();
     else if (key == "dims") op.dims = integers(value);
     else if (key == "keepdim") op.keepdim = value.get<bool>();
+    else if (key == "reverse") op.reverse = value.get<bool>();
+    else if (key == "exclusive") op.exclusive = value.get<bool>();
     else if (key == "count_include_pad") op.count_include_pad = value.get<bool>();
     else if (key == "dim") op.dims = {value.get<std::int64_t>()};
     else if (key == "normalized_shape") op.normalized_shape = integers(value);

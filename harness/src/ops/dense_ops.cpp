@@ -35,7 +35,8 @@ bool is_unary(OpKind kind) {
     case OpKind::abs:
     case OpKind::pow:
     case OpKind::clamp:
-    case OpKind::scale: return true;
+    case OpKind::scale:
+    case OpKind::shift: return true;
     default: return false;
   }
 }
@@ -53,7 +54,10 @@ bool is_reduction(OpKind kind) {
     default: return false;
   }
 }
-bool is_along_dim(OpKind kind) { return kind == OpKind::softmax || kind == OpKind::log_softmax; }
+bool is_along_dim(OpKind kind) {
+  return kind == OpKind::softmax || kind == OpKind::log_softmax || kind == OpKind::cumsum || kind == OpKind::cumprod;
+}
+bool is_scan(OpKind kind) { return kind == OpKind::cumsum || kind == OpKind::cumprod; }
 
 // softplus with PyTorch's switch to the identity above the threshold, where
 // log(1 + exp(beta x)) / beta and x agree to double precision.
@@ -98,6 +102,7 @@ double apply_unary(const Op& op, double v) {
     case OpKind::hardtanh: return std::min(std::max(v, op.scalar("min_val")), op.scalar("max_val"));
     case OpKind::clamp: return std::min(std::max(v, op.scalar("low")), op.scalar("high"));
     case OpKind::scale: return v * op.scalar("value");
+    case OpKind::shift: return v + op.scalar("value");
     default: return apply_activation(op, v);
   }
 }
@@ -320,6 +325,69 @@ void evaluate_along_dim(const Op& op, const Shape& shape, const Region& x, Regio
   });
 }
 
+// A scan along the dim, one row at a time: the running sum (product) from
+// the first element (the last, reversed), written where the box asks;
+// exclusive leaves each element's own term out (0, or 1 for a product, first).
+void evaluate_scan(const Op& op, const Shape& shape, const Region& x, Region& out) {
+  const std::size_t dim = along_dim(op, shape.size());
+  const bool product = op.kind == OpKind::cumprod;
+  Box rows = out.box;
+  rows.hi[dim] = rows.lo[dim] + 1;
+  for_each_element(rows, [&](std::int64_t, const std::int64_t* row) {
+    std::vector<std::int64_t> at(row, row + shape.size());
+    const std::int64_t first = op.reverse ? shape[dim] - 1 : 0, step = op.reverse ? -1 : 1;
+    double running = product ? 1.0 : 0.0;
+    for (std::int64_t i = first; i >= 0 && i < shape[dim]; i += step) {
+      at[dim] = i;
+      const double term = x.at(at.data());
+      if (!op.exclusive) running = product ? running * term : running + term;
+      if (i >= out.box.lo[dim] && i < out.box.hi[dim])
+        out.data[static_cast<std::size_t>(out.offset(at.data()))] = running;
+      if (op.exclusive) running = product ? running * term : running + term;
+      if (op.reverse ? i <= out.box.lo[dim] : i + 1 >= out.box.hi[dim]) break;  // the rest is not asked for
+    }
+  });
+}
+
+Shape linear_output_shape(const Op& op, const std::vector<Shape>& inputs) {
+  const Shape& x = inputs[0];
+  const Shape& weight = inputs[1];
+  if (weight.size() != 2 || weight[1] != x.back())
+    fail(op, "weight " + describe(weight) + " is not [out_features, " + std::to_string(x.back()) + "]");
+  if (inputs.size() == 3 && inputs[2] != Shape{weight[0]})
+    fail(op, "bias " + describe(inputs[2]) + " is not [" + std::to_string(weight[0]) + "]");
+  Shape shape = x;
+  shape.back() = weight[0];
+  return shape;
+}
+
+// An output element reads its row of x, its feature's row of the weight and
+// its feature's bias.
+std::vector<Box> linear_input_boxes(const std::vector<Shape>& inputs, const Box& out) {
+  Box x = out, weight{{out.lo.back(), 0}, {out.hi.back(), inputs[1][1]}};
+  x.lo.back() = 0;
+  x.hi.back() = inputs[0].back();
+  std::vector<Box> boxes{x, weight};
+  if (inputs.size() == 3) boxes.push_back(Box{{out.lo.back()}, {out.hi.back()}});
+  return boxes;
+}
+
+void evaluate_linear(const std::vector<Shape>& shapes, const std::vector<const Region*>& inputs, Region& out) {
+  const std::size_t last = out.box.lo.size() - 1;
+  const std::int64_t features_in = shapes[0].back();
+  for_each_element(out.box, [&](std::int64_t flat, const std::int64_t* index) {
+    std::vector<std::int64_t> xi(index, index + last + 1);
+    std::int64_t wi[2] = {index[last], 0};
+    double sum = 0;
+    for (std::int64_t k = 0; k < features_in; ++k) {
+      xi[last] = k;
+      wi[1] = k;
+      sum += inputs[0]->at(xi.data()) * inputs[1]->at(wi);
+    }
+    out.data[static_cast<std::size_t>(flat)] = inputs.size() == 3 ? sum + inputs[2]->at(&index[last]) : sum;
+  });
+}
+
 void evaluate_matmul(const Op& op, const std::vector<Shape>& shapes, const std::vector<const Region*>& inputs,
                      Region& out) {
   const std::size_t rank = out.box.lo.size();
@@ -353,6 +421,7 @@ Shape dense_output_shape(const Op& op, const std::vector<Shape>& inputs) {
     along_dim(op, inputs[0].size());
     return inputs[0];
   }
+  if (op.kind == OpKind::linear) return linear_output_shape(op, inputs);
   const MatmulShape s = matmul_shape(op, inputs[0], inputs[1]);
   Shape shape = s.batch;
   shape.push_back(s.m);
@@ -365,12 +434,15 @@ std::vector<Box> dense_input_boxes(const Op& op, const std::vector<Shape>& input
   if (is_binary(op.kind)) return {broadcast_box(inputs[0], out), broadcast_box(inputs[1], out)};
   if (is_reduction(op.kind)) return {reduction_input_box(op, inputs[0], out)};
   if (is_along_dim(op.kind)) {
-    Box box = out;  // the whole of each row asked for
+    // softmax: the whole of each row asked for; a scan: the part of it up
+    // to the last element asked for (from the first, reversed).
+    Box box = out;
     const std::size_t dim = along_dim(op, inputs[0].size());
-    box.lo[dim] = 0;
-    box.hi[dim] = inputs[0][dim];
+    if (!is_scan(op.kind) || !op.reverse) box.lo[dim] = 0;
+    if (!is_scan(op.kind) || op.reverse) box.hi[dim] = inputs[0][dim];
     return {box};
   }
+  if (op.kind == OpKind::linear) return linear_input_boxes(inputs, out);
   return matmul_input_boxes(op, inputs, out);
 }
 
@@ -379,7 +451,9 @@ void dense_evaluate(const Op& op, const std::vector<Shape>& shapes, const std::v
   if (is_unary(op.kind)) evaluate_unary(op, *inputs[0], out);
   else if (is_binary(op.kind)) evaluate_binary(op, shapes, inputs, out);
   else if (is_reduction(op.kind)) evaluate_reduction(op, shapes[0], *inputs[0], out);
+  else if (is_scan(op.kind)) evaluate_scan(op, shapes[0], *inputs[0], out);
   else if (is_along_dim(op.kind)) evaluate_along_dim(op, shapes[0], *inputs[0], out);
+  else if (op.kind == OpKind::linear) evaluate_linear(shapes, inputs, out);
   else evaluate_matmul(op, shapes, inputs, out);
 }
 
@@ -392,7 +466,9 @@ double dense_flops(const Op& op, const std::vector<Shape>& inputs) {
     for (std::int64_t extent : inputs[0]) read *= static_cast<double>(extent);
     return read;
   }
+  if (is_scan(op.kind)) return elements;
   if (is_along_dim(op.kind)) return 3 * elements;
+  if (op.kind == OpKind::linear) return 2 * elements * static_cast<double>(inputs[0].back());
   if (op.kind == OpKind::matmul) return 2 * elements * static_cast<double>(inputs[0].back());
   return elements;
 }

@@ -49,11 +49,11 @@ Region::Region(Box box_of_values) : box(std::move(box_of_values)) {
 
 namespace {
 
-constexpr EnumNames<OpKind, 44> kOpKindNames{"op", {{
+constexpr EnumNames<OpKind, 48> kOpKindNames{"op", {{
     {OpKind::conv, "conv"}, {OpKind::conv_transpose, "conv_transpose"}, {OpKind::max_pool, "max_pool"},
     {OpKind::avg_pool, "avg_pool"}, {OpKind::sum, "sum"}, {OpKind::mean, "mean"}, {OpKind::max, "max"},
     {OpKind::min, "min"}, {OpKind::prod, "prod"}, {OpKind::logsumexp, "logsumexp"}, {OpKind::softmax, "softmax"},
-    {OpKind::log_softmax, "log_softmax"}, {OpKind::layer_norm, "layer_norm"}, {OpKind::batch_norm, "batch_norm"},
+    {OpKind::log_softmax, "log_softmax"}, {OpKind::cumsum, "cumsum"}, {OpKind::cumprod, "cumprod"}, {OpKind::layer_norm, "layer_norm"}, {OpKind::batch_norm, "batch_norm"},
     {OpKind::instance_norm, "instance_norm"}, {OpKind::group_norm, "group_norm"}, {OpKind::add, "add"}, {OpKind::subtract, "subtract"},
     {OpKind::multiply, "multiply"}, {OpKind::divide, "divide"}, {OpKind::relu, "relu"}, {OpKind::gelu, "gelu"},
     {OpKind::gelu_tanh, "gelu_tanh"}, {OpKind::sigmoid, "sigmoid"}, {OpKind::tanh, "tanh"},
@@ -61,7 +61,8 @@ constexpr EnumNames<OpKind, 44> kOpKindNames{"op", {{
     {OpKind::hardsigmoid, "hardsigmoid"}, {OpKind::hardswish, "hardswish"}, {OpKind::softplus, "softplus"},
     {OpKind::softsign, "softsign"}, {OpKind::silu, "silu"}, {OpKind::mish, "mish"}, {OpKind::exp, "exp"},
     {OpKind::log, "log"}, {OpKind::sqrt, "sqrt"}, {OpKind::rsqrt, "rsqrt"}, {OpKind::abs, "abs"},
-    {OpKind::pow, "pow"}, {OpKind::clamp, "clamp"}, {OpKind::scale, "scale"}, {OpKind::matmul, "matmul"},
+    {OpKind::pow, "pow"}, {OpKind::clamp, "clamp"}, {OpKind::scale, "scale"}, {OpKind::shift, "shift"},
+    {OpKind::matmul, "matmul"}, {OpKind::linear, "linear"},
 }}};
 
 constexpr double kRequired = std::numeric_limits<double>::quiet_NaN();
@@ -75,7 +76,7 @@ constexpr ScalarAttribute kSoftplus[] = {{"beta", 1.0}, {"threshold", 20.0}};
 constexpr ScalarAttribute kPow[] = {{"exponent", kRequired}};
 // Either bound may be left out (torch.clamp's None); the suite gives one.
 constexpr ScalarAttribute kClamp[] = {{"low", -kInfinity}, {"high", kInfinity}};
-constexpr ScalarAttribute kScale[] = {{"value", kRequired}};
+constexpr ScalarAttribute kScale[] = {{"value", kRequired}};  // scale and shift
 constexpr ScalarAttribute kNorm[] = {{"eps", 1e-5}};
 
 }  // namespace
@@ -94,7 +95,8 @@ std::span<const ScalarAttribute> scalar_attributes(OpKind kind) {
     case OpKind::softplus: return kSoftplus;
     case OpKind::pow: return kPow;
     case OpKind::clamp: return kClamp;
-    case OpKind::scale: return kScale;
+    case OpKind::scale:
+    case OpKind::shift: return kScale;
     case OpKind::layer_norm:
     case OpKind::batch_norm:
     case OpKind::instance_norm:
@@ -116,7 +118,8 @@ double Op::scalar(std::string_view name) const {
 std::pair<std::size_t, std::size_t> operand_count(OpKind kind) {
   switch (kind) {
     case OpKind::conv:
-    case OpKind::conv_transpose: return {2, 3};
+    case OpKind::conv_transpose:
+    case OpKind::linear: return {2, 3};
     case OpKind::layer_norm:
     case OpKind::batch_norm:
     case OpKind::instance_norm:

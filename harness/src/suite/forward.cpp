@@ -32,6 +32,8 @@ std::set<std::string> attributes_of(OpKind kind) {
     case OpKind::logsumexp: return {"dims", "keepdim"};
     case OpKind::softmax:
     case OpKind::log_softmax: return {"dim"};
+    case OpKind::cumsum:
+    case OpKind::cumprod: return {"dim", "reverse", "exclusive"};
     case OpKind::layer_norm: names.insert("normalized_shape"); return names;
     case OpKind::group_norm: names.insert("num_groups"); return names;
     default: return names;
@@ -127,6 +129,10 @@ void read_attributes(const JsonReader& op_field, ForwardStep& step, const Expres
       step.constants.keepdim = value.as_bool();
     } else if (key == "count_include_pad") {
       step.constants.count_include_pad = value.as_bool();
+    } else if (key == "reverse") {
+      step.constants.reverse = value.as_bool();
+    } else if (key == "exclusive") {
+      step.constants.exclusive = value.as_bool();
     } else if (key == "dim") {
       step.constants.dims.push_back(value.as_integer());
     } else if (key != "op" && key != "inputs" && key != "output") {

@@ -61,6 +61,8 @@ enum class OpKind {
   logsumexp,       // log of the sum of exp, shifted by the maximum
   softmax,         // along one dim
   log_softmax,
+  cumsum,          // along one dim; reverse (from the end), exclusive (each element's own term left out)
+  cumprod,
   layer_norm,      // over the trailing normalized_shape; weight and bias of that shape, optional
   batch_norm,      // training mode: each channel over batch and space; weight and bias [C], optional
   instance_norm,   // each (image, channel) over space; weight and bias [C], optional
@@ -92,7 +94,9 @@ enum class OpKind {
   pow,             // to a constant exponent
   clamp,           // to [low, high], either bound alone
   scale,           // times a constant
+  shift,           // plus a constant
   matmul,          // a [..., M, K] @ b [..., K, N] (or b [K, N]): matmul and batched matmul
+  linear,          // x [..., K] @ weight [N, K] transposed, + optional bias [N]: nn.Linear
 };
 
 // Every kind with its name, in declaration order.
@@ -114,6 +118,7 @@ struct Op {
   std::int64_t num_groups = 1;                 // group_norm
   std::vector<std::int64_t> dims;  // reductions, softmax (one); negative counts from the end
   bool keepdim = false;
+  bool reverse = false, exclusive = false;  // cumsum, cumprod
   // The numbers of scalar_attributes(kind) the suite gives; the others take
   // their defaults (scalar()).
   std::map<std::string, double, std::less<>> scalars;
