@@ -100,6 +100,12 @@ CASES += [
     ("shift", "shift", {"value": -0.75}, [[3, 17]]),
     ("linear_bias_batched", "linear", {}, [[2, 3, 5], [4, 5], [4]]),
     ("linear_no_bias", "linear", {}, [[6, 7], [3, 7]]),
+    ("permute_three_dims", "permute", {"dims": [2, 0, 1]}, [[2, 3, 4]]),
+    ("transpose_negative_dims", "permute", {"dims": [0, -1, 2, 1]}, [[2, 3, 2, 4]]),
+    ("reshape_inferred", "reshape", {"shape": [4, -1, 3]}, [[2, 6, 5, 3]]),
+    ("flatten_trailing", "reshape", {"shape": [3, 20]}, [[3, 4, 5]]),
+    ("concat_middle_three", "concat", {"dim": 1}, [[2, 3, 4], [2, 1, 4], [2, 2, 4]]),
+    ("concat_last_negative", "concat", {"dim": -1}, [[3, 2], [3, 5]]),
 ]
 
 

@@ -24,7 +24,7 @@ def resolve(step, axes):
         if key in ("op", "inputs", "output"):
             continue
         if key in ("kernel", "stride", "padding", "dilation", "output_padding", "groups", "normalized_shape",
-                   "num_groups"):
+                   "num_groups", "shape"):
             value = ([evaluate_expression(v, axes) for v in value] if isinstance(value, list)
                      else evaluate_expression(value, axes))
         attributes[key] = value
@@ -86,6 +86,12 @@ def apply(op, operands, a):
             first = torch.zeros_like(x.narrow(dim, 0, 1)) if op == "cumsum" else torch.ones_like(x.narrow(dim, 0, 1))
             y = torch.cat([first, y.narrow(dim, 0, x.shape[dim] - 1)], dim=dim)
         return y.flip(dim) if a.get("reverse", False) else y
+    if op == "permute":
+        return x.permute(*a["dims"])
+    if op == "reshape":
+        return x.reshape(a["shape"])
+    if op == "concat":
+        return torch.cat(operands, dim=a["dim"])
     if op == "linear":
         return F.linear(x, operands[1], operands[2] if len(operands) > 2 else None)
     if op in ("softmax", "log_softmax"):

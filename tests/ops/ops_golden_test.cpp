@@ -41,6 +41,7 @@ Op op_of(const nlohmann::json& c) {
     else if (key == "dim") op.dims = {value.get<std::int64_t>()};
     else if (key == "normalized_shape") op.normalized_shape = integers(value);
     else if (key == "num_groups") op.num_groups = value.get<std::int64_t>();
+    else if (key == "shape") op.shape = integers(value);
     else op.scalars[key] = value.get<double>();  // output_shape refuses a name the op does not take
   }
   return op;

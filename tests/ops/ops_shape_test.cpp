@@ -147,6 +147,27 @@ TEST(OpsShape, AGroupNormElementReadsItsGroup) {
   EXPECT_EQ(boxes.at(1), (Box{{0}, {6}}));
 }
 
+// A box of a reshape's output reads the input's box that holds the flat
+// range from its first element to its last: where that range wraps, whole
+// rows of the input.
+TEST(OpsShape, AReshapedBoxReadsItsFlatRange) {
+  Op reshape = of(OpKind::reshape);
+  reshape.shape = {3, -1};
+  EXPECT_EQ(output_shape(reshape, {{2, 6}}), (Shape{3, 4}));
+  // Rows 1 and 2 of [3, 4] are elements 4 to 11: the end of input row 0 and all of row 1.
+  EXPECT_EQ(input_boxes(reshape, {{2, 6}}, Box{{1, 0}, {3, 4}}).at(0), (Box{{0, 0}, {2, 6}}));
+  // Element (0, 1) alone is input element 1.
+  EXPECT_EQ(input_boxes(reshape, {{2, 6}}, Box{{0, 1}, {1, 2}}).at(0), (Box{{0, 1}, {1, 2}}));
+  reshape.shape = {5, -1};
+  expect_refused(reshape, {{2, 6}}, "reshape: shape [5, -1] does not hold the 12 elements of [2, 6]");
+  Op permute = of(OpKind::permute);
+  permute.dims = {0, 0};
+  expect_refused(permute, {{2, 6}}, "permute: dims [0, 0] is not a permutation of 2 dimensions");
+  Op concat = of(OpKind::concat);
+  concat.dims = {0};
+  expect_refused(concat, {{2, 6}, {2, 5}}, "concat: [2, 6] and [2, 5] differ outside dim 0");
+}
+
 // The suite schema (docs/suite.schema.json) offers exactly the library's ops
 // and a property for every scalar attribute, so that a suite the schema
 // passes is one the loader reads.

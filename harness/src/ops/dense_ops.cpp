@@ -180,15 +180,6 @@ MatmulShape matmul_shape(const Op& op, const Shape& a, const Shape& b) {
   return s;
 }
 
-// The one dimension softmax and log_softmax run along, in [0, rank).
-std::size_t along_dim(const Op& op, std::size_t rank) {
-  if (op.dims.size() != 1) fail(op, "names one dim");
-  const std::int64_t dim = op.dims[0] < 0 ? op.dims[0] + static_cast<std::int64_t>(rank) : op.dims[0];
-  if (dim < 0 || dim >= static_cast<std::int64_t>(rank))
-    fail(op, "dim " + std::to_string(op.dims[0]) + " is outside a tensor of rank " + std::to_string(rank));
-  return static_cast<std::size_t>(dim);
-}
-
 Shape unary_output_shape(const Op& op, const Shape& x) {
   for (const auto& given : op.scalars) op.scalar(given.first);  // a name the kind does not take fails here
   for (const ScalarAttribute& attribute : scalar_attributes(op.kind)) op.scalar(attribute.name);  // a required one
@@ -303,8 +294,8 @@ void evaluate_reduction(const Op& op, const Shape& shape, const Region& x, Regio
 
 // softmax and log_softmax, one row (the whole dim) at a time: its maximum and
 // its sum of exp(v - max) once, then the row's elements the box asks for.
-void evaluate_along_dim(const Op& op, const Shape& shape, const Region& x, Region& out) {
-  const std::size_t dim = along_dim(op, shape.size());
+void evaluate_softmax(const Op& op, const Shape& shape, const Region& x, Region& out) {
+  const std::size_t dim = one_dim(op, shape.size());
   Box rows = out.box;
   rows.hi[dim] = rows.lo[dim] + 1;
   for_each_element(rows, [&](std::int64_t, const std::int64_t* row) {
@@ -329,7 +320,7 @@ void evaluate_along_dim(const Op& op, const Shape& shape, const Region& x, Regio
 // the first element (the last, reversed), written where the box asks;
 // exclusive leaves each element's own term out (0, or 1 for a product, first).
 void evaluate_scan(const Op& op, const Shape& shape, const Region& x, Region& out) {
-  const std::size_t dim = along_dim(op, shape.size());
+  const std::size_t dim = one_dim(op, shape.size());
   const bool product = op.kind == OpKind::cumprod;
   Box rows = out.box;
   rows.hi[dim] = rows.lo[dim] + 1;
@@ -418,7 +409,7 @@ Shape dense_output_shape(const Op& op, const std::vector<Shape>& inputs) {
   if (is_binary(op.kind)) return broadcast_shape(op, inputs[0], inputs[1]);
   if (is_reduction(op.kind)) return reduction_output_shape(op, inputs[0]);
   if (is_along_dim(op.kind)) {
-    along_dim(op, inputs[0].size());
+    one_dim(op, inputs[0].size());
     return inputs[0];
   }
   if (op.kind == OpKind::linear) return linear_output_shape(op, inputs);
@@ -437,7 +428,7 @@ std::vector<Box> dense_input_boxes(const Op& op, const std::vector<Shape>& input
     // softmax: the whole of each row asked for; a scan: the part of it up
     // to the last element asked for (from the first, reversed).
     Box box = out;
-    const std::size_t dim = along_dim(op, inputs[0].size());
+    const std::size_t dim = one_dim(op, inputs[0].size());
     if (!is_scan(op.kind) || !op.reverse) box.lo[dim] = 0;
     if (!is_scan(op.kind) || op.reverse) box.hi[dim] = inputs[0][dim];
     return {box};
@@ -452,7 +443,7 @@ void dense_evaluate(const Op& op, const std::vector<Shape>& shapes, const std::v
   else if (is_binary(op.kind)) evaluate_binary(op, shapes, inputs, out);
   else if (is_reduction(op.kind)) evaluate_reduction(op, shapes[0], *inputs[0], out);
   else if (is_scan(op.kind)) evaluate_scan(op, shapes[0], *inputs[0], out);
-  else if (is_along_dim(op.kind)) evaluate_along_dim(op, shapes[0], *inputs[0], out);
+  else if (is_along_dim(op.kind)) evaluate_softmax(op, shapes[0], *inputs[0], out);
   else if (op.kind == OpKind::linear) evaluate_linear(shapes, inputs, out);
   else evaluate_matmul(op, shapes, inputs, out);
 }

@@ -1,7 +1,9 @@
 #pragma once
 // The op families of ops.cpp's dispatch: windowed ops (convolutions and
-// pools, window_ops.cpp), normalisations (norm_ops.cpp) and the rest
-// (element-wise, reductions, softmax, matmul, dense_ops.cpp). Each family gives the four answers of kernelgate/detail/ops.hpp.
+// pools, window_ops.cpp), normalisations (norm_ops.cpp), data movement
+// (layout_ops.cpp) and the rest (element-wise, reductions, softmax, scans,
+// matmul and linear, dense_ops.cpp). Each family gives the four answers of
+// kernelgate/detail/ops.hpp.
 #include <functional>
 #include <string>
 
@@ -19,6 +21,10 @@ std::string describe(const Shape& shape);  // "[2, 3, 4]"
 // The absolute index of element `flat` (row-major) of a box.
 void unravel(const Box& box, std::int64_t flat, std::int64_t* index);
 
+// The one dim an op names (softmax, the scans, concat), in [0, rank);
+// negative counts from the end.
+std::size_t one_dim(const Op& op, std::size_t rank);
+
 // body(flat, index) for every element of the box, in parallel chunks.
 void for_each_element(const Box& box, const std::function<void(std::int64_t, const std::int64_t*)>& body);
 
@@ -34,6 +40,7 @@ struct OpFamily {
 
 extern const OpFamily kWindowOps;  // convolutions and pools, window_ops.cpp
 extern const OpFamily kNormOps;    // normalisations, norm_ops.cpp
+extern const OpFamily kLayoutOps;  // permute, reshape and concat, layout_ops.cpp
 extern const OpFamily kDenseOps;   // every other kind, dense_ops.cpp
 
 }  // namespace kg::ops::detail

@@ -49,7 +49,7 @@ Region::Region(Box box_of_values) : box(std::move(box_of_values)) {
 
 namespace {
 
-constexpr EnumNames<OpKind, 48> kOpKindNames{"op", {{
+constexpr EnumNames<OpKind, 51> kOpKindNames{"op", {{
     {OpKind::conv, "conv"}, {OpKind::conv_transpose, "conv_transpose"}, {OpKind::max_pool, "max_pool"},
     {OpKind::avg_pool, "avg_pool"}, {OpKind::sum, "sum"}, {OpKind::mean, "mean"}, {OpKind::max, "max"},
     {OpKind::min, "min"}, {OpKind::prod, "prod"}, {OpKind::logsumexp, "logsumexp"}, {OpKind::softmax, "softmax"},
@@ -62,7 +62,8 @@ constexpr EnumNames<OpKind, 48> kOpKindNames{"op", {{
     {OpKind::softsign, "softsign"}, {OpKind::silu, "silu"}, {OpKind::mish, "mish"}, {OpKind::exp, "exp"},
     {OpKind::log, "log"}, {OpKind::sqrt, "sqrt"}, {OpKind::rsqrt, "rsqrt"}, {OpKind::abs, "abs"},
     {OpKind::pow, "pow"}, {OpKind::clamp, "clamp"}, {OpKind::scale, "scale"}, {OpKind::shift, "shift"},
-    {OpKind::matmul, "matmul"}, {OpKind::linear, "linear"},
+    {OpKind::matmul, "matmul"}, {OpKind::linear, "linear"}, {OpKind::permute, "permute"}, {OpKind::reshape, "reshape"},
+    {OpKind::concat, "concat"},
 }}};
 
 constexpr double kRequired = std::numeric_limits<double>::quiet_NaN();
@@ -119,7 +120,8 @@ std::pair<std::size_t, std::size_t> operand_count(OpKind kind) {
   switch (kind) {
     case OpKind::conv:
     case OpKind::conv_transpose:
-    case OpKind::linear: return {2, 3};
+    case OpKind::linear:
+    case OpKind::concat: return {2, 3};
     case OpKind::layer_norm:
     case OpKind::batch_norm:
     case OpKind::instance_norm:
@@ -136,7 +138,7 @@ std::pair<std::size_t, std::size_t> operand_count(OpKind kind) {
 namespace {
 
 const detail::OpFamily& family_of(OpKind kind) {
-  for (const detail::OpFamily* family : {&detail::kWindowOps, &detail::kNormOps})
+  for (const detail::OpFamily* family : {&detail::kWindowOps, &detail::kNormOps, &detail::kLayoutOps})
     if (family->has(kind)) return *family;
   return detail::kDenseOps;
 }
@@ -192,6 +194,14 @@ void unravel(const Box& box, std::int64_t flat, std::int64_t* index) {
     index[d] = box.lo[d] + flat % extent;
     flat /= extent;
   }
+}
+
+std::size_t one_dim(const Op& op, std::size_t rank) {
+  if (op.dims.size() != 1) fail(op, "names one dim");
+  const std::int64_t dim = op.dims[0] < 0 ? op.dims[0] + static_cast<std::int64_t>(rank) : op.dims[0];
+  if (dim < 0 || dim >= static_cast<std::int64_t>(rank))
+    fail(op, "dim " + std::to_string(op.dims[0]) + " is outside a tensor of rank " + std::to_string(rank));
+  return static_cast<std::size_t>(dim);
 }
 
 void for_each_element(const Box& box, const std::function<void(std::int64_t, const std::int64_t*)>& body) {

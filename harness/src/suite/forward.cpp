@@ -34,6 +34,9 @@ std::set<std::string> attributes_of(OpKind kind) {
     case OpKind::log_softmax: return {"dim"};
     case OpKind::cumsum:
     case OpKind::cumprod: return {"dim", "reverse", "exclusive"};
+    case OpKind::permute: return {"dims"};
+    case OpKind::reshape: return {"shape"};
+    case OpKind::concat: return {"dim"};
     case OpKind::layer_norm: names.insert("normalized_shape"); return names;
     case OpKind::group_norm: names.insert("num_groups"); return names;
     default: return names;
@@ -51,11 +54,12 @@ std::set<std::string> required_attributes(OpKind kind) {
   if (kinds_attributes.count("dim")) names.insert("dim");
   if (kinds_attributes.count("normalized_shape")) names.insert("normalized_shape");
   if (kinds_attributes.count("num_groups")) names.insert("num_groups");
+  if (kinds_attributes.count("shape")) names.insert("shape");
   return names;
 }
 
-const std::set<std::string> kIntegerAttributes{"kernel",         "stride", "padding",         "dilation",
-                                               "output_padding", "groups", "normalized_shape", "num_groups"};
+const std::set<std::string> kIntegerAttributes{"kernel",     "stride",           "padding",    "dilation", "output_padding",
+                                               "groups",     "normalized_shape", "num_groups", "shape"};
 
 // The op's kind, and the keys it must and may have.
 OpKind read_op_kind(const JsonReader& op_field) {
@@ -115,8 +119,8 @@ void read_attributes(const JsonReader& op_field, ForwardStep& step, const Expres
     if (kIntegerAttributes.count(key)) {
       if (value.json().is_array()) {
         if (key == "groups" || key == "num_groups") value.fail(key + " is one value");
-        if (value.size() == 0) value.fail(key == "normalized_shape" ? "give one extent or more"
-                                                                    : "give one value, or one per spatial dimension");
+        const bool extents = key == "normalized_shape" || key == "shape";
+        if (value.size() == 0) value.fail(extents ? "give one extent or more" : "give one value, or one per spatial dimension");
         for (std::size_t d = 0; d < value.size(); ++d) step.integers[key].push_back(read_expression(value.at(d)));
       } else {
         step.integers[key].push_back(read_expression(value));
@@ -185,6 +189,7 @@ std::optional<ForwardProblem> find_forward_problem(const Suite& suite, const Axe
       else if (key == "groups") op.groups = values.at(0);
       else if (key == "num_groups") op.num_groups = values.at(0);
       else if (key == "normalized_shape") op.normalized_shape = values;
+      else if (key == "shape") op.shape = values;
     }
     std::vector<ops::Shape> operands;
     for (const auto& name : step.inputs) operands.push_back(forward.shapes.at(name));

@@ -97,6 +97,9 @@ enum class OpKind {
   shift,           // plus a constant
   matmul,          // a [..., M, K] @ b [..., K, N] (or b [K, N]): matmul and batched matmul
   linear,          // x [..., K] @ weight [N, K] transposed, + optional bias [N]: nn.Linear
+  permute,         // dims: the input dimension each output dimension takes
+  reshape,         // to shape (one extent may be -1), row-major order kept: reshape, view, flatten
+  concat,          // two or three tensors along dim
 };
 
 // Every kind with its name, in declaration order.
@@ -116,6 +119,7 @@ struct Op {
   bool count_include_pad = true;  // avg_pool
   std::vector<std::int64_t> normalized_shape;  // layer_norm: the trailing extents it normalises over
   std::int64_t num_groups = 1;                 // group_norm
+  std::vector<std::int64_t> shape;             // reshape: the new extents, one of them -1 at most
   std::vector<std::int64_t> dims;  // reductions, softmax (one); negative counts from the end
   bool keepdim = false;
   bool reverse = false, exclusive = false;  // cumsum, cumprod
@@ -163,7 +167,8 @@ void evaluate(const Op& op, const std::vector<Shape>& shapes, const std::vector<
 // three per element for softmax and log_softmax (a pass for the maximum, one
 // for the sum of exponentials, one to normalise), five per element for the
 // normalisations (one for the mean, two for the variance, two to normalise
-// and apply the affine weight and bias).
+// and apply the affine weight and bias), none for permute, reshape and
+// concat (they move data).
 double flops(const Op& op, const std::vector<Shape>& inputs);
 
 }  // namespace kg::ops
