@@ -106,6 +106,13 @@ CASES += [
     ("flatten_trailing", "reshape", {"shape": [3, 20]}, [[3, 4, 5]]),
     ("concat_middle_three", "concat", {"dim": 1}, [[2, 3, 4], [2, 1, 4], [2, 2, 4]]),
     ("concat_last_negative", "concat", {"dim": -1}, [[3, 2], [3, 5]]),
+    ("flip_two_dims", "flip", {"dims": [0, -1]}, [[3, 2, 5]]),
+    ("narrow_middle", "narrow", {"dim": 1, "start": 2, "length": 3}, [[2, 7, 3]]),
+    ("triu_above_diagonal", "triu", {"diagonal": 1}, [[2, 4, 5]]),
+    ("tril_main_diagonal", "tril", {}, [[5, 4]]),
+    ("tril_below_diagonal", "tril", {"diagonal": -2}, [[6, 6]]),
+    ("diag", "diag", {}, [[6]]),
+    ("smooth_l1_beta", "smooth_l1", {"beta": 0.6}, [[3, 17], [3, 17]]),
 ]
 
 

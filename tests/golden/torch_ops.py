@@ -24,7 +24,7 @@ def resolve(step, axes):
         if key in ("op", "inputs", "output"):
             continue
         if key in ("kernel", "stride", "padding", "dilation", "output_padding", "groups", "normalized_shape",
-                   "num_groups", "shape"):
+                   "num_groups", "shape", "start", "length", "diagonal"):
             value = ([evaluate_expression(v, axes) for v in value] if isinstance(value, list)
                      else evaluate_expression(value, axes))
         attributes[key] = value
@@ -92,6 +92,16 @@ def apply(op, operands, a):
         return x.reshape(a["shape"])
     if op == "concat":
         return torch.cat(operands, dim=a["dim"])
+    if op == "flip":
+        return torch.flip(x, dims=a["dims"])
+    if op == "narrow":
+        return x.narrow(a["dim"], a["start"], a["length"])
+    if op in ("triu", "tril"):
+        return getattr(torch, op)(x, diagonal=a.get("diagonal", 0))
+    if op == "diag":
+        return torch.diag(x)
+    if op == "smooth_l1":
+        return F.smooth_l1_loss(x, operands[1], reduction="none", beta=a.get("beta", 1.0))
     if op == "linear":
         return F.linear(x, operands[1], operands[2] if len(operands) > 2 else None)
     if op in ("softmax", "log_softmax"):

@@ -42,6 +42,9 @@ Op op_of(const nlohmann::json& c) {
     else if (key == "normalized_shape") op.normalized_shape = integers(value);
     else if (key == "num_groups") op.num_groups = value.get<std::int64_t>();
     else if (key == "shape") op.shape = integers(value);
+    else if (key == "start") op.start = value.get<std::int64_t>();
+    else if (key == "length") op.length = value.get<std::int64_t>();
+    else if (key == "diagonal") op.diagonal = value.get<std::int64_t>();
     else op.scalars[key] = value.get<double>();  // output_shape refuses a name the op does not take
   }
   return op;

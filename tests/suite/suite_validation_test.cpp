@@ -161,7 +161,8 @@ std::function<void(Json&)> then(Json op) {
 
 TEST_F(SuiteValidation, TheScalarsAndDimOfAnOp) {
   expect_error(then({{"op", "softmax"}}), "$.forward[1].dim: missing required field");
-  expect_error(then({{"op", "cumprod"}, {"dim", 1}, {"reverse", 1}}), "$.forward[1].reverse: expected true or false, got number 1");
+  expect_error(then({{"op", "cumprod"}, {"dim", 1}, {"reverse", 1}}),
+               "$.forward[1].reverse: expected true or false, got number 1");
   expect_error(then({{"op", "pow"}}), "$.forward[1].exponent: missing required field");
   expect_error(then({{"op", "leaky_relu"}, {"negative_slop", 0.1}}),
                "$.forward[1].negative_slop: unknown key (allowed here: inputs, negative_slope, op, output)");
@@ -175,7 +176,10 @@ TEST_F(SuiteValidation, TheScalarsAndDimOfAnOp) {
                "at the default axes");
   expect_error(then({{"op", "group_norm"}, {"num_groups", "out_channels / 3"}}),
                "$.forward[1]: group_norm: channels 32 are not divisible by num_groups 10 at the default axes");
-  expect_error(then({{"op", "group_norm"}, {"num_groups", {2, 2}}}), "$.forward[1].num_groups: num_groups is one value");
+  expect_error(then({{"op", "group_norm"}, {"num_groups", {2, 2}}}),
+               "$.forward[1].num_groups: num_groups is one value");
+  expect_error(then({{"op", "narrow"}, {"dim", 3}, {"start", 2}, {"length", "width_in * 3"}}),
+               "$.forward[1]: narrow: start 2 and length 3072 do not fit in extent 1026 at the default axes");
 
   // Given values reach the op; the others keep PyTorch's defaults.
   TempDir dir;

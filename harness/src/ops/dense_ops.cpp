@@ -41,7 +41,8 @@ bool is_unary(OpKind kind) {
   }
 }
 bool is_binary(OpKind kind) {
-  return kind == OpKind::add || kind == OpKind::subtract || kind == OpKind::multiply || kind == OpKind::divide;
+  return kind == OpKind::add || kind == OpKind::subtract || kind == OpKind::multiply || kind == OpKind::divide ||
+         kind == OpKind::smooth_l1;
 }
 bool is_reduction(OpKind kind) {
   switch (kind) {
@@ -107,10 +108,14 @@ double apply_unary(const Op& op, double v) {
   }
 }
 
-double apply_binary(OpKind kind, double a, double b) {
-  if (kind == OpKind::add) return a + b;
-  if (kind == OpKind::subtract) return a - b;
-  if (kind == OpKind::divide) return a / b;
+double apply_binary(const Op& op, double a, double b) {
+  if (op.kind == OpKind::add) return a + b;
+  if (op.kind == OpKind::subtract) return a - b;
+  if (op.kind == OpKind::divide) return a / b;
+  if (op.kind == OpKind::smooth_l1) {  // PyTorch's smooth_l1_loss per element; beta 0 is the L1 distance
+    const double d = std::fabs(a - b), beta = op.scalar("beta");
+    return d < beta ? 0.5 * d * d / beta : d - 0.5 * beta;
+  }
   return a * b;
 }
 
@@ -264,7 +269,7 @@ void evaluate_binary(const Op& op, const std::vector<Shape>& shapes, const std::
   const std::size_t rank = out.box.lo.size();
   for_each_element(out.box, [&](std::int64_t flat, const std::int64_t* index) {
     out.data[static_cast<std::size_t>(flat)] = apply_binary(
-        op.kind, broadcast_read(*inputs[0], shapes[0], index, rank), broadcast_read(*inputs[1], shapes[1], index, rank));
+        op, broadcast_read(*inputs[0], shapes[0], index, rank), broadcast_read(*inputs[1], shapes[1], index, rank));
   });
 }
 
@@ -406,7 +411,10 @@ bool is_dense_op(OpKind) { return true; }
 
 Shape dense_output_shape(const Op& op, const std::vector<Shape>& inputs) {
   if (is_unary(op.kind)) return unary_output_shape(op, inputs[0]);
-  if (is_binary(op.kind)) return broadcast_shape(op, inputs[0], inputs[1]);
+  if (is_binary(op.kind)) {
+    if (op.kind == OpKind::smooth_l1 && !(op.scalar("beta") >= 0)) fail(op, "beta is negative");
+    return broadcast_shape(op, inputs[0], inputs[1]);
+  }
   if (is_reduction(op.kind)) return reduction_output_shape(op, inputs[0]);
   if (is_along_dim(op.kind)) {
     one_dim(op, inputs[0].size());

@@ -1,7 +1,8 @@
 // Data movement: permute (transpose is a permute of two dims), reshape
-// (view and flatten are reshapes: PyTorch's row-major order is kept) and
-// concat. No arithmetic: each output element is one input element, found
-// by index arithmetic.
+// (view and flatten are reshapes: PyTorch's row-major order is kept),
+// concat, flip and narrow; and masking: triu, tril and diag. No arithmetic:
+// each output element is one input element, found by index arithmetic, or
+// zero where a mask leaves it out.
 #include <algorithm>
 
 #include "op_families.hpp"
@@ -86,16 +87,93 @@ std::int64_t flat_of(const Shape& shape, const std::int64_t* index) {
   return flat;
 }
 
+// The dims flip reverses, each once, in [0, rank).
+std::vector<bool> flipped_dims(const Op& op, std::size_t rank) {
+  if (op.dims.empty()) fail(op, "names no dims to flip");
+  std::vector<bool> flipped(rank, false);
+  for (std::int64_t dim : op.dims) {
+    const std::int64_t d = dim < 0 ? dim + static_cast<std::int64_t>(rank) : dim;
+    if (d < 0 || d >= static_cast<std::int64_t>(rank) || flipped[static_cast<std::size_t>(d)])
+      fail(op, "dims " + describe(op.dims) + " are not distinct dims of a tensor of rank " + std::to_string(rank));
+    flipped[static_cast<std::size_t>(d)] = true;
+  }
+  return flipped;
+}
+
+Shape narrowed(const Op& op, const Shape& x) {
+  const std::size_t dim = one_dim(op, x.size());
+  if (op.start < 0 || op.length < 1 || op.start + op.length > x[dim])
+    fail(op, "start " + std::to_string(op.start) + " and length " + std::to_string(op.length) +
+                 " do not fit in extent " + std::to_string(x[dim]));
+  Shape shape = x;
+  shape[dim] = op.length;
+  return shape;
+}
+
+// The masks and diag: the same elements or a square of them, some zero.
+Shape masked_shape(const Op& op, const Shape& x) {
+  if (op.kind == OpKind::diag) {
+    if (x.size() != 1) fail(op, "takes a vector, not " + describe(x));
+    return {x[0], x[0]};
+  }
+  if (x.size() < 2) fail(op, "needs a matrix or a batch of them, not " + describe(x));
+  return x;
+}
+
+// Whether element (row, column) of the last two dims is kept.
+bool kept_by_mask(const Op& op, std::int64_t row, std::int64_t column) {
+  if (op.kind == OpKind::triu) return column - row >= op.diagonal;
+  if (op.kind == OpKind::tril) return column - row <= op.diagonal;
+  return row == column;  // diag
+}
+
 bool is_layout_op(OpKind kind) {
-  return kind == OpKind::permute || kind == OpKind::reshape || kind == OpKind::concat;
+  switch (kind) {
+    case OpKind::permute:
+    case OpKind::reshape:
+    case OpKind::concat:
+    case OpKind::flip:
+    case OpKind::narrow:
+    case OpKind::triu:
+    case OpKind::tril:
+    case OpKind::diag: return true;
+    default: return false;
+  }
 }
 
 Shape layout_output_shape(const Op& op, const std::vector<Shape>& inputs) {
   if (op.kind == OpKind::reshape) return reshaped(op, inputs[0]);
   if (op.kind == OpKind::concat) return concat_shape(op, inputs);
+  if (op.kind == OpKind::flip) {
+    flipped_dims(op, inputs[0].size());
+    return inputs[0];
+  }
+  if (op.kind == OpKind::narrow) return narrowed(op, inputs[0]);
+  if (op.kind != OpKind::permute) return masked_shape(op, inputs[0]);
   Shape shape;
   for (std::size_t d : permutation(op, inputs[0].size())) shape.push_back(inputs[0][d]);
   return shape;
+}
+
+// The input box of flip, narrow, the masks and diag.
+Box moved_box(const Op& op, const Shape& x, const Box& out) {
+  Box box = out;
+  if (op.kind == OpKind::flip) {
+    const std::vector<bool> flipped = flipped_dims(op, x.size());
+    for (std::size_t d = 0; d < x.size(); ++d)
+      if (flipped[d]) {
+        box.lo[d] = x[d] - out.hi[d];
+        box.hi[d] = x[d] - out.lo[d];
+      }
+  } else if (op.kind == OpKind::narrow) {
+    const std::size_t dim = one_dim(op, x.size());
+    box.lo[dim] += op.start;
+    box.hi[dim] += op.start;
+  } else if (op.kind == OpKind::diag) {  // the diagonal elements the box holds, if any
+    const std::int64_t lo = std::max(out.lo[0], out.lo[1]);
+    box = Box{{lo}, {std::max(lo, std::min(out.hi[0], out.hi[1]))}};
+  }
+  return box;
 }
 
 std::vector<Box> layout_input_boxes(const Op& op, const std::vector<Shape>& inputs, const Box& out) {
@@ -118,6 +196,7 @@ std::vector<Box> layout_input_boxes(const Op& op, const std::vector<Shape>& inpu
     }
     return boxes;
   }
+  if (op.kind != OpKind::permute) return {moved_box(op, inputs[0], out)};
   const std::vector<std::size_t> order = permutation(op, inputs[0].size());
   Box box = Box::whole(inputs[0]);
   for (std::size_t d = 0; d < order.size(); ++d) {
@@ -132,7 +211,10 @@ void layout_evaluate(const Op& op, const std::vector<Shape>& shapes, const std::
   const Shape out_shape = layout_output_shape(op, shapes);
   const std::vector<std::size_t> order =
       op.kind == OpKind::permute ? permutation(op, shapes[0].size()) : std::vector<std::size_t>{};
-  const std::size_t dim = op.kind == OpKind::concat ? one_dim(op, shapes[0].size()) : 0;
+  const std::size_t dim =
+      op.kind == OpKind::concat || op.kind == OpKind::narrow ? one_dim(op, shapes[0].size()) : 0;
+  const std::vector<bool> flipped =
+      op.kind == OpKind::flip ? flipped_dims(op, shapes[0].size()) : std::vector<bool>{};
   for_each_element(out.box, [&](std::int64_t flat, const std::int64_t* index) {
     std::vector<std::int64_t> at(index, index + out.box.lo.size());
     std::size_t operand = 0;
@@ -140,8 +222,20 @@ void layout_evaluate(const Op& op, const std::vector<Shape>& shapes, const std::
       for (std::size_t d = 0; d < order.size(); ++d) at[order[d]] = index[d];
     } else if (op.kind == OpKind::reshape) {
       at = Box::element(shapes[0], flat_of(out_shape, index)).lo;
-    } else {
+    } else if (op.kind == OpKind::concat) {
       while (at[dim] >= shapes[operand][dim]) at[dim] -= shapes[operand++][dim];
+    } else if (op.kind == OpKind::flip) {
+      for (std::size_t d = 0; d < flipped.size(); ++d)
+        if (flipped[d]) at[d] = shapes[0][d] - 1 - index[d];
+    } else if (op.kind == OpKind::narrow) {
+      at[dim] += op.start;
+    } else {
+      const std::size_t rank = out.box.lo.size();
+      if (!kept_by_mask(op, index[rank - 2], index[rank - 1])) {
+        out.data[static_cast<std::size_t>(flat)] = 0.0;
+        return;
+      }
+      if (op.kind == OpKind::diag) at.resize(1);
     }
     out.data[static_cast<std::size_t>(flat)] = inputs[operand]->at(at.data());
   });

@@ -49,21 +49,23 @@ Region::Region(Box box_of_values) : box(std::move(box_of_values)) {
 
 namespace {
 
-constexpr EnumNames<OpKind, 51> kOpKindNames{"op", {{
+constexpr EnumNames<OpKind, 57> kOpKindNames{"op", {{
     {OpKind::conv, "conv"}, {OpKind::conv_transpose, "conv_transpose"}, {OpKind::max_pool, "max_pool"},
     {OpKind::avg_pool, "avg_pool"}, {OpKind::sum, "sum"}, {OpKind::mean, "mean"}, {OpKind::max, "max"},
     {OpKind::min, "min"}, {OpKind::prod, "prod"}, {OpKind::logsumexp, "logsumexp"}, {OpKind::softmax, "softmax"},
-    {OpKind::log_softmax, "log_softmax"}, {OpKind::cumsum, "cumsum"}, {OpKind::cumprod, "cumprod"}, {OpKind::layer_norm, "layer_norm"}, {OpKind::batch_norm, "batch_norm"},
-    {OpKind::instance_norm, "instance_norm"}, {OpKind::group_norm, "group_norm"}, {OpKind::add, "add"}, {OpKind::subtract, "subtract"},
-    {OpKind::multiply, "multiply"}, {OpKind::divide, "divide"}, {OpKind::relu, "relu"}, {OpKind::gelu, "gelu"},
-    {OpKind::gelu_tanh, "gelu_tanh"}, {OpKind::sigmoid, "sigmoid"}, {OpKind::tanh, "tanh"},
-    {OpKind::leaky_relu, "leaky_relu"}, {OpKind::elu, "elu"}, {OpKind::selu, "selu"}, {OpKind::hardtanh, "hardtanh"},
-    {OpKind::hardsigmoid, "hardsigmoid"}, {OpKind::hardswish, "hardswish"}, {OpKind::softplus, "softplus"},
-    {OpKind::softsign, "softsign"}, {OpKind::silu, "silu"}, {OpKind::mish, "mish"}, {OpKind::exp, "exp"},
-    {OpKind::log, "log"}, {OpKind::sqrt, "sqrt"}, {OpKind::rsqrt, "rsqrt"}, {OpKind::abs, "abs"},
-    {OpKind::pow, "pow"}, {OpKind::clamp, "clamp"}, {OpKind::scale, "scale"}, {OpKind::shift, "shift"},
-    {OpKind::matmul, "matmul"}, {OpKind::linear, "linear"}, {OpKind::permute, "permute"}, {OpKind::reshape, "reshape"},
-    {OpKind::concat, "concat"},
+    {OpKind::log_softmax, "log_softmax"}, {OpKind::cumsum, "cumsum"}, {OpKind::cumprod, "cumprod"},
+    {OpKind::layer_norm, "layer_norm"}, {OpKind::batch_norm, "batch_norm"}, {OpKind::instance_norm, "instance_norm"},
+    {OpKind::group_norm, "group_norm"}, {OpKind::add, "add"}, {OpKind::subtract, "subtract"},
+    {OpKind::multiply, "multiply"}, {OpKind::divide, "divide"}, {OpKind::smooth_l1, "smooth_l1"},
+    {OpKind::relu, "relu"}, {OpKind::gelu, "gelu"}, {OpKind::gelu_tanh, "gelu_tanh"}, {OpKind::sigmoid, "sigmoid"},
+    {OpKind::tanh, "tanh"}, {OpKind::leaky_relu, "leaky_relu"}, {OpKind::elu, "elu"}, {OpKind::selu, "selu"},
+    {OpKind::hardtanh, "hardtanh"}, {OpKind::hardsigmoid, "hardsigmoid"}, {OpKind::hardswish, "hardswish"},
+    {OpKind::softplus, "softplus"}, {OpKind::softsign, "softsign"}, {OpKind::silu, "silu"}, {OpKind::mish, "mish"},
+    {OpKind::exp, "exp"}, {OpKind::log, "log"}, {OpKind::sqrt, "sqrt"}, {OpKind::rsqrt, "rsqrt"},
+    {OpKind::abs, "abs"}, {OpKind::pow, "pow"}, {OpKind::clamp, "clamp"}, {OpKind::scale, "scale"},
+    {OpKind::shift, "shift"}, {OpKind::matmul, "matmul"}, {OpKind::linear, "linear"}, {OpKind::permute, "permute"},
+    {OpKind::reshape, "reshape"}, {OpKind::concat, "concat"}, {OpKind::flip, "flip"}, {OpKind::narrow, "narrow"},
+    {OpKind::triu, "triu"}, {OpKind::tril, "tril"}, {OpKind::diag, "diag"},
 }}};
 
 constexpr double kRequired = std::numeric_limits<double>::quiet_NaN();
@@ -79,6 +81,7 @@ constexpr ScalarAttribute kPow[] = {{"exponent", kRequired}};
 constexpr ScalarAttribute kClamp[] = {{"low", -kInfinity}, {"high", kInfinity}};
 constexpr ScalarAttribute kScale[] = {{"value", kRequired}};  // scale and shift
 constexpr ScalarAttribute kNorm[] = {{"eps", 1e-5}};
+constexpr ScalarAttribute kSmoothL1[] = {{"beta", 1.0}};
 
 }  // namespace
 
@@ -102,6 +105,7 @@ std::span<const ScalarAttribute> scalar_attributes(OpKind kind) {
     case OpKind::batch_norm:
     case OpKind::instance_norm:
     case OpKind::group_norm: return kNorm;
+    case OpKind::smooth_l1: return kSmoothL1;
     default: return {};
   }
 }
@@ -130,6 +134,7 @@ std::pair<std::size_t, std::size_t> operand_count(OpKind kind) {
     case OpKind::subtract:
     case OpKind::multiply:
     case OpKind::divide:
+    case OpKind::smooth_l1:
     case OpKind::matmul: return {2, 2};
     default: return {1, 1};
   }

@@ -37,6 +37,10 @@ std::set<std::string> attributes_of(OpKind kind) {
     case OpKind::permute: return {"dims"};
     case OpKind::reshape: return {"shape"};
     case OpKind::concat: return {"dim"};
+    case OpKind::flip: return {"dims"};
+    case OpKind::narrow: return {"dim", "start", "length"};
+    case OpKind::triu:
+    case OpKind::tril: return {"diagonal"};
     case OpKind::layer_norm: names.insert("normalized_shape"); return names;
     case OpKind::group_norm: names.insert("num_groups"); return names;
     default: return names;
@@ -55,11 +59,15 @@ std::set<std::string> required_attributes(OpKind kind) {
   if (kinds_attributes.count("normalized_shape")) names.insert("normalized_shape");
   if (kinds_attributes.count("num_groups")) names.insert("num_groups");
   if (kinds_attributes.count("shape")) names.insert("shape");
+  if (kinds_attributes.count("start")) names.insert({"start", "length"});
   return names;
 }
 
-const std::set<std::string> kIntegerAttributes{"kernel",     "stride",           "padding",    "dilation", "output_padding",
-                                               "groups",     "normalized_shape", "num_groups", "shape"};
+const std::set<std::string> kIntegerAttributes{
+    "kernel", "stride", "padding", "dilation", "output_padding", "groups", "normalized_shape", "num_groups",
+    "shape",  "start",  "length",  "diagonal"};
+// The integer attributes that are one value, never one per dimension.
+const std::set<std::string> kSingleIntegers{"groups", "num_groups", "start", "length", "diagonal"};
 
 // The op's kind, and the keys it must and may have.
 OpKind read_op_kind(const JsonReader& op_field) {
@@ -118,9 +126,10 @@ void read_attributes(const JsonReader& op_field, ForwardStep& step, const Expres
     const JsonReader value = op_field.at(key);
     if (kIntegerAttributes.count(key)) {
       if (value.json().is_array()) {
-        if (key == "groups" || key == "num_groups") value.fail(key + " is one value");
+        if (kSingleIntegers.count(key)) value.fail(key + " is one value");
         const bool extents = key == "normalized_shape" || key == "shape";
-        if (value.size() == 0) value.fail(extents ? "give one extent or more" : "give one value, or one per spatial dimension");
+        if (value.size() == 0)
+          value.fail(extents ? "give one extent or more" : "give one value, or one per spatial dimension");
         for (std::size_t d = 0; d < value.size(); ++d) step.integers[key].push_back(read_expression(value.at(d)));
       } else {
         step.integers[key].push_back(read_expression(value));
@@ -190,6 +199,9 @@ std::optional<ForwardProblem> find_forward_problem(const Suite& suite, const Axe
       else if (key == "num_groups") op.num_groups = values.at(0);
       else if (key == "normalized_shape") op.normalized_shape = values;
       else if (key == "shape") op.shape = values;
+      else if (key == "start") op.start = values.at(0);
+      else if (key == "length") op.length = values.at(0);
+      else if (key == "diagonal") op.diagonal = values.at(0);
     }
     std::vector<ops::Shape> operands;
     for (const auto& name : step.inputs) operands.push_back(forward.shapes.at(name));

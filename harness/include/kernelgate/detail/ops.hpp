@@ -71,6 +71,7 @@ enum class OpKind {
   subtract,
   multiply,
   divide,
+  smooth_l1,       // a and b: |d| < beta ? 0.5 d^2 / beta : |d| - 0.5 beta, d = a - b (the loss before its mean)
   relu,
   gelu,            // the exact form, 0.5 x (1 + erf(x / sqrt 2)): PyTorch's default
   gelu_tanh,       // the tanh form (approximate="tanh"; MinGPT's NewGELU)
@@ -100,6 +101,11 @@ enum class OpKind {
   permute,         // dims: the input dimension each output dimension takes
   reshape,         // to shape (one extent may be -1), row-major order kept: reshape, view, flatten
   concat,          // two or three tensors along dim
+  flip,            // reverses the order along dims
+  narrow,          // the elements start .. start + length - 1 along dim (a slice x[..., a:b])
+  triu,            // of the last two dims: the elements on and above diagonal (0: the main one), the rest 0
+  tril,            // the elements on and below diagonal
+  diag,            // a vector [n] as the diagonal of an [n, n] matrix
 };
 
 // Every kind with its name, in declaration order.
@@ -120,6 +126,8 @@ struct Op {
   std::vector<std::int64_t> normalized_shape;  // layer_norm: the trailing extents it normalises over
   std::int64_t num_groups = 1;                 // group_norm
   std::vector<std::int64_t> shape;             // reshape: the new extents, one of them -1 at most
+  std::int64_t start = 0, length = 1;          // narrow
+  std::int64_t diagonal = 0;                   // triu, tril: 0 the main diagonal, > 0 above it
   std::vector<std::int64_t> dims;  // reductions, softmax (one); negative counts from the end
   bool keepdim = false;
   bool reverse = false, exclusive = false;  // cumsum, cumprod
@@ -167,8 +175,8 @@ void evaluate(const Op& op, const std::vector<Shape>& shapes, const std::vector<
 // three per element for softmax and log_softmax (a pass for the maximum, one
 // for the sum of exponentials, one to normalise), five per element for the
 // normalisations (one for the mean, two for the variance, two to normalise
-// and apply the affine weight and bias), none for permute, reshape and
-// concat (they move data).
+// and apply the affine weight and bias), none for permute, reshape, concat,
+// flip, narrow, triu, tril and diag (they move or mask data).
 double flops(const Op& op, const std::vector<Shape>& inputs);
 
 }  // namespace kg::ops
