@@ -47,19 +47,17 @@ std::set<std::string> attributes_of(OpKind kind) {
   }
 }
 
-// The attributes a kind cannot do without.
+// The attributes without a default: required wherever a kind takes them.
+const std::set<std::string> kNoDefault{"kernel", "dims", "dim", "normalized_shape", "num_groups", "shape", "start",
+                                       "length"};
+
+// The attributes a kind cannot do without: those, and its scalars without a default.
 std::set<std::string> required_attributes(OpKind kind) {
   std::set<std::string> names;
   for (const ops::ScalarAttribute& scalar : ops::scalar_attributes(kind))
     if (std::isnan(scalar.default_value)) names.insert(std::string(scalar.name));
-  const std::set<std::string> kinds_attributes = attributes_of(kind);
-  if (kinds_attributes.count("kernel")) names.insert("kernel");
-  if (kinds_attributes.count("dims")) names.insert("dims");
-  if (kinds_attributes.count("dim")) names.insert("dim");
-  if (kinds_attributes.count("normalized_shape")) names.insert("normalized_shape");
-  if (kinds_attributes.count("num_groups")) names.insert("num_groups");
-  if (kinds_attributes.count("shape")) names.insert("shape");
-  if (kinds_attributes.count("start")) names.insert({"start", "length"});
+  for (const std::string& name : attributes_of(kind))
+    if (kNoDefault.count(name)) names.insert(name);
   return names;
 }
 
