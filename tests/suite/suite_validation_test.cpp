@@ -199,6 +199,37 @@ TEST_F(SuiteValidation, TheScalarsAndDimOfAnOp) {
   EXPECT_EQ(softmax.forward[1].constants.dims, (std::vector<std::int64_t>{-3}));
 }
 
+// Each integer attribute, an expression over the axes, reaches its op's
+// field at the axes resolved: a chain that narrows, masks, normalises and
+// reshapes the transposed convolution's output.
+TEST(SuiteForward, IntegerAttributesReachTheirOps) {
+  test::TempDir dir;
+  const Suite suite = test::load_edited(dir, [](Json& j) {
+    j["forward"][0]["output"] = "t";
+    const std::vector<Json> chain = {
+        {{"op", "narrow"}, {"inputs", {"t"}}, {"output", "u"}, {"dim", 3}, {"start", "stride"},
+         {"length", "width_in"}},
+        {{"op", "triu"}, {"inputs", {"u"}}, {"output", "v"}, {"diagonal", "padding - 1"}},
+        {{"op", "group_norm"}, {"inputs", {"v"}}, {"output", "w"}, {"num_groups", "out_channels / 8"}},
+        {{"op", "layer_norm"}, {"inputs", {"w"}}, {"output", "n"}, {"normalized_shape", {"width_in"}}},
+        {{"op", "reshape"}, {"inputs", {"n"}}, {"output", "y"},
+         {"shape", {"batch_size", "out_channels", -1, "width_in"}}},
+    };
+    for (const Json& step : chain) j["forward"].push_back(step);
+    j["tensors"].back()["shape"][3] = "width_in";
+  });
+  const Axes axes = suite.resolve_axes("ci");
+  const ResolvedForward forward = suite.resolve_forward(axes);
+  ASSERT_EQ(forward.ops.size(), 6u);
+  EXPECT_EQ(forward.ops[1].start, axes.at("stride"));
+  EXPECT_EQ(forward.ops[1].length, axes.at("width_in"));
+  EXPECT_EQ(forward.ops[2].diagonal, axes.at("padding") - 1);
+  EXPECT_EQ(forward.ops[3].num_groups, axes.at("out_channels") / 8);
+  EXPECT_EQ(forward.ops[4].normalized_shape, (ops::Shape{axes.at("width_in")}));
+  EXPECT_EQ(forward.ops[5].shape,
+            (ops::Shape{axes.at("batch_size"), axes.at("out_channels"), -1, axes.at("width_in")}));
+}
+
 TEST_F(SuiteValidation, ForwardPassThatDoesNotFit) {
   // The op's own rule, at the axes where it first fails.
   expect_error([](Json& j) { j["forward"][0]["groups"] = 3; },
