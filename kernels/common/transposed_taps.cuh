@@ -6,6 +6,8 @@
 // where that division is exact and lands inside the input.
 #include <cstdint>
 
+#include "kernelgate/cuda.hpp"
+
 namespace kg::kernels {
 
 // The input position that output `out` reads through tap `tap` along one

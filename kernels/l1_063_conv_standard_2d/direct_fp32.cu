@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "common/conv_axes.cuh"
+#include "common/window_taps.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/grid_stride.hpp"
@@ -26,18 +27,16 @@ __global__ void conv2d_direct(Shape s, const float* __restrict__ x, const float*
   for (const std::int64_t index : kg::grid_stride(s.total())) {
     const auto [n, o, r, q] = kg::unravel(index, s.batch, s.out_channels, s.height_out, s.width_out);
     const std::int64_t first_channel = (o / group_out) * group_in;
+    const kg::kernels::Taps rows = kg::kernels::taps_inside(r, s.stride, s.padding, s.dilation, s.kernel, s.height);
+    const kg::kernels::Taps cols = kg::kernels::taps_inside(q, s.stride, s.padding, s.dilation, s.kernel, s.width);
     float sum = 0.0f;
     for (std::int64_t c = 0; c < group_in; ++c) {
       const float* plane = x + (n * s.in_channels + first_channel + c) * s.height * s.width;
       const float* filter = weight + (o * group_in + c) * s.kernel * s.kernel;
-      for (std::int64_t i = 0; i < s.kernel; ++i) {
-        const std::int64_t row = r * s.stride - s.padding + i * s.dilation;
-        if (row < 0 || row >= s.height) continue;
-        for (std::int64_t j = 0; j < s.kernel; ++j) {
-          const std::int64_t col = q * s.stride - s.padding + j * s.dilation;
-          if (col >= 0 && col < s.width) sum += plane[row * s.width + col] * filter[i * s.kernel + j];
-        }
-      }
+      for (std::int64_t i = rows.first; i < rows.last; ++i)
+        for (std::int64_t j = cols.first; j < cols.last; ++j)
+          sum += plane[rows.position(i, s.dilation) * s.width + cols.position(j, s.dilation)] *
+                 filter[i * s.kernel + j];
     }
     y[index] = sum;
   }

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "common/conv_axes.cuh"
+#include "common/window_taps.cuh"
 #include "kernelgate/candidate.hpp"
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/grid_stride.hpp"
@@ -35,19 +36,16 @@ inline __device__ float direct_element(const DirectShape& s, const float* __rest
                                        const float* __restrict__ depthwise, const float* __restrict__ pointwise,
                                        std::int64_t index) {
   const auto [n, co, oh, ow] = kg::unravel(index, s.batch, s.out_channels, s.height_out, s.width_out);
+  const kg::kernels::Taps rows = kg::kernels::taps_inside(oh, s.stride, s.padding, s.dilation, s.kernel, s.height);
+  const kg::kernels::Taps cols = kg::kernels::taps_inside(ow, s.stride, s.padding, s.dilation, s.kernel, s.width);
   float sum = 0.0f;
   for (std::int64_t c = 0; c < s.in_channels; ++c) {
     float mid = 0.0f;
-    for (std::int64_t kh = 0; kh < s.kernel; ++kh) {
-      const std::int64_t ih = oh * s.stride - s.padding + kh * s.dilation;
-      if (ih < 0 || ih >= s.height) continue;
-      for (std::int64_t kw = 0; kw < s.kernel; ++kw) {
-        const std::int64_t iw = ow * s.stride - s.padding + kw * s.dilation;
-        if (iw < 0 || iw >= s.width) continue;
-        mid += x[((n * s.in_channels + c) * s.height + ih) * s.width + iw] *
+    for (std::int64_t kh = rows.first; kh < rows.last; ++kh)
+      for (std::int64_t kw = cols.first; kw < cols.last; ++kw)
+        mid += x[((n * s.in_channels + c) * s.height + rows.position(kh, s.dilation)) * s.width +
+                 cols.position(kw, s.dilation)] *
                depthwise[(c * s.kernel + kh) * s.kernel + kw];
-      }
-    }
     sum += pointwise[co * s.in_channels + c] * mid;
   }
   return sum;
