@@ -155,20 +155,6 @@ double broadcast_read(const Region& operand, const Shape& shape, const std::int6
   return operand.data[static_cast<std::size_t>(at)];
 }
 
-// The reduced dimensions, normalised to [0, rank), sorted, each once.
-std::vector<bool> reduced_dims(const Op& op, std::size_t rank) {
-  if (op.dims.empty()) fail(op, "names no dims to reduce");
-  std::vector<bool> reduced(rank, false);
-  for (std::int64_t dim : op.dims) {
-    const std::int64_t d = dim < 0 ? dim + static_cast<std::int64_t>(rank) : dim;
-    if (d < 0 || d >= static_cast<std::int64_t>(rank))
-      fail(op, "dim " + std::to_string(dim) + " is outside a tensor of rank " + std::to_string(rank));
-    if (reduced[static_cast<std::size_t>(d)]) fail(op, "dim " + std::to_string(dim) + " is named twice");
-    reduced[static_cast<std::size_t>(d)] = true;
-  }
-  return reduced;
-}
-
 struct MatmulShape {
   std::int64_t m, k, n;
   Shape batch;  // leading dimensions of the output
@@ -199,7 +185,7 @@ Shape unary_output_shape(const Op& op, const Shape& x) {
 }
 
 Shape reduction_output_shape(const Op& op, const Shape& x) {
-  const std::vector<bool> reduced = reduced_dims(op, x.size());
+  const std::vector<bool> reduced = named_dims(op, x.size(), "reduce");
   Shape shape;
   for (std::size_t d = 0; d < reduced.size(); ++d)
     if (!reduced[d]) shape.push_back(x[d]);
@@ -208,7 +194,7 @@ Shape reduction_output_shape(const Op& op, const Shape& x) {
 }
 
 Box reduction_input_box(const Op& op, const Shape& x, const Box& out) {
-  const std::vector<bool> reduced = reduced_dims(op, x.size());
+  const std::vector<bool> reduced = named_dims(op, x.size(), "reduce");
   Box box = Box::whole(x);
   for (std::size_t d = 0, o = 0; d < reduced.size(); ++d) {
     if (!reduced[d]) {
@@ -274,7 +260,7 @@ void evaluate_binary(const Op& op, const std::vector<Shape>& shapes, const std::
 }
 
 void evaluate_reduction(const Op& op, const Shape& shape, const Region& x, Region& out) {
-  const std::vector<bool> reduced = reduced_dims(op, shape.size());
+  const std::vector<bool> reduced = named_dims(op, shape.size(), "reduce");
   Box span;  // the reduced dimensions, whole
   std::vector<std::size_t> span_dims;
   for (std::size_t d = 0; d < reduced.size(); ++d)

@@ -25,11 +25,11 @@ std::vector<std::size_t> permutation(const Op& op, std::size_t rank) {
   std::vector<std::size_t> order;
   std::vector<bool> seen(rank, false);
   for (std::int64_t dim : op.dims) {
-    const std::int64_t d = dim < 0 ? dim + static_cast<std::int64_t>(rank) : dim;
-    if (d < 0 || d >= static_cast<std::int64_t>(rank) || seen[static_cast<std::size_t>(d)])
+    const std::size_t d = dim_index(op, dim, rank);
+    if (seen[d])
       fail(op, "dims " + describe(op.dims) + " is not a permutation of " + std::to_string(rank) + " dimensions");
-    seen[static_cast<std::size_t>(d)] = true;
-    order.push_back(static_cast<std::size_t>(d));
+    seen[d] = true;
+    order.push_back(d);
   }
   return order;
 }
@@ -87,19 +87,6 @@ std::int64_t flat_of(const Shape& shape, const std::int64_t* index) {
   return flat;
 }
 
-// The dims flip reverses, each once, in [0, rank).
-std::vector<bool> flipped_dims(const Op& op, std::size_t rank) {
-  if (op.dims.empty()) fail(op, "names no dims to flip");
-  std::vector<bool> flipped(rank, false);
-  for (std::int64_t dim : op.dims) {
-    const std::int64_t d = dim < 0 ? dim + static_cast<std::int64_t>(rank) : dim;
-    if (d < 0 || d >= static_cast<std::int64_t>(rank) || flipped[static_cast<std::size_t>(d)])
-      fail(op, "dims " + describe(op.dims) + " are not distinct dims of a tensor of rank " + std::to_string(rank));
-    flipped[static_cast<std::size_t>(d)] = true;
-  }
-  return flipped;
-}
-
 Shape narrowed(const Op& op, const Shape& x) {
   const std::size_t dim = one_dim(op, x.size());
   if (op.start < 0 || op.length < 1 || op.start + op.length > x[dim])
@@ -145,7 +132,7 @@ Shape layout_output_shape(const Op& op, const std::vector<Shape>& inputs) {
   if (op.kind == OpKind::reshape) return reshaped(op, inputs[0]);
   if (op.kind == OpKind::concat) return concat_shape(op, inputs);
   if (op.kind == OpKind::flip) {
-    flipped_dims(op, inputs[0].size());
+    named_dims(op, inputs[0].size(), "flip");
     return inputs[0];
   }
   if (op.kind == OpKind::narrow) return narrowed(op, inputs[0]);
@@ -159,7 +146,7 @@ Shape layout_output_shape(const Op& op, const std::vector<Shape>& inputs) {
 Box moved_box(const Op& op, const Shape& x, const Box& out) {
   Box box = out;
   if (op.kind == OpKind::flip) {
-    const std::vector<bool> flipped = flipped_dims(op, x.size());
+    const std::vector<bool> flipped = named_dims(op, x.size(), "flip");
     for (std::size_t d = 0; d < x.size(); ++d)
       if (flipped[d]) {
         box.lo[d] = x[d] - out.hi[d];
@@ -214,7 +201,7 @@ void layout_evaluate(const Op& op, const std::vector<Shape>& shapes, const std::
   const std::size_t dim =
       op.kind == OpKind::concat || op.kind == OpKind::narrow ? one_dim(op, shapes[0].size()) : 0;
   const std::vector<bool> flipped =
-      op.kind == OpKind::flip ? flipped_dims(op, shapes[0].size()) : std::vector<bool>{};
+      op.kind == OpKind::flip ? named_dims(op, shapes[0].size(), "flip") : std::vector<bool>{};
   for_each_element(out.box, [&](std::int64_t flat, const std::int64_t* index) {
     std::vector<std::int64_t> at(index, index + out.box.lo.size());
     std::size_t operand = 0;

@@ -21,9 +21,16 @@ std::string describe(const Shape& shape);  // "[2, 3, 4]"
 // The absolute index of element `flat` (row-major) of a box.
 void unravel(const Box& box, std::int64_t flat, std::int64_t* index);
 
-// The one dim an op names (softmax, the scans, concat), in [0, rank);
-// negative counts from the end.
+// A dim an op names, in [0, rank): negative counts from the end; outside
+// the tensor fails naming it.
+std::size_t dim_index(const Op& op, std::int64_t dim, std::size_t rank);
+
+// The one dim an op names (softmax, the scans, concat).
 std::size_t one_dim(const Op& op, std::size_t rank);
+
+// The dims an op names (reductions, flip), each once, as a flag per
+// dimension; none fails "names no dims to <what>".
+std::vector<bool> named_dims(const Op& op, std::size_t rank, const std::string& what);
 
 // body(flat, index) for every element of the box, in parallel chunks.
 void for_each_element(const Box& box, const std::function<void(std::int64_t, const std::int64_t*)>& body);

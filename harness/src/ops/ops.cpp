@@ -201,12 +201,27 @@ void unravel(const Box& box, std::int64_t flat, std::int64_t* index) {
   }
 }
 
+std::size_t dim_index(const Op& op, std::int64_t dim, std::size_t rank) {
+  const std::int64_t d = dim < 0 ? dim + static_cast<std::int64_t>(rank) : dim;
+  if (d < 0 || d >= static_cast<std::int64_t>(rank))
+    fail(op, "dim " + std::to_string(dim) + " is outside a tensor of rank " + std::to_string(rank));
+  return static_cast<std::size_t>(d);
+}
+
 std::size_t one_dim(const Op& op, std::size_t rank) {
   if (op.dims.size() != 1) fail(op, "names one dim");
-  const std::int64_t dim = op.dims[0] < 0 ? op.dims[0] + static_cast<std::int64_t>(rank) : op.dims[0];
-  if (dim < 0 || dim >= static_cast<std::int64_t>(rank))
-    fail(op, "dim " + std::to_string(op.dims[0]) + " is outside a tensor of rank " + std::to_string(rank));
-  return static_cast<std::size_t>(dim);
+  return dim_index(op, op.dims[0], rank);
+}
+
+std::vector<bool> named_dims(const Op& op, std::size_t rank, const std::string& what) {
+  if (op.dims.empty()) fail(op, "names no dims to " + what);
+  std::vector<bool> named(rank, false);
+  for (std::int64_t dim : op.dims) {
+    const std::size_t d = dim_index(op, dim, rank);
+    if (named[d]) fail(op, "dim " + std::to_string(dim) + " is named twice");
+    named[d] = true;
+  }
+  return named;
 }
 
 void for_each_element(const Box& box, const std::function<void(std::int64_t, const std::int64_t*)>& body) {
