@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 
 #include "op_families.hpp"
 
@@ -72,19 +73,32 @@ constexpr double kSqrtTwoOverPi = 0.7978845608028654;
 constexpr double kSeluScale = 1.0507009873554804934193349852946;
 constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
 
-double apply_activation(const Op& op, double v) {
-  switch (op.kind) {
+// An element-wise op's scalar attributes, looked up once per evaluation
+// instead of once per element: the first and second of
+// scalar_attributes(kind), in that table's order (defaults filled in).
+struct Scalars {
+  double first = 0, second = 0;
+  explicit Scalars(const Op& op) {
+    const std::span<const ScalarAttribute> attributes = scalar_attributes(op.kind);
+    if (attributes.size() > 2) fail(op, "takes more numbers than an element-wise op reads");
+    if (attributes.size() > 0) first = op.scalar(attributes[0].name);
+    if (attributes.size() > 1) second = op.scalar(attributes[1].name);
+  }
+};
+
+double apply_activation(OpKind kind, const Scalars& s, double v) {
+  switch (kind) {
     case OpKind::relu: return v > 0 ? v : 0.0;
     case OpKind::gelu: return 0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0)));
     case OpKind::gelu_tanh: return 0.5 * v * (1.0 + std::tanh(kSqrtTwoOverPi * (v + 0.044715 * v * v * v)));
     case OpKind::sigmoid: return 1.0 / (1.0 + std::exp(-v));
     case OpKind::tanh: return std::tanh(v);
-    case OpKind::leaky_relu: return v > 0 ? v : v * op.scalar("negative_slope");
-    case OpKind::elu: return v > 0 ? v : op.scalar("alpha") * std::expm1(v);
+    case OpKind::leaky_relu: return v > 0 ? v : v * s.first;  // negative_slope
+    case OpKind::elu: return v > 0 ? v : s.first * std::expm1(v);  // alpha
     case OpKind::selu: return kSeluScale * (v > 0 ? v : kSeluAlpha * std::expm1(v));
     case OpKind::hardsigmoid: return std::min(std::max(v + 3.0, 0.0), 6.0) / 6.0;
     case OpKind::hardswish: return v * std::min(std::max(v + 3.0, 0.0), 6.0) / 6.0;
-    case OpKind::softplus: return softplus(v, op.scalar("beta"), op.scalar("threshold"));
+    case OpKind::softplus: return softplus(v, s.first, s.second);  // beta, threshold
     case OpKind::softsign: return v / (1.0 + std::fabs(v));
     case OpKind::silu: return v / (1.0 + std::exp(-v));
     case OpKind::mish: return v * std::tanh(softplus(v, 1.0, 20.0));
@@ -92,28 +106,28 @@ double apply_activation(const Op& op, double v) {
   }
 }
 
-double apply_unary(const Op& op, double v) {
-  switch (op.kind) {
+double apply_unary(OpKind kind, const Scalars& s, double v) {
+  switch (kind) {
     case OpKind::exp: return std::exp(v);
     case OpKind::log: return std::log(v);
     case OpKind::sqrt: return std::sqrt(v);
     case OpKind::rsqrt: return 1.0 / std::sqrt(v);
     case OpKind::abs: return std::fabs(v);
-    case OpKind::pow: return std::pow(v, op.scalar("exponent"));
-    case OpKind::hardtanh: return std::min(std::max(v, op.scalar("min_val")), op.scalar("max_val"));
-    case OpKind::clamp: return std::min(std::max(v, op.scalar("low")), op.scalar("high"));
-    case OpKind::scale: return v * op.scalar("value");
-    case OpKind::shift: return v + op.scalar("value");
-    default: return apply_activation(op, v);
+    case OpKind::pow: return std::pow(v, s.first);  // exponent
+    case OpKind::hardtanh: return std::min(std::max(v, s.first), s.second);  // min_val, max_val
+    case OpKind::clamp: return std::min(std::max(v, s.first), s.second);  // low, high
+    case OpKind::scale: return v * s.first;  // value
+    case OpKind::shift: return v + s.first;  // value
+    default: return apply_activation(kind, s, v);
   }
 }
 
-double apply_binary(const Op& op, double a, double b) {
-  if (op.kind == OpKind::add) return a + b;
-  if (op.kind == OpKind::subtract) return a - b;
-  if (op.kind == OpKind::divide) return a / b;
-  if (op.kind == OpKind::smooth_l1) {  // PyTorch's smooth_l1_loss per element; beta 0 is the L1 distance
-    const double d = std::fabs(a - b), beta = op.scalar("beta");
+double apply_binary(OpKind kind, const Scalars& s, double a, double b) {
+  if (kind == OpKind::add) return a + b;
+  if (kind == OpKind::subtract) return a - b;
+  if (kind == OpKind::divide) return a / b;
+  if (kind == OpKind::smooth_l1) {  // PyTorch's smooth_l1_loss per element; beta 0 is the L1 distance
+    const double d = std::fabs(a - b), beta = s.first;
     return d < beta ? 0.5 * d * d / beta : d - 0.5 * beta;
   }
   return a * b;
@@ -245,17 +259,20 @@ double reduce(OpKind kind, std::int64_t count, const std::function<double(std::i
 }
 
 void evaluate_unary(const Op& op, const Region& x, Region& out) {
+  const Scalars scalars(op);
   for_each_element(out.box, [&](std::int64_t flat, const std::int64_t* index) {
-    out.data[static_cast<std::size_t>(flat)] = apply_unary(op, x.at(index));
+    out.data[static_cast<std::size_t>(flat)] = apply_unary(op.kind, scalars, x.at(index));
   });
 }
 
 void evaluate_binary(const Op& op, const std::vector<Shape>& shapes, const std::vector<const Region*>& inputs,
                      Region& out) {
   const std::size_t rank = out.box.lo.size();
+  const Scalars scalars(op);
   for_each_element(out.box, [&](std::int64_t flat, const std::int64_t* index) {
-    out.data[static_cast<std::size_t>(flat)] = apply_binary(
-        op, broadcast_read(*inputs[0], shapes[0], index, rank), broadcast_read(*inputs[1], shapes[1], index, rank));
+    out.data[static_cast<std::size_t>(flat)] =
+        apply_binary(op.kind, scalars, broadcast_read(*inputs[0], shapes[0], index, rank),
+                     broadcast_read(*inputs[1], shapes[1], index, rank));
   });
 }
 
