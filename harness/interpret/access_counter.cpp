@@ -362,15 +362,42 @@ void AccessCounter::access(const void* address, std::size_t bytes, bool write, s
   const unsigned shift = shared ? 2 : 5;
   const std::uintptr_t from = at - shared_base;
   if (bytes == 0) return;
-  if (!shared) request.spans.emplace_back(from, static_cast<std::uint32_t>(bytes));
-  for (std::uint64_t unit = from >> shift; unit <= (from + bytes - 1) >> shift; ++unit)
-    if (request.units.empty() || request.units.back() != unit) request.units.push_back(unit);
+  if (!shared) request.add_span(from, static_cast<std::uint32_t>(bytes));
+  for (std::uint64_t unit = from >> shift; unit <= (from + bytes - 1) >> shift; ++unit) request.add_unit(unit);
+}
+
+// A lane's access that starts inside or just after the open span (the next
+// lane of a coalesced access, or a broadcast) extends it: the union of the
+// spans, all that is counted of them, is the same.
+void AccessCounter::Request::add_span(std::uint64_t from, std::uint32_t bytes) {
+  if (open_bytes > 0 && from >= open_from && from <= open_from + open_bytes) {
+    open_bytes = static_cast<std::uint32_t>(std::max(open_from + open_bytes, from + bytes) - open_from);
+    return;
+  }
+  if (open_bytes > 0) spans.emplace_back(open_from, open_bytes);
+  open_from = from;
+  open_bytes = bytes;
+}
+
+void AccessCounter::Request::add_unit(std::uint64_t unit) {
+  if (unit == open_unit) return;
+  if (open_unit != kNoUnit) units.push_back(open_unit);
+  open_unit = unit;
+}
+
+void AccessCounter::Request::close() {
+  if (open_bytes > 0) spans.emplace_back(open_from, open_bytes);
+  if (open_unit != kNoUnit) units.push_back(open_unit);
+  open_bytes = 0;
+  open_unit = kNoUnit;
 }
 
 AccessCounter::Request& AccessCounter::request_at(Warp& warp, std::uint64_t key, std::uint32_t nth, Kind kind) {
   auto [found, made] = warp.index.try_emplace({key, nth}, static_cast<std::uint32_t>(warp.requests.size()));
   if (made) {
-    warp.requests.push_back(Request{key, kind, {}, {}});
+    Request& request = warp.requests.emplace_back();
+    request.key = key;
+    request.kind = kind;
     ++live_requests_;
   }
   return warp.requests[found->second];
@@ -422,6 +449,7 @@ void AccessCounter::make_requests() {
     Warp& warp = warps_[w];
     bool waits = false;  // for a synchronous load of this interval
     for (Request& request : warp.requests) {
+      request.close();
       std::vector<std::uint64_t>& units = request.units;
       std::sort(units.begin(), units.end());
       units.erase(std::unique(units.begin(), units.end()), units.end());

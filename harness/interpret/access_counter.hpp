@@ -50,13 +50,24 @@ class AccessCounter {
   // One warp-level request: the n-th access of its lanes at one site, and the
   // 32-byte sectors (global) or 4-byte words (shared) they touched.
   struct Request {
-    std::uint64_t key;  // the site and the kind
-    Kind kind;
+    std::uint64_t key = 0;  // the site and the kind
+    Kind kind = Kind::global_load;
     // A global request's lane accesses (offset, bytes): their union is what
     // the request asked for, lanes reading the same bytes (a broadcast)
     // asking for them once.
     std::vector<std::pair<std::uint64_t, std::uint32_t>> spans;
     std::vector<std::uint64_t> units;
+    // The last span and unit, kept out of the vectors: the next lane of a
+    // coalesced access or a broadcast only extends them, without touching
+    // the vectors' memory (most of the time counting took).
+    std::uint64_t open_from = 0;
+    std::uint32_t open_bytes = 0;
+    std::uint64_t open_unit = kNoUnit;
+    static constexpr std::uint64_t kNoUnit = ~std::uint64_t{0};  // no address gives it
+
+    void add_span(std::uint64_t from, std::uint32_t bytes);
+    void add_unit(std::uint64_t unit);
+    void close();  // the open span and unit join the vectors
   };
   // A lane's place in its warp's sequence of requests. Lanes that have made
   // the same accesses so far share one sequence, so most accesses join the
