@@ -3,7 +3,8 @@
 headless Chromium and checks the DOM the browser built against the JSON
 reports: every ranked implementation has a table row and a chart bar with the
 report's latency, pages with a floor draw it, the semantics and identity are
-there. Takes a screenshot of each workload page. Exits 1 naming what differs.
+there. Takes a screenshot of the first workload page. Exits 1 naming what
+differs.
 """
 import argparse
 import html.parser
@@ -192,10 +193,13 @@ def main():
         for heading in ("Semantics", "Tensors", "Axes", "Constraints"):
             if heading not in dom.headings:
                 problems.append(f"{page.name}: no '{heading}' section")
-        shot = args.out / f"{workload}.png"
-        result = chromium(args.chromium, page, f"--screenshot={shot}", "--window-size=1100,1600")
-        if result.returncode != 0 or not shot.exists() or shot.stat().st_size < 10000:
-            problems.append(f"{page.name}: no screenshot: {result.stderr[-400:]}")
+        # The pages share one template: one screenshot shows that a page
+        # renders (each browser start is a second or two of the test's time).
+        if workload == min(by_workload):
+            shot = args.out / f"{workload}.png"
+            result = chromium(args.chromium, page, f"--screenshot={shot}", "--window-size=1100,1600")
+            if result.returncode != 0 or not shot.exists() or shot.stat().st_size < 10000:
+                problems.append(f"{page.name}: no screenshot: {result.stderr[-400:]}")
 
     index = chromium(args.chromium, args.out / "index.html", "--dump-dom")
     for workload in by_workload:
@@ -205,7 +209,7 @@ def main():
     for problem in problems:
         print(problem, file=sys.stderr)
     print(f"{len(by_workload)} workload page(s) checked in the browser, {len(problems)} problem(s); "
-          f"screenshots in {args.out}")
+          f"a screenshot in {args.out}")
     return 1 if problems else 0
 
 
