@@ -54,7 +54,11 @@ std::string init_text(const Suite& suite, const TensorSpec& tensor, const Axes& 
                   range.high, range.high, tensor.init->fan_in.c_str());
   else
     std::snprintf(buffer, sizeof buffer, "U[%g, %g)", range.low, range.high);
-  return buffer;
+  // An input built by ops: the ops after the draw.
+  std::string ops_after;
+  for (const ForwardStep& step : tensor.init->then)
+    ops_after += std::string(ops_after.empty() ? "" : ", ") + std::string(ops::to_string(step.kind));
+  return ops_after.empty() ? std::string(buffer) : std::string(buffer) + ", then " + ops_after;
 }
 
 void describe_identity(std::FILE* out, const Suite& suite, const std::string& preset) {

@@ -60,6 +60,12 @@ void write_dump(const std::filesystem::path& dir, const Suite& suite, const Axes
         entry["normal"] = {{"mean", values.mean}, {"std", values.std}};
       else
         entry["uniform"] = {{"low", values.low}, {"high", values.high}};
+      // An input built by ops after its draw: the suite's words for them.
+      const auto& init = suite.json["tensors"][&spec - suite.tensors.data()]["init"];
+      if (init.contains("then")) {
+        if (init.contains("draws")) entry["draws"] = init["draws"];
+        entry["then"] = init["then"];
+      }
     }
     manifest["tensors"].push_back(entry);
   }

@@ -24,7 +24,9 @@ TEST(WindowTaps, ExactlyTheTapsInsideTheInput) {
                 EXPECT_EQ(tap >= taps.first && tap < taps.last, inside)
                     << "tap " << tap << " of output " << out << ", extent " << extent << " kernel " << kernel
                     << " stride " << stride << " padding " << padding << " dilation " << dilation;
-                if (inside) EXPECT_EQ(taps.position(tap, dilation), at);
+                if (inside) {
+                  EXPECT_EQ(taps.position(tap, dilation), at);
+                }
               }
             }
 }

@@ -190,7 +190,9 @@ TEST(Markdown, ARunOnTheSimulatedGpuIsSimulatedNeverMeasured) {
   ASSERT_FALSE(report.at("ranking").empty());
   for (const auto& row : report.at("ranking")) EXPECT_EQ(row.at("trust"), "simulated") << row.at("implementation");
   for (const auto& c : report.at("candidates"))
-    if (!c.at("record").is_null()) EXPECT_EQ(c.at("record").at("trust"), "simulated") << c.at("id");
+    if (!c.at("record").is_null()) {
+      EXPECT_EQ(c.at("record").at("trust"), "simulated") << c.at("id");
+    }
   const std::string md = markdown_summary(report);
   EXPECT_THAT(md, HasSubstr("### ✅ l1_071_conv_transposed_2d on sim-h100-sxm"));
   EXPECT_THAT(md, HasSubstr("| 1 | `fused_tf32` (new) | tf32 | 0.6 | 1.00× | 2.50× | simulated (this run) | "

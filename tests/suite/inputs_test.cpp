@@ -86,8 +86,12 @@ TEST(Inputs, DistributionsArePyTorchsDefaults) {
 TEST(Inputs, ANormalTensorHasItsMeanAndSpread) {
   Suite suite = stock_suite("l2_078_conv_transpose3d_max_max_sum");
   for (auto& tensor : suite.tensors)
-    if (tensor.name == "x")
-      tensor.init = TensorInit{.distribution = TensorInit::Distribution::normal, .mean = 1.5, .std = 2.0};
+    if (tensor.name == "x") {
+      tensor.init = TensorInit{};
+      tensor.init->distribution = TensorInit::Distribution::normal;
+      tensor.init->mean = 1.5;
+      tensor.init->std = 2.0;
+    }
   const Axes ci = suite.resolve_axes("ci");
   const Tensors tensors = generate_inputs(suite, ci, 5);
   const auto& x = tensors.at("x").data;  // 16128 values

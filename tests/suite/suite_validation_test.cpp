@@ -129,7 +129,7 @@ TEST_F(SuiteValidation, MalformedForwardPass) {
                "$.forward[0].kernel: unknown key (allowed here: dilation, groups, inputs, op, output, "
                "output_padding, padding, stride)");
   expect_error([](Json& j) { j["forward"][0]["output"] = "z"; },
-               "$.forward[0].output: the last op must produce the output tensor 'y'");
+               "$.forward[0].output: the last op must produce 'y'");
   expect_error([](Json& j) { j["forward"][0]["output"] = "x"; },
                "$.forward[0].output: 'x' is already a tensor: every op makes a new one");
   expect_error([](Json& j) { j["forward"][0]["stride"] = "bad axis"; },

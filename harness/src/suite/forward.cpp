@@ -91,7 +91,8 @@ OpKind read_op_kind(const JsonReader& op_field) {
 // (`available`) and what nothing has read yet (`unread`).
 struct TensorFlow {
   std::set<std::string> available, unread;
-  std::string output;  // the suite's output: the last op makes it, no other
+  std::string output;  // the last op makes it, no other
+  std::string leaves;  // what the tensors available at the start are, for messages
 };
 
 void read_operands(const JsonReader& op_field, ForwardStep& step, TensorFlow& flow, bool last) {
@@ -105,7 +106,7 @@ void read_operands(const JsonReader& op_field, ForwardStep& step, TensorFlow& fl
   for (std::size_t j = 0; j < inputs_field.size(); ++j) {
     const std::string name = inputs_field.at(j).as_nonempty_string();
     if (!flow.available.count(name))
-      inputs_field.at(j).fail("'" + name + "' is neither an input or parameter nor the output of an earlier op");
+      inputs_field.at(j).fail("'" + name + "' is neither " + flow.leaves + " nor the output of an earlier op");
     flow.unread.erase(name);
     step.inputs.push_back(name);
   }
@@ -113,8 +114,8 @@ void read_operands(const JsonReader& op_field, ForwardStep& step, TensorFlow& fl
   if (flow.available.count(step.output))
     op_field.at("output").fail("'" + step.output + "' is already a tensor: every op makes a new one");
   if (last != (step.output == flow.output))
-    op_field.at("output").fail(last ? "the last op must produce the output tensor '" + flow.output + "'"
-                                    : "only the last op produces the output tensor '" + flow.output + "'");
+    op_field.at("output").fail(last ? "the last op must produce '" + flow.output + "'"
+                                    : "only the last op produces '" + flow.output + "'");
   flow.available.insert(step.output);
   if (!last) flow.unread.insert(step.output);  // an intermediate nothing reads is a mistake, not dead code to skip
 }
@@ -154,16 +155,17 @@ void read_attributes(const JsonReader& op_field, ForwardStep& step, const Expres
 
 }  // namespace
 
-void read_forward(const JsonReader& field, Suite& suite, const ExpressionReader& read_expression) {
+std::vector<ForwardStep> read_steps(const JsonReader& field, const std::vector<std::string>& available,
+                                    const std::string& leaves, const std::string& output,
+                                    const ExpressionReader& read_expression) {
   field.expect_array();
-  if (field.size() == 0) field.fail("a forward pass needs at least one op");
+  if (field.size() == 0) field.fail("give at least one op");
   TensorFlow flow;
-  flow.output = suite.output().name;
-  for (const TensorSpec& tensor : suite.tensors)
-    if (tensor.role != TensorRole::output) {
-      flow.available.insert(tensor.name);
-      flow.unread.insert(tensor.name);
-    }
+  flow.output = output;
+  flow.leaves = leaves;
+  flow.available.insert(available.begin(), available.end());
+  flow.unread.insert(available.begin(), available.end());
+  std::vector<ForwardStep> steps;
   for (std::size_t i = 0; i < field.size(); ++i) {
     const JsonReader op_field = field.at(i);
     ForwardStep step;
@@ -171,18 +173,24 @@ void read_forward(const JsonReader& field, Suite& suite, const ExpressionReader&
     step.constants.kind = step.kind;
     read_operands(op_field, step, flow, i + 1 == field.size());
     read_attributes(op_field, step, read_expression);
-    suite.forward.push_back(std::move(step));
+    steps.push_back(std::move(step));
   }
   if (!flow.unread.empty())
     field.fail("tensor '" + *flow.unread.begin() + "' is declared or made but no op reads it");
+  return steps;
 }
 
-std::optional<ForwardProblem> find_forward_problem(const Suite& suite, const Axes& axes, ResolvedForward* resolved) {
-  ResolvedForward forward;
+void read_forward(const JsonReader& field, Suite& suite, const ExpressionReader& read_expression) {
+  std::vector<std::string> available;
   for (const TensorSpec& tensor : suite.tensors)
-    if (tensor.role != TensorRole::output) forward.shapes[tensor.name] = suite.shape(tensor.name, axes);
-  for (std::size_t i = 0; i < suite.forward.size(); ++i) {
-    const ForwardStep& step = suite.forward[i];
+    if (tensor.role != TensorRole::output) available.push_back(tensor.name);
+  suite.forward = read_steps(field, available, "an input or parameter", suite.output().name, read_expression);
+}
+
+std::optional<ForwardProblem> resolve_steps(const std::vector<ForwardStep>& steps, const Axes& axes,
+                                            ResolvedForward& resolved) {
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const ForwardStep& step = steps[i];
     ops::Op op = step.constants;
     op.kind = step.kind;
     for (const auto& [key, expressions] : step.integers) {
@@ -202,26 +210,73 @@ std::optional<ForwardProblem> find_forward_problem(const Suite& suite, const Axe
       else if (key == "diagonal") op.diagonal = values.at(0);
     }
     std::vector<ops::Shape> operands;
-    for (const auto& name : step.inputs) operands.push_back(forward.shapes.at(name));
+    for (const auto& name : step.inputs) operands.push_back(resolved.shapes.at(name));
     try {
-      forward.shapes[step.output] = ops::output_shape(op, operands);
+      resolved.shapes[step.output] = ops::output_shape(op, operands);
     } catch (const Error& e) {
       return ForwardProblem{i, e.what()};
     }
-    forward.ops.push_back(op);
+    resolved.ops.push_back(op);
   }
-  const ops::Shape declared = suite.shape(suite.output().name, axes);
-  const ops::Shape& computed = forward.shapes.at(suite.output().name);
-  if (computed != declared) {
-    auto text = [](const ops::Shape& shape) {
-      std::string s;
-      for (std::int64_t extent : shape) s += (s.empty() ? "" : ", ") + std::to_string(extent);
-      return "[" + s + "]";
-    };
-    return ForwardProblem{suite.forward.size() - 1, "computes the output '" + suite.output().name + "' as " +
-                                                        text(computed) + ", its declared shape is " + text(declared)};
-  }
+  return std::nullopt;
+}
+
+namespace {
+
+std::string shape_text(const ops::Shape& shape) {
+  std::string s;
+  for (std::int64_t extent : shape) s += (s.empty() ? "" : ", ") + std::to_string(extent);
+  return "[" + s + "]";
+}
+
+// The shape the ops compute for tensor `name` against its declared one, as
+// a problem of the last step; `what` names the tensor in the message.
+std::optional<ForwardProblem> declared_shape_problem(const ResolvedForward& resolved, std::size_t last,
+                                                     const std::string& name, const std::string& what,
+                                                     const ops::Shape& declared) {
+  const ops::Shape& computed = resolved.shapes.at(name);
+  if (computed == declared) return std::nullopt;
+  return ForwardProblem{last, "computes " + what + " as " + shape_text(computed) + ", its declared shape is " +
+                                  shape_text(declared)};
+}
+
+}  // namespace
+
+std::optional<ForwardProblem> find_forward_problem(const Suite& suite, const Axes& axes, ResolvedForward* resolved) {
+  ResolvedForward forward;
+  for (const TensorSpec& tensor : suite.tensors)
+    if (tensor.role != TensorRole::output) forward.shapes[tensor.name] = suite.shape(tensor.name, axes);
+  if (auto problem = resolve_steps(suite.forward, axes, forward)) return problem;
+  const std::string& output = suite.output().name;
+  if (auto problem = declared_shape_problem(forward, suite.forward.size() - 1, output, "the output '" + output + "'",
+                                            suite.shape(output, axes)))
+    return problem;
   if (resolved) *resolved = std::move(forward);
+  return std::nullopt;
+}
+
+std::optional<InitProblem> find_init_problem(const Suite& suite, const Axes& axes, const TensorSpec& tensor,
+                                             ResolvedForward* resolved) {
+  if (!tensor.init || tensor.init->then.empty()) return std::nullopt;
+  ResolvedForward ops;
+  ops.shapes[kDrawn] = suite.shape(tensor.name, axes);
+  for (std::size_t i = 0; i < tensor.init->draws.size(); ++i) {
+    const NamedDraw& draw = tensor.init->draws[i];
+    ops::Shape& shape = ops.shapes[draw.name];
+    for (std::size_t d = 0; d < draw.shape.size(); ++d) {
+      shape.push_back(evaluate_expression(draw.shape[d], axes));
+      if (shape.back() <= 0)
+        return InitProblem{InitProblem::Where::draw_shape, i, d,
+                           "evaluates to " + std::to_string(shape.back()) + ", must be positive"};
+    }
+  }
+  const std::vector<ForwardStep>& steps = tensor.init->then;
+  if (auto problem = resolve_steps(steps, axes, ops))
+    return InitProblem{InitProblem::Where::step, problem->step, 0, problem->message};
+  if (auto problem = declared_shape_problem(ops, steps.size() - 1, tensor.name, "'" + tensor.name + "'",
+                                            suite.shape(tensor.name, axes)))
+    return InitProblem{InitProblem::Where::step, problem->step, 0, problem->message};
+  if (resolved) *resolved = std::move(ops);
   return std::nullopt;
 }
 

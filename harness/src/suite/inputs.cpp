@@ -64,7 +64,10 @@ float Distribution::at(std::uint64_t key, std::uint64_t index) const {
 Distribution distribution(const Suite& suite, const TensorSpec& tensor, const Axes& axes) {
   if (!tensor.init)
     throw Error("workload " + suite.id + ": tensor '" + tensor.name + "' has no init distribution");
-  const TensorInit& init = *tensor.init;
+  return distribution(suite, tensor.name, *tensor.init, axes);
+}
+
+Distribution distribution(const Suite& suite, const std::string& what, const TensorInit& init, const Axes& axes) {
   switch (init.distribution) {
     case TensorInit::Distribution::uniform: return {.low = init.low, .high = init.high};
     case TensorInit::Distribution::normal: return {.normal = true, .mean = init.mean, .std = init.std};
@@ -73,13 +76,13 @@ Distribution distribution(const Suite& suite, const TensorSpec& tensor, const Ax
       // and biases: U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
       const std::int64_t fan_in = evaluate_expression(init.fan_in, axes);
       if (fan_in <= 0)
-        throw Error("workload " + suite.id + ": tensor '" + tensor.name + "' has fan_in " +
+        throw Error("workload " + suite.id + ": tensor '" + what + "' has fan_in " +
                     std::to_string(fan_in) + ", must be positive");
       const double bound = 1.0 / std::sqrt(static_cast<double>(fan_in));
       return {.low = -bound, .high = bound};
     }
   }
-  throw Error("workload " + suite.id + ": tensor '" + tensor.name + "' has an unknown distribution");
+  throw Error("workload " + suite.id + ": tensor '" + what + "' has an unknown distribution");
 }
 
 HostTensor<float> generate_tensor(const Suite& suite, const TensorSpec& tensor, const Axes& axes,
@@ -89,6 +92,11 @@ HostTensor<float> generate_tensor(const Suite& suite, const TensorSpec& tensor, 
   HostTensor<float> result;
   result.shape = suite.shape(tensor.name, axes);
   result.data.resize(static_cast<std::size_t>(result.numel()));
+  if (tensor.init && !tensor.init->then.empty()) {
+    const ops::Region built = generated_region(suite, tensor, axes, seed, ops::Box::whole(result.shape));
+    for (std::size_t i = 0; i < result.data.size(); ++i) result.data[i] = static_cast<float>(built.data[i]);
+    return result;
+  }
   const Distribution values = distribution(suite, tensor, axes);
   const std::uint64_t key = input_key(suite.id, axes, seed, tensor.name);
   float* out = result.data.data();

@@ -3,10 +3,12 @@
 // box of each operand it reads (a tensor read by several ops gets the
 // smallest box holding them all); going forwards, each op computes its box.
 #include <functional>
+#include <set>
 #include <string>
 
 #include "kernelgate/error.hpp"
 #include "kernelgate/detail/reference.hpp"
+#include "suite_checks.hpp"
 
 namespace kg {
 
@@ -51,37 +53,44 @@ void for_each_in_box(const std::vector<std::int64_t>& shape, const ops::Box& box
   }
 }
 
-ops::Region evaluate_box(const Suite& suite, const Axes& axes, const RegionSource& source, const ops::Box& wanted) {
-  const ResolvedForward forward = suite.resolve_forward(axes);
-  const auto& steps = suite.forward;
+// Box `wanted` of tensor `output` of a list of ops (`resolved`: their ops
+// and the shape of every tensor), reading the tensors the ops start from
+// through `source`.
+ops::Region evaluate_steps(const std::vector<ForwardStep>& steps, const ResolvedForward& resolved,
+                           const std::string& output, const RegionSource& source, const ops::Box& wanted) {
   auto operand_shapes = [&](std::size_t i) {
     std::vector<ops::Shape> shapes;
-    for (const auto& name : steps[i].inputs) shapes.push_back(forward.shapes.at(name));
+    for (const auto& name : steps[i].inputs) shapes.push_back(resolved.shapes.at(name));
     return shapes;
   };
   // Backwards: the box each tensor must hold.
-  std::map<std::string, ops::Box> boxes{{suite.output().name, wanted}};
+  std::map<std::string, ops::Box> boxes{{output, wanted}};
   for (std::size_t i = steps.size(); i-- > 0;) {
     const std::vector<ops::Shape> shapes = operand_shapes(i);
-    const std::vector<ops::Box> needed = ops::input_boxes(forward.ops[i], shapes, boxes.at(steps[i].output));
+    const std::vector<ops::Box> needed = ops::input_boxes(resolved.ops[i], shapes, boxes.at(steps[i].output));
     for (std::size_t j = 0; j < needed.size(); ++j) {
       auto [found, inserted] = boxes.emplace(steps[i].inputs[j], needed[j]);
       if (!inserted) found->second = found->second.merged(needed[j]);
     }
   }
   // Forwards: each op computes its box from its operands' boxes.
+  std::set<std::string> made;
+  for (const auto& step : steps) made.insert(step.output);
   std::map<std::string, ops::Region> regions;
-  for (const auto& spec : suite.tensors)
-    if (spec.role != TensorRole::output && boxes.count(spec.name))
-      regions.emplace(spec.name, source(spec.name, boxes.at(spec.name)));
+  for (const auto& [name, box] : boxes)
+    if (!made.count(name)) regions.emplace(name, source(name, box));
   for (std::size_t i = 0; i < steps.size(); ++i) {
     std::vector<const ops::Region*> operands;
     for (const auto& name : steps[i].inputs) operands.push_back(&regions.at(name));
     ops::Region out(boxes.at(steps[i].output));
-    ops::evaluate(forward.ops[i], operand_shapes(i), operands, out);
+    ops::evaluate(resolved.ops[i], operand_shapes(i), operands, out);
     regions.insert_or_assign(steps[i].output, std::move(out));
   }
-  return std::move(regions.at(suite.output().name));
+  return std::move(regions.at(output));
+}
+
+ops::Region evaluate_box(const Suite& suite, const Axes& axes, const RegionSource& source, const ops::Box& wanted) {
+  return evaluate_steps(suite.forward, suite.resolve_forward(axes), suite.output().name, source, wanted);
 }
 
 // Boxes of generated tensors, widened to float64.
@@ -101,16 +110,17 @@ RegionSource regions_of(const Suite& suite, const Axes& axes, const Tensors& inp
 // generator: value i depends only on the tensor's key and i (docs/inputs.md).
 RegionSource regions_of_seed(const Suite& suite, const Axes& axes, std::uint64_t seed) {
   return [&suite, &axes, seed](const std::string& name, const ops::Box& box) {
-    const TensorSpec& spec = suite.tensor(name);
-    const Distribution values = distribution(suite, spec, axes);
-    const std::uint64_t key = input_key(suite.id, axes, seed, name);
-    ops::Region region(box);
-    for_each_in_box(suite.shape(name, axes), box, [&](std::int64_t flat, std::int64_t at) {
-      const float value = values.at(key, static_cast<std::uint64_t>(at));
-      region.data[static_cast<std::size_t>(flat)] = static_cast<double>(value);
-    });
-    return region;
+    return generated_region(suite, suite.tensor(name), axes, seed, box);
   };
+}
+
+// Box `box` of one draw: value i of the draw of `shape` with this key.
+ops::Region drawn_region(const Distribution& values, std::uint64_t key, const ops::Shape& shape, const ops::Box& box) {
+  ops::Region region(box);
+  for_each_in_box(shape, box, [&](std::int64_t flat, std::int64_t at) {
+    region.data[static_cast<std::size_t>(flat)] = static_cast<double>(values.at(key, static_cast<std::uint64_t>(at)));
+  });
+  return region;
 }
 
 ops::Box element_box(const Suite& suite, const Axes& axes, std::int64_t flat_index) {
@@ -123,6 +133,30 @@ ops::Box element_box(const Suite& suite, const Axes& axes, std::int64_t flat_ind
 }
 
 }  // namespace
+
+ops::Region generated_region(const Suite& suite, const TensorSpec& tensor, const Axes& axes, std::uint64_t seed,
+                             const ops::Box& box) {
+  const Distribution values = distribution(suite, tensor, axes);
+  const std::uint64_t key = input_key(suite.id, axes, seed, tensor.name);
+  if (!tensor.init || tensor.init->then.empty()) return drawn_region(values, key, suite.shape(tensor.name, axes), box);
+  // An input built by ops: the ops on the boxes of its draws (each draw of
+  // its own key), the result rounded once to float32, as the tensor holds it.
+  ResolvedForward built;
+  if (auto problem = find_init_problem(suite, axes, tensor, &built))
+    throw Error("workload " + suite.id + ": the ops building '" + tensor.name + "': " + problem->message);
+  const RegionSource draws = [&](const std::string& name, const ops::Box& draw_box) {
+    if (name == kDrawn) return drawn_region(values, key, built.shapes.at(name), draw_box);
+    for (const NamedDraw& draw : tensor.init->draws)
+      if (draw.name == name)
+        return drawn_region(distribution(suite, tensor.name + "/" + draw.name, draw.values, axes),
+                            input_key(suite.id, axes, seed, tensor.name + "/" + draw.name), built.shapes.at(name),
+                            draw_box);
+    throw Error("workload " + suite.id + ": '" + name + "' is no draw of '" + tensor.name + "'");
+  };
+  ops::Region region = evaluate_steps(tensor.init->then, built, tensor.name, draws, box);
+  for (double& value : region.data) value = static_cast<double>(static_cast<float>(value));
+  return region;
+}
 
 HostTensor<double> reference_output(const Suite& suite, const Axes& axes, const Tensors& inputs) {
   HostTensor<double> output;

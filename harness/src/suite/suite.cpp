@@ -162,6 +162,9 @@ Axes Suite::resolve_axes(const std::string& preset, const Axes& overrides) const
     throw Error("illegal axes for workload " + id + ": " + *violation);
   if (auto problem = find_shape_problem(*this, axes))
     throw Error("illegal axes for workload " + id + ": " + problem->message);
+  for (const TensorSpec& tensor : tensors)
+    if (auto problem = find_init_problem(*this, axes, tensor))
+      throw Error("illegal axes for workload " + id + ": the ops building '" + tensor.name + "': " + problem->message);
   if (auto problem = find_forward_problem(*this, axes))
     throw Error("illegal axes for workload " + id + ": forward[" + std::to_string(problem->step) + "]: " +
                 problem->message);

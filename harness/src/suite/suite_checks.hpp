@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "kernelgate/detail/enum_names.hpp"
 #include "kernelgate/detail/json_reader.hpp"
@@ -41,9 +42,34 @@ struct ForwardProblem {
 std::optional<ForwardProblem> find_forward_problem(const Suite& suite, const Axes& axes,
                                                    ResolvedForward* resolved = nullptr);
 
-// Reads the suite's "forward" list (forward.cpp); the tensors are read
-// already. read_expression parses one expression field over the suite's axes.
+// The first problem of an input built by ops (TensorInit::then) at these
+// axes: a draw's dimension that is not positive, an op whose operands do not
+// fit, or a last op that does not make the declared shape. When there is
+// none and `resolved` is given, it receives the ops and every shape.
+struct InitProblem {
+  enum class Where { draw_shape, step };
+  Where where;
+  std::size_t index;      // the draw or the step
+  std::size_t dimension;  // of a draw's shape
+  std::string message;
+};
+std::optional<InitProblem> find_init_problem(const Suite& suite, const Axes& axes, const TensorSpec& tensor,
+                                             ResolvedForward* resolved = nullptr);
+
+// Reads a list of ops (forward.cpp): each reads tensors of `available` (what
+// they are: `leaves`, for messages) or made by an earlier op, the last makes
+// `output` and no other does, and every tensor available or made is read.
+// read_expression parses one expression field over the suite's axes.
 using ExpressionReader = std::function<std::string(const JsonReader&)>;
+std::vector<ForwardStep> read_steps(const JsonReader& field, const std::vector<std::string>& available,
+                                    const std::string& leaves, const std::string& output,
+                                    const ExpressionReader& read_expression);
+// The suite's "forward" list; the tensors are read already.
 void read_forward(const JsonReader& field, Suite& suite, const ExpressionReader& read_expression);
+// The ops of `steps` at these axes: each op with its attributes evaluated
+// and the shape of what it makes, from the shapes in `resolved` (those of
+// the tensors the steps start from); the first step that does not fit.
+std::optional<ForwardProblem> resolve_steps(const std::vector<ForwardStep>& steps, const Axes& axes,
+                                            ResolvedForward& resolved);
 
 }  // namespace kg

@@ -146,30 +146,67 @@ void read_rules(const JsonReader& field, Suite& suite) {
   }
 }
 
-TensorInit read_init(const JsonReader& field, const Suite& suite) {
+// The distribution of an init or of a further draw; `also` are the keys
+// allowed beside its own.
+TensorInit read_distribution(const JsonReader& field, const Suite& suite, const std::set<std::string>& also) {
   field.expect_object();
   if (!field.has("distribution")) field.fail_at("distribution", "missing required field");
   const std::string distribution = field.at("distribution").as_string();
   TensorInit init;
   if (distribution == "uniform") {
-    field.expect_keys({"distribution", "low", "high"});
+    field.expect_keys({"distribution", "low", "high"}, also);
     init.low = field.at("low").as_number();
     init.high = field.at("high").as_number();
     if (!(init.low < init.high)) field.at("high").fail("must be greater than low");
   } else if (distribution == "normal") {
-    field.expect_keys({"distribution", "mean", "std"});
+    field.expect_keys({"distribution", "mean", "std"}, also);
     init.distribution = TensorInit::Distribution::normal;
     init.mean = field.at("mean").as_number();
     init.std = field.at("std").as_number();
     if (!(init.std > 0)) field.at("std").fail("must be positive");
   } else if (distribution == "uniform_fan_in") {
-    field.expect_keys({"distribution", "fan_in"});
+    field.expect_keys({"distribution", "fan_in"}, also);
     init.distribution = TensorInit::Distribution::uniform_fan_in;
     init.fan_in = read_expression(field.at("fan_in"), suite);
   } else {
     field.at("distribution")
         .fail("unknown distribution '" + distribution + "' (known: uniform, normal, uniform_fan_in)");
   }
+  return init;
+}
+
+// An input's draws and the ops that build it from them (TensorInit::then).
+void read_init_ops(const JsonReader& field, const Suite& suite, const std::string& tensor, TensorInit& init) {
+  std::vector<std::string> available{kDrawn};
+  if (field.has("draws")) {
+    const JsonReader draws_field = field.at("draws");
+    draws_field.expect_array();
+    for (std::size_t i = 0; i < draws_field.size(); ++i) {
+      const JsonReader draw_field = draws_field.at(i);
+      NamedDraw draw;
+      draw.values = read_distribution(draw_field, suite, {"name", "shape"});
+      draw.name = draw_field.at("name").as_nonempty_string();
+      if (!is_name(draw.name) || draw.name == kDrawn || draw.name == tensor ||
+          std::find(available.begin(), available.end(), draw.name) != available.end())
+        draw_field.at("name").fail("a draw's name is a new name of letters, digits and '_' (not '" +
+                                   std::string(kDrawn) + "' or the tensor's)");
+      const JsonReader shape_field = draw_field.at("shape");
+      shape_field.expect_array();
+      if (shape_field.size() == 0) shape_field.fail("a shape needs at least one dimension");
+      for (std::size_t d = 0; d < shape_field.size(); ++d)
+        draw.shape.push_back(read_expression(shape_field.at(d), suite));
+      available.push_back(draw.name);
+      init.draws.push_back(std::move(draw));
+    }
+  }
+  if (!field.has("then")) field.fail_at("then", "draws are read by ops: give them");
+  init.then = read_steps(field.at("then"), available, "a draw of this tensor", tensor,
+                         [&](const JsonReader& expression) { return read_expression(expression, suite); });
+}
+
+TensorInit read_init(const JsonReader& field, const Suite& suite, const std::string& tensor) {
+  TensorInit init = read_distribution(field, suite, {"draws", "then"});
+  if (field.has("draws") || field.has("then")) read_init_ops(field, suite, tensor, init);
   return init;
 }
 
@@ -204,7 +241,7 @@ void read_tensors(const JsonReader& field, Suite& suite) {
         tensor_field.fail_at("init", "an output is computed, it has no init");
     } else {
       if (!tensor_field.has("init")) tensor_field.fail_at("init", "missing required field");
-      tensor.init = read_init(tensor_field.at("init"), suite);
+      tensor.init = read_init(tensor_field.at("init"), suite, tensor.name);
     }
     suite.tensors.push_back(tensor);
   }
@@ -314,6 +351,13 @@ void check_declared_axes(const JsonReader& root, const Suite& suite) {
   }
   // Then the forward pass, whose shapes follow from the tensors' at each.
   auto check_forward = [&](const Axes& axes, const std::string& which) {
+    for (std::size_t t = 0; t < suite.tensors.size(); ++t)
+      if (auto problem = find_init_problem(suite, axes, suite.tensors[t])) {
+        const JsonReader init = root.at("tensors").at(t).at("init");
+        if (problem->where == InitProblem::Where::draw_shape)
+          init.at("draws").at(problem->index).at("shape").at(problem->dimension).fail(problem->message + " at " + which);
+        init.at("then").at(problem->index).fail(problem->message + " at " + which);
+      }
     if (auto problem = find_forward_problem(suite, axes))
       root.at("forward").at(problem->step).fail(problem->message + " at " + which);
   };

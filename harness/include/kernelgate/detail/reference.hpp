@@ -47,9 +47,16 @@ struct Distribution {
   float at(std::uint64_t key, std::uint64_t index) const;
 };
 Distribution distribution(const Suite& suite, const TensorSpec& tensor, const Axes& axes);
-// Fills one tensor: value[i] = distribution.at(key, i).
+// The same of one draw; `what` names it in errors.
+Distribution distribution(const Suite& suite, const std::string& what, const TensorInit& init, const Axes& axes);
+// Fills one tensor: value[i] = distribution.at(key, i), or for an input
+// built by ops (TensorInit::then) their result, rounded once to float.
 HostTensor<float> generate_tensor(const Suite& suite, const TensorSpec& tensor, const Axes& axes,
                                   std::uint64_t seed);
+// Box `box` of the same tensor in float64, generating only what the box
+// depends on.
+ops::Region generated_region(const Suite& suite, const TensorSpec& tensor, const Axes& axes, std::uint64_t seed,
+                             const ops::Box& box);
 
 // Every input and parameter of the suite, generated from
 // (workload id, axes, seed, tensor name) with a counter-based generator:

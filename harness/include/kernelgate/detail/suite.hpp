@@ -68,14 +68,42 @@ struct GatePolicy {
 enum class TensorRole { input, parameter, output };
 std::string_view to_string(TensorRole role);
 
+// One op of the forward pass (docs/suite-format.md, "forward"): its operands
+// and its output by tensor name, its integer attributes as expressions over
+// the axes (one for every spatial dimension, or one each), the rest as given.
+struct ForwardStep {
+  ops::OpKind kind = ops::OpKind::relu;
+  std::vector<std::string> inputs;
+  std::string output;
+  std::map<std::string, std::vector<std::string>> integers;  // kernel, stride, padding, dilation, ...
+  ops::Op constants;  // dims, keepdim, count_include_pad and the scalars
+};
+
 // How an input's or a parameter's values are drawn (docs/suite-format.md,
 // docs/inputs.md).
+struct NamedDraw;
 struct TensorInit {
   enum class Distribution { uniform, normal, uniform_fan_in };
   Distribution distribution = Distribution::uniform;
   double low = 0, high = 0;  // uniform: [low, high)
   double mean = 0, std = 0;  // normal
   std::string fan_in;        // uniform_fan_in: an expression over the axes
+  // An input built as KernelBench's get_inputs() builds it (docs/inputs.md,
+  // "Inputs built by ops"): ops of the library over the draw above (named
+  // kDrawn, of the tensor's shape) and further draws of their own shapes,
+  // the last op making the tensor. Empty: the draw is the tensor.
+  std::vector<NamedDraw> draws;
+  std::vector<ForwardStep> then;
+};
+// The name the ops of TensorInit::then give the tensor's own draw.
+inline constexpr const char* kDrawn = "drawn";
+
+// A further draw of an input built by ops: its name in the ops, its shape
+// (expressions over the axes) and its distribution (with no draws or ops).
+struct NamedDraw {
+  std::string name;
+  std::vector<std::string> shape;
+  TensorInit values;
 };
 
 struct TensorSpec {
@@ -103,17 +131,6 @@ struct AxisRule {
 struct Contract {
   bool no_mutation = true;  // inputs and parameters must be unchanged after a launch
   bool no_aliasing = true;  // the output must not overlap any input
-};
-
-// One op of the forward pass (docs/suite-format.md, "forward"): its operands
-// and its output by tensor name, its integer attributes as expressions over
-// the axes (one for every spatial dimension, or one each), the rest as given.
-struct ForwardStep {
-  ops::OpKind kind = ops::OpKind::relu;
-  std::vector<std::string> inputs;
-  std::string output;
-  std::map<std::string, std::vector<std::string>> integers;  // kernel, stride, padding, dilation, ...
-  ops::Op constants;  // dims, keepdim, count_include_pad and the scalars
 };
 
 // The forward pass at given axes: each step as an op with its attributes
