@@ -49,6 +49,8 @@ std::string init_text(const Suite& suite, const TensorSpec& tensor, const Axes& 
   char buffer[160];
   if (range.normal)
     std::snprintf(buffer, sizeof buffer, "N(%g, %g^2)", range.mean, range.std);
+  else if (range.integer)
+    std::snprintf(buffer, sizeof buffer, "integers of [%g, %g)", range.low, range.high);
   else if (tensor.init->distribution == TensorInit::Distribution::uniform_fan_in)
     std::snprintf(buffer, sizeof buffer, "U(-%.6g, %.6g) = 1/sqrt(fan_in), fan_in = %s",
                   range.high, range.high, tensor.init->fan_in.c_str());

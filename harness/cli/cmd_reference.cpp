@@ -58,6 +58,8 @@ void write_dump(const std::filesystem::path& dir, const Suite& suite, const Axes
       const Distribution values = distribution(suite, spec, axes);
       if (values.normal)
         entry["normal"] = {{"mean", values.mean}, {"std", values.std}};
+      else if (values.integer)
+        entry["randint"] = {{"low", values.low}, {"high", values.high}};
       else
         entry["uniform"] = {{"low", values.low}, {"high", values.high}};
       // An input built by ops after its draw: the suite's words for them.

@@ -2,6 +2,7 @@
 // ops"): the values, the reference's boxes of them, and the loader's errors.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -17,8 +18,10 @@ namespace {
 using Json = nlohmann::ordered_json;
 using test::TempDir;
 
-// y = (A @ B) * c with A symmetric ((D + D^T) / 2), B upper triangular and
-// c a draw scaled by a random scalar: KernelBench's problems 13, 14 and 94.
+// y = (A @ B) * c * t with A symmetric ((D + D^T) / 2), B upper triangular,
+// c a draw scaled by a random scalar and t targets of plus or minus one
+// (torch.randint(0, 2, ...) * 2 - 1): KernelBench's problems 13, 14, 94 and
+// 100.
 Json built_suite() {
   return Json::parse(R"({
     "kind": "kernelgate-suite", "schema_version": 1,
@@ -39,11 +42,16 @@ Json built_suite() {
        "init": {"distribution": "uniform", "low": 0, "high": 1,
                 "draws": [{"name": "scale", "shape": [1], "distribution": "uniform", "low": 0, "high": 1}],
                 "then": [{"op": "multiply", "inputs": ["drawn", "scale"], "output": "c"}]}},
+      {"name": "t", "role": "input", "shape": ["n"],
+       "init": {"distribution": "randint", "low": 0, "high": 2,
+                "then": [{"op": "scale", "inputs": ["drawn"], "output": "doubled", "value": 2},
+                         {"op": "shift", "inputs": ["doubled"], "output": "t", "value": -1}]}},
       {"name": "y", "role": "output", "shape": ["n", "n"]}
     ],
     "forward": [
       {"op": "matmul", "inputs": ["A", "B"], "output": "product"},
-      {"op": "multiply", "inputs": ["product", "c"], "output": "y"}
+      {"op": "multiply", "inputs": ["product", "c"], "output": "scaled"},
+      {"op": "multiply", "inputs": ["scaled", "t"], "output": "y"}
     ],
     "tolerance": {"fp32": {"atol": 1e-4, "rtol": 1e-4, "rel_l2": 1e-5}},
     "contract": {"no_mutation": true, "no_aliasing": true}
@@ -96,8 +104,11 @@ TEST(Inputs, AnInputBuiltByOpsIsThoseOpsOnItsDraws) {
   // The scalar is a draw of its own, keyed by the name "c/scale".
   const double scale = uniform_at(input_key(built.id, axes, seed, "c/scale"), 0);
   EXPECT_GT(scale, 0.0);
-  for (std::int64_t i = 0; i < n; ++i)
+  for (std::int64_t i = 0; i < n; ++i) {
     EXPECT_EQ(inputs.at("c").data[i], static_cast<float>(draws.at("c").data[i] * scale)) << i;
+    EXPECT_EQ(inputs.at("t").data[i], draws.at("t").data[i] * 2 - 1) << i;
+  }
+  EXPECT_EQ(std::set<float>(inputs.at("t").data.begin(), inputs.at("t").data.end()), (std::set<float>{-1.0f, 1.0f}));
 }
 
 TEST(Inputs, TheReferenceOfABuiltInputsSeedIsThatOfItsTensors) {
@@ -140,7 +151,10 @@ TEST(BuiltInputs, TheOpsBuildingAnInputAreChecked) {
   EXPECT_NE(error_after([&](Json& j) { init(j, 2)["draws"][0]["shape"] = {"n - 7"}; })
                 .find("$.tensors[2].init.draws[0].shape[0]: evaluates to 0, must be positive at the default axes"),
             std::string::npos);
-  // A last op that makes another shape, at a preset.
+  EXPECT_NE(error_after([&](Json& j) { init(j, 3)["high"] = 0; })
+                .find("$.tensors[3].init.high: must be greater than low by at most 2^16"),
+            std::string::npos);
+  // A last op that makes another shape.
   EXPECT_NE(error_after([&](Json& j) {
               init(j, 1)["then"] = Json::parse(R"([{"op": "narrow", "inputs": ["drawn"], "output": "B",
                                                     "dim": 0, "start": 0, "length": 5}])");

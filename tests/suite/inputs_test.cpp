@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 
 #include "kernelgate/detail/reference.hpp"
 #include "kernelgate/detail/suite.hpp"
@@ -115,6 +116,28 @@ TEST(Inputs, ANormalTensorHasItsMeanAndSpread) {
   for (std::size_t i = 0; i < x.size(); i += 97)
     ASSERT_EQ(x[i], static_cast<float>(1.5 + 2.0 * normal_at(key, i))) << i;
   EXPECT_EQ(tensors.at("weight").data, generate_inputs(stock_suite(suite.id), ci, 5).at("weight").data);
+}
+
+TEST(Inputs, ARandintTensorHoldsEachIntegerOfItsRangeAsOften) {
+  // torch.randint(-3, 4, ...): the integers -3 to 3, each a seventh of the time.
+  Suite suite = stock_suite("l2_078_conv_transpose3d_max_max_sum");
+  for (auto& tensor : suite.tensors)
+    if (tensor.name == "x") {
+      tensor.init = TensorInit{};
+      tensor.init->distribution = TensorInit::Distribution::randint;
+      tensor.init->low = -3;
+      tensor.init->high = 4;
+    }
+  const Axes ci = suite.resolve_axes("ci");
+  const Tensors tensors = generate_inputs(suite, ci, 5);
+  const auto& x = tensors.at("x").data;  // 16128 values
+  std::map<float, std::size_t> count;
+  for (float v : x) ++count[v];
+  ASSERT_EQ(count.size(), 7u);
+  EXPECT_EQ(count.begin()->first, -3.0f);
+  EXPECT_EQ(count.rbegin()->first, 3.0f);
+  for (const auto& [value, times] : count)  // within about four standard errors of n / 7
+    EXPECT_NEAR(double(times) / double(x.size()), 1.0 / 7, 0.012) << value;
 }
 
 }  // namespace

@@ -260,7 +260,7 @@ TEST_F(SuiteValidation, OtherMalformedFields) {
                "$.tensors[1].name: tensor 'x' is declared twice");
   expect_error([](Json& j) { j["tensors"][1]["init"]["distribution"] = "gaussian"; },
                "$.tensors[1].init.distribution: unknown distribution 'gaussian' (known: uniform, "
-               "normal, uniform_fan_in)");
+               "normal, uniform_fan_in, randint)");
   expect_error([](Json& j) { j["tensors"][0]["init"] = {{"distribution", "normal"}, {"mean", 0}, {"std", 0}}; },
                "$.tensors[0].init.std: must be positive");
   expect_error([](Json& j) { j["tensors"][0]["init"] = {{"distribution", "normal"}, {"mean", 0}}; },

@@ -58,6 +58,7 @@ double normal_at(std::uint64_t key, std::uint64_t index) {
 
 float Distribution::at(std::uint64_t key, std::uint64_t index) const {
   if (normal) return static_cast<float>(mean + std * normal_at(key, index));
+  if (integer) return static_cast<float>(low + std::floor((high - low) * double(uniform_at(key, index))));
   return static_cast<float>(low + (high - low) * double(uniform_at(key, index)));
 }
 
@@ -71,6 +72,7 @@ Distribution distribution(const Suite& suite, const std::string& what, const Ten
   switch (init.distribution) {
     case TensorInit::Distribution::uniform: return {.low = init.low, .high = init.high};
     case TensorInit::Distribution::normal: return {.normal = true, .mean = init.mean, .std = init.std};
+    case TensorInit::Distribution::randint: return {.integer = true, .low = init.low, .high = init.high};
     case TensorInit::Distribution::uniform_fan_in: {
       // PyTorch's default for convolution weights (kaiming_uniform with a = sqrt(5))
       // and biases: U(-1/sqrt(fan_in), 1/sqrt(fan_in)).

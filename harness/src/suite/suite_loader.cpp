@@ -168,9 +168,21 @@ TensorInit read_distribution(const JsonReader& field, const Suite& suite, const 
     field.expect_keys({"distribution", "fan_in"}, also);
     init.distribution = TensorInit::Distribution::uniform_fan_in;
     init.fan_in = read_expression(field.at("fan_in"), suite);
+  } else if (distribution == "randint") {
+    // Integers exact in float32, few enough that 24 random bits give each
+    // its share (docs/inputs.md).
+    field.expect_keys({"distribution", "low", "high"}, also);
+    init.distribution = TensorInit::Distribution::randint;
+    constexpr std::int64_t kLimit = std::int64_t{1} << 24;
+    const std::int64_t low = field.at("low").as_integer(), high = field.at("high").as_integer();
+    if (low < -kLimit || low > kLimit) field.at("low").fail("must be within +-2^24, exact in float32");
+    if (high <= low || high - low > (std::int64_t{1} << 16))
+      field.at("high").fail("must be greater than low by at most 2^16");
+    init.low = static_cast<double>(low);
+    init.high = static_cast<double>(high);
   } else {
     field.at("distribution")
-        .fail("unknown distribution '" + distribution + "' (known: uniform, normal, uniform_fan_in)");
+        .fail("unknown distribution '" + distribution + "' (known: uniform, normal, uniform_fan_in, randint)");
   }
   return init;
 }

@@ -36,9 +36,11 @@ float uniform_at(std::uint64_t key, std::uint64_t index);
 // (0, 1] and u2 in [0, 1), each of 24 bits.
 double normal_at(std::uint64_t key, std::uint64_t index);
 // The distribution of one tensor (its "init"), resolved at the given axes:
-// U[low, high) (uniform, uniform_fan_in) or N(mean, std^2) (normal).
+// U[low, high) (uniform, uniform_fan_in), N(mean, std^2) (normal) or the
+// integers of [low, high) (randint).
 struct Distribution {
   bool normal = false;
+  bool integer = false;
   double low = 0;
   double high = 1;
   double mean = 0;

@@ -83,9 +83,9 @@ struct ForwardStep {
 // docs/inputs.md).
 struct NamedDraw;
 struct TensorInit {
-  enum class Distribution { uniform, normal, uniform_fan_in };
+  enum class Distribution { uniform, normal, uniform_fan_in, randint };
   Distribution distribution = Distribution::uniform;
-  double low = 0, high = 0;  // uniform: [low, high)
+  double low = 0, high = 0;  // uniform: [low, high); randint: the integers of [low, high)
   double mean = 0, std = 0;  // normal
   std::string fan_in;        // uniform_fan_in: an expression over the axes
   // An input built as KernelBench's get_inputs() builds it (docs/inputs.md,
