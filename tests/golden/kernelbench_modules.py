@@ -225,8 +225,9 @@ def philox_words(key, count):
 
 
 def generate(workload, axes, seed, tensor, shape, entry):
-    """The tensor of a dump's manifest entry: its "uniform" {low, high} or
-    "normal" {mean, std} (docs/inputs.md)."""
+    """The tensor of a dump's manifest entry: its "uniform" or "randint"
+    {low, high} or "normal" {mean, std} (docs/inputs.md). The draw only: not
+    the ops of an input built by ops ("then")."""
     count = int(np.prod(shape))
     w0, w1 = philox_words(input_key(workload, axes, seed, tensor), count)
     top0 = (w0 >> np.uint32(8)).astype(np.float64)
@@ -235,6 +236,9 @@ def generate(workload, axes, seed, tensor, shape, entry):
         u2 = (w1 >> np.uint32(8)).astype(np.float64) / 16777216.0
         z = np.sqrt(-2.0 * np.log(u1)) * np.cos(2.0 * np.pi * u2)
         values = entry["normal"]["mean"] + entry["normal"]["std"] * z
+    elif "randint" in entry:
+        low, high = entry["randint"]["low"], entry["randint"]["high"]
+        values = low + np.floor((high - low) * (top0 * (1.0 / 16777216.0)))
     else:
         low, high = entry["uniform"]["low"], entry["uniform"]["high"]
         values = low + (high - low) * (top0 * (1.0 / 16777216.0))
