@@ -115,6 +115,12 @@ CASES += [
     ("smooth_l1_beta", "smooth_l1", {"beta": 0.6}, [[3, 17], [3, 17]]),
 ]
 
+# A scale by a number over an axis: KL divergence's batchmean (a sum
+# divided by the batch size).
+CASES += [
+    ("scale_over_a_divisor", "scale", {"value": 3.0, "divisor": 7}, [[2, 9]]),
+]
+
 
 # The operands' distributions besides the default normal one: positive
 # values for log, sqrt, rsqrt and fractional powers; a divisor kept away from

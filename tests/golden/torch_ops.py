@@ -129,7 +129,7 @@ def apply(op, operands, a):
     if op == "clamp":
         return torch.clamp(x, a.get("low"), a.get("high"))
     if op == "scale":
-        return x * a["value"]
+        return x * a["value"] / a.get("divisor", 1)
     if op == "shift":
         return x + a["value"]
     raise SystemExit(f"unknown op {op}")

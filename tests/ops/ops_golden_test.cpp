@@ -45,6 +45,7 @@ Op op_of(const nlohmann::json& c) {
     else if (key == "start") op.start = value.get<std::int64_t>();
     else if (key == "length") op.length = value.get<std::int64_t>();
     else if (key == "diagonal") op.diagonal = value.get<std::int64_t>();
+    else if (key == "divisor") op.divisor = value.get<std::int64_t>();
     else op.scalars[key] = value.get<double>();  // output_shape refuses a name the op does not take
   }
   return op;

@@ -75,6 +75,10 @@ TEST(OpsShape, DenseShapesThatDoNotFitAreRefused) {
   expect_refused(clamp, {{2}}, "clamp: low is above high");
   clamp.scalars = {{"min_val", 0}};
   expect_refused(clamp, {{2}}, "clamp: takes no attribute min_val");
+  Op scale = of(OpKind::scale);
+  scale.scalars = {{"value", 1}};
+  scale.divisor = 0;
+  expect_refused(scale, {{2}}, "scale: divisor is 0, must be positive");
   Op hardtanh = of(OpKind::hardtanh);
   hardtanh.scalars = {{"min_val", 2}};  // above the default max_val 1
   expect_refused(hardtanh, {{2}}, "hardtanh: min_val is above max_val");

@@ -200,8 +200,8 @@ TEST_F(SuiteValidation, TheScalarsAndDimOfAnOp) {
 }
 
 // Each integer attribute, an expression over the axes, reaches its op's
-// field at the axes resolved: a chain that narrows, masks, normalises and
-// reshapes the transposed convolution's output.
+// field at the axes resolved: a chain that narrows, masks, normalises,
+// scales and reshapes the transposed convolution's output.
 TEST(SuiteForward, IntegerAttributesReachTheirOps) {
   test::TempDir dir;
   const Suite suite = test::load_edited(dir, [](Json& j) {
@@ -212,7 +212,8 @@ TEST(SuiteForward, IntegerAttributesReachTheirOps) {
         {{"op", "triu"}, {"inputs", {"u"}}, {"output", "v"}, {"diagonal", "padding - 1"}},
         {{"op", "group_norm"}, {"inputs", {"v"}}, {"output", "w"}, {"num_groups", "out_channels / 8"}},
         {{"op", "layer_norm"}, {"inputs", {"w"}}, {"output", "n"}, {"normalized_shape", {"width_in"}}},
-        {{"op", "reshape"}, {"inputs", {"n"}}, {"output", "y"},
+        {{"op", "scale"}, {"inputs", {"n"}}, {"output", "s"}, {"value", 2}, {"divisor", "batch_size"}},
+        {{"op", "reshape"}, {"inputs", {"s"}}, {"output", "y"},
          {"shape", {"batch_size", "out_channels", -1, "width_in"}}},
     };
     for (const Json& step : chain) j["forward"].push_back(step);
@@ -220,13 +221,14 @@ TEST(SuiteForward, IntegerAttributesReachTheirOps) {
   });
   const Axes axes = suite.resolve_axes("ci");
   const ResolvedForward forward = suite.resolve_forward(axes);
-  ASSERT_EQ(forward.ops.size(), 6u);
+  ASSERT_EQ(forward.ops.size(), 7u);
   EXPECT_EQ(forward.ops[1].start, axes.at("stride"));
   EXPECT_EQ(forward.ops[1].length, axes.at("width_in"));
   EXPECT_EQ(forward.ops[2].diagonal, axes.at("padding") - 1);
   EXPECT_EQ(forward.ops[3].num_groups, axes.at("out_channels") / 8);
   EXPECT_EQ(forward.ops[4].normalized_shape, (ops::Shape{axes.at("width_in")}));
-  EXPECT_EQ(forward.ops[5].shape,
+  EXPECT_EQ(forward.ops[5].divisor, axes.at("batch_size"));
+  EXPECT_EQ(forward.ops[6].shape,
             (ops::Shape{axes.at("batch_size"), axes.at("out_channels"), -1, axes.at("width_in")}));
 }
 

@@ -78,7 +78,8 @@ constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
 // scalar_attributes(kind), in that table's order (defaults filled in).
 struct Scalars {
   double first = 0, second = 0;
-  explicit Scalars(const Op& op) {
+  double divisor = 1;  // scale's
+  explicit Scalars(const Op& op) : divisor(static_cast<double>(op.divisor)) {
     const std::span<const ScalarAttribute> attributes = scalar_attributes(op.kind);
     if (attributes.size() > 2) fail(op, "takes more numbers than an element-wise op reads");
     if (attributes.size() > 0) first = op.scalar(attributes[0].name);
@@ -116,7 +117,7 @@ double apply_unary(OpKind kind, const Scalars& s, double v) {
     case OpKind::pow: return std::pow(v, s.first);  // exponent
     case OpKind::hardtanh: return std::min(std::max(v, s.first), s.second);  // min_val, max_val
     case OpKind::clamp: return std::min(std::max(v, s.first), s.second);  // low, high
-    case OpKind::scale: return v * s.first;  // value
+    case OpKind::scale: return v * s.first / s.divisor;  // value, divisor
     case OpKind::shift: return v + s.first;  // value
     default: return apply_activation(kind, s, v);
   }
@@ -195,6 +196,7 @@ Shape unary_output_shape(const Op& op, const Shape& x) {
   if (op.kind == OpKind::hardtanh && !(op.scalar("min_val") <= op.scalar("max_val")))
     fail(op, "min_val is above max_val");
   if (op.kind == OpKind::softplus && !(op.scalar("beta") != 0)) fail(op, "beta is zero");
+  if (op.divisor < 1) fail(op, "divisor is " + std::to_string(op.divisor) + ", must be positive");
   return x;
 }
 

@@ -42,6 +42,7 @@ std::set<std::string> attributes_of(OpKind kind) {
     case OpKind::triu:
     case OpKind::tril: return {"diagonal"};
     case OpKind::layer_norm: names.insert("normalized_shape"); return names;
+    case OpKind::scale: names.insert("divisor"); return names;
     case OpKind::group_norm: names.insert("num_groups"); return names;
     default: return names;
   }
@@ -63,9 +64,9 @@ std::set<std::string> required_attributes(OpKind kind) {
 
 const std::set<std::string> kIntegerAttributes{
     "kernel", "stride", "padding", "dilation", "output_padding", "groups", "normalized_shape", "num_groups",
-    "shape",  "start",  "length",  "diagonal"};
+    "shape",  "start",  "length",  "diagonal", "divisor"};
 // The integer attributes that are one value, never one per dimension.
-const std::set<std::string> kSingleIntegers{"groups", "num_groups", "start", "length", "diagonal"};
+const std::set<std::string> kSingleIntegers{"groups", "num_groups", "start", "length", "diagonal", "divisor"};
 
 // The op's kind, and the keys it must and may have.
 OpKind read_op_kind(const JsonReader& op_field) {
@@ -208,6 +209,7 @@ std::optional<ForwardProblem> resolve_steps(const std::vector<ForwardStep>& step
       else if (key == "start") op.start = values.at(0);
       else if (key == "length") op.length = values.at(0);
       else if (key == "diagonal") op.diagonal = values.at(0);
+      else if (key == "divisor") op.divisor = values.at(0);
     }
     std::vector<ops::Shape> operands;
     for (const auto& name : step.inputs) operands.push_back(resolved.shapes.at(name));

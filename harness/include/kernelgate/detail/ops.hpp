@@ -128,6 +128,7 @@ struct Op {
   std::vector<std::int64_t> shape;             // reshape: the new extents, one of them -1 at most
   std::int64_t start = 0, length = 1;          // narrow
   std::int64_t diagonal = 0;                   // triu, tril: 0 the main diagonal, > 0 above it
+  std::int64_t divisor = 1;                    // scale: x * value / divisor (an axis, as a batch mean's)
   std::vector<std::int64_t> dims;  // reductions, softmax (one); negative counts from the end
   bool keepdim = false;
   bool reverse = false, exclusive = false;  // cumsum, cumprod
