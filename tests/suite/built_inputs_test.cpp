@@ -124,6 +124,21 @@ TEST(Inputs, TheReferenceOfABuiltInputsSeedIsThatOfItsTensors) {
         << "output element " << index;
 }
 
+TEST(BuiltInputs, OpsThatGiveANonFiniteInputAreNamed) {
+  // The log of a normal draw: NaN for every negative value.
+  TempDir dir;
+  Json json = built_suite();
+  json["tensors"][1]["init"]["then"][0] = {{"op", "log"}, {"inputs", {"drawn"}}, {"output", "B"}};
+  const Suite suite = load(dir, json);
+  try {
+    generate_inputs(suite, suite.resolve_axes(""), 1);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "workload built_inputs: the ops building 'B' give a value that is not a finite float32 "
+                           "(docs/inputs.md)");
+  }
+}
+
 TEST(BuiltInputs, TheOpsBuildingAnInputAreChecked) {
   TempDir dir;
   auto error_after = [&](const std::function<void(Json&)>& edit) {

@@ -2,6 +2,7 @@
 // Going backwards from the box of the output asked for, each op names the
 // box of each operand it reads (a tensor read by several ops gets the
 // smallest box holding them all); going forwards, each op computes its box.
+#include <cmath>
 #include <functional>
 #include <set>
 #include <string>
@@ -154,7 +155,14 @@ ops::Region generated_region(const Suite& suite, const TensorSpec& tensor, const
     throw Error("workload " + suite.id + ": '" + name + "' is no draw of '" + tensor.name + "'");
   };
   ops::Region region = evaluate_steps(tensor.init->then, built, tensor.name, draws, box);
-  for (double& value : region.data) value = static_cast<double>(static_cast<float>(value));
+  for (double& value : region.data) {
+    value = static_cast<double>(static_cast<float>(value));
+    // A NaN or an overflow (the log of a signed draw, say) is the suite's
+    // mistake: every candidate would fail on inputs no problem has.
+    if (!std::isfinite(value))
+      throw Error("workload " + suite.id + ": the ops building '" + tensor.name +
+                  "' give a value that is not a finite float32 (docs/inputs.md)");
+  }
   return region;
 }
 
