@@ -58,8 +58,8 @@ class AccessCounter {
     std::vector<std::pair<std::uint64_t, std::uint32_t>> spans;
     std::vector<std::uint64_t> units;
     // The last span and unit, kept out of the vectors: the next lane of a
-    // coalesced access or a broadcast only extends them, without touching
-    // the vectors' memory (most of the time counting took).
+    // coalesced access or a broadcast only extends them, without reading the
+    // vectors' memory, a cache miss for every lane of a large block.
     std::uint64_t open_from = 0;
     std::uint32_t open_bytes = 0;
     std::uint64_t open_unit = kNoUnit;

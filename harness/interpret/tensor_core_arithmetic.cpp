@@ -39,8 +39,8 @@ float truncate_to_float(double x) {
   if (std::fabs(x) >= 0x1p128) return std::copysign(std::numeric_limits<float>::infinity(), x);
   const float f = static_cast<float>(x);
   // Rounded away from zero: one unit less in magnitude (f is not zero then).
-  // No branch: which way a sum rounds is as good as random, and a branch
-  // mispredicted half the time was most of the tile's time.
+  // No branch: which way a sum rounds is as good as random, so a branch on
+  // it would be mispredicted about half the time, once per element.
   const std::uint32_t away = std::fabs(static_cast<double>(f)) > std::fabs(x);
   return std::bit_cast<float>(std::bit_cast<std::uint32_t>(f) - away);
 }
@@ -108,10 +108,11 @@ float tensor_core_block_fma(const float* a, const float* b, int count, float c,
 }
 
 // Most of an interpret-mode tensor-core kernel's time is spent here, in loops
-// the vectoriser takes: on x86-64 a second copy is compiled for AVX2 and
-// picked at load time where the processor has it (half the time of the
-// baseline SSE2 copy). Both copies compute the same bits: the sums are exact
-// integer sums and every conversion is IEEE's.
+// the vectoriser takes: on x86-64 a second copy is compiled for AVX2 (twice
+// the vector width of the baseline's SSE2) and picked at load time where the
+// processor has it. Both copies compute the same bits: the sums are exact
+// integer sums and every conversion is IEEE's (docs/status.md has the
+// times).
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define KG_TILE_TARGETS __attribute__((target_clones("avx2", "default")))
 #else
