@@ -84,15 +84,21 @@ TEST(Inputs, DistributionsArePyTorchsDefaults) {
   EXPECT_EQ(tensors.at("x").shape, (std::vector<std::int64_t>{2, 16, 7, 8, 9}));
 }
 
-TEST(Inputs, ANormalTensorHasItsMeanAndSpread) {
+// The stock l2_078 suite with its input x drawn from `init` (16128 values
+// at the ci preset).
+Suite l2_078_with_x(const TensorInit& init) {
   Suite suite = stock_suite("l2_078_conv_transpose3d_max_max_sum");
   for (auto& tensor : suite.tensors)
-    if (tensor.name == "x") {
-      tensor.init = TensorInit{};
-      tensor.init->distribution = TensorInit::Distribution::normal;
-      tensor.init->mean = 1.5;
-      tensor.init->std = 2.0;
-    }
+    if (tensor.name == "x") tensor.init = init;
+  return suite;
+}
+
+TEST(Inputs, ANormalTensorHasItsMeanAndSpread) {
+  TensorInit normal;
+  normal.distribution = TensorInit::Distribution::normal;
+  normal.mean = 1.5;
+  normal.std = 2.0;
+  const Suite suite = l2_078_with_x(normal);
   const Axes ci = suite.resolve_axes("ci");
   const Tensors tensors = generate_inputs(suite, ci, 5);
   const auto& x = tensors.at("x").data;  // 16128 values
@@ -120,14 +126,11 @@ TEST(Inputs, ANormalTensorHasItsMeanAndSpread) {
 
 TEST(Inputs, ARandintTensorHoldsEachIntegerOfItsRangeAsOften) {
   // torch.randint(-3, 4, ...): the integers -3 to 3, each a seventh of the time.
-  Suite suite = stock_suite("l2_078_conv_transpose3d_max_max_sum");
-  for (auto& tensor : suite.tensors)
-    if (tensor.name == "x") {
-      tensor.init = TensorInit{};
-      tensor.init->distribution = TensorInit::Distribution::randint;
-      tensor.init->low = -3;
-      tensor.init->high = 4;
-    }
+  TensorInit randint;
+  randint.distribution = TensorInit::Distribution::randint;
+  randint.low = -3;
+  randint.high = 4;
+  const Suite suite = l2_078_with_x(randint);
   const Axes ci = suite.resolve_axes("ci");
   const Tensors tensors = generate_inputs(suite, ci, 5);
   const auto& x = tensors.at("x").data;  // 16128 values
