@@ -32,15 +32,27 @@
 #else
 #include <cuda_runtime.h>
 
-#include <map>
-#include <mutex>
+#include <cstddef>
 #include <string>
-#include <tuple>
+#include <utility>
 
 #include "kernelgate/detail/device_query.hpp"
 #include "kernelgate/error.hpp"
 
 #define KG_DYNAMIC_SMEM(type, name) extern __shared__ __align__(16) type name[]
+
+namespace kg::detail {
+// What the driver already answered in this process, by kernel and size. The
+// harness keeps it (src/device/cuda/device_query_cache.cpp, behind a lock),
+// so a candidate's compile, four device passes of it, sees no container or
+// lock headers. Device facts, never data. 0: not asked yet.
+std::size_t remembered_dynamic_smem(const void* kernel);
+void remember_dynamic_smem(const void* kernel, std::size_t bytes);
+int remembered_active_blocks(const void* kernel, int threads, std::size_t dynamic_smem_bytes);
+void remember_active_blocks(const void* kernel, int threads, std::size_t dynamic_smem_bytes, int blocks);
+int remembered_device_attribute(cudaDeviceAttr attribute);
+void remember_device_attribute(cudaDeviceAttr attribute, int value);
+}  // namespace kg::detail
 
 // The launch helpers use <<<>>>, so only nvcc sees them; host-only .cpp files
 // of the gpu build include this header for cudaStream_t alone.
@@ -59,83 +71,59 @@ void launch(void (*kernel)(KernelArgs...), dim3 grid, dim3 block, std::size_t dy
 }
 
 namespace detail {
-// What the driver already answered in this process, by kernel and size. The
-// harness's memory, not the candidate's: it holds device facts, never data.
-struct DeviceQueryCache {
-  std::mutex mutex;
-  std::map<const void*, std::size_t> max_dynamic_smem;                         // the opt-in already set
-  std::map<std::tuple<const void*, int, std::size_t>, int> active_blocks;      // occupancy answers
-  int sm_count = 0;
-  int max_dynamic_smem_optin = 0;
-};
-inline DeviceQueryCache& device_query_cache() {
-  static DeviceQueryCache cache;
-  return cache;
-}
 // Clears the error a failed query left (answer_or_zero).
 inline void forget_last_error() { cudaGetLastError(); }
+
+// An attribute of the current device, asked once and remembered; 0 when the
+// query fails (and asked again next time).
+inline int cached_device_attribute(cudaDeviceAttr attribute) {
+  if (const int known = remembered_device_attribute(attribute); known != 0) return known;
+  const int value = answer_or_zero(
+      cudaSuccess,
+      [attribute](int& answer) {
+        int device = 0;
+        const cudaError_t status = cudaGetDevice(&device);
+        return status != cudaSuccess ? status : cudaDeviceGetAttribute(&answer, attribute, device);
+      },
+      forget_last_error);
+  if (value != 0) remember_device_attribute(attribute, value);
+  return value;
+}
 }  // namespace detail
 
 template <typename... KernelArgs>
 void set_max_dynamic_smem(void (*kernel)(KernelArgs...), std::size_t bytes) {
-  auto& cache = detail::device_query_cache();
-  std::lock_guard lock(cache.mutex);
   const void* key = reinterpret_cast<const void*>(kernel);
-  if (auto set = cache.max_dynamic_smem.find(key); set != cache.max_dynamic_smem.end() && set->second >= bytes) return;
+  if (detail::remembered_dynamic_smem(key) >= bytes) return;
   cudaError_t status = cudaFuncSetAttribute(
       kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
   if (status != cudaSuccess)
     throw Error(std::string("cudaFuncSetAttribute(MaxDynamicSharedMemorySize) failed: ") +
                 cudaGetErrorString(status));
-  cache.max_dynamic_smem[key] = bytes;
+  detail::remember_dynamic_smem(key, bytes);
 }
-
-namespace detail {
-// An attribute of the current device, asked once and kept in `slot`; 0 when
-// the query fails (and asked again next time).
-inline int cached_device_attribute(int DeviceQueryCache::*slot, cudaDeviceAttr attribute) {
-  auto& cache = device_query_cache();
-  std::lock_guard lock(cache.mutex);
-  if (cache.*slot == 0) {
-    cache.*slot = answer_or_zero(
-        cudaSuccess,
-        [attribute](int& value) {
-          int device = 0;
-          const cudaError_t status = cudaGetDevice(&device);
-          return status != cudaSuccess ? status : cudaDeviceGetAttribute(&value, attribute, device);
-        },
-        forget_last_error);
-  }
-  return cache.*slot;
-}
-}  // namespace detail
 
 // The SMs of the current device; 0 when the query fails.
-inline int sm_count() {
-  return detail::cached_device_attribute(&detail::DeviceQueryCache::sm_count, cudaDevAttrMultiProcessorCount);
-}
+inline int sm_count() { return detail::cached_device_attribute(cudaDevAttrMultiProcessorCount); }
 
 // The most dynamic shared memory a block of the current device may opt in
 // to; 0 when the query fails.
 inline std::size_t max_dynamic_smem_per_block() {
-  return static_cast<std::size_t>(detail::cached_device_attribute(&detail::DeviceQueryCache::max_dynamic_smem_optin,
-                                                                  cudaDevAttrMaxSharedMemoryPerBlockOptin));
+  return static_cast<std::size_t>(detail::cached_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
 }
 
 // Blocks of `kernel` that fit on one SM at once; 0 when the query fails.
 template <typename... KernelArgs>
 int max_active_blocks_per_sm(void (*kernel)(KernelArgs...), int threads, std::size_t dynamic_smem_bytes) {
-  auto& cache = detail::device_query_cache();
-  std::lock_guard lock(cache.mutex);
-  const auto key = std::make_tuple(reinterpret_cast<const void*>(kernel), threads, dynamic_smem_bytes);
-  if (auto known = cache.active_blocks.find(key); known != cache.active_blocks.end()) return known->second;
+  const void* key = reinterpret_cast<const void*>(kernel);
+  if (const int known = detail::remembered_active_blocks(key, threads, dynamic_smem_bytes); known != 0) return known;
   const int per_sm = detail::answer_or_zero(
       cudaSuccess,
       [&](int& blocks) {
         return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, dynamic_smem_bytes);
       },
       detail::forget_last_error);
-  if (per_sm > 0) cache.active_blocks[key] = per_sm;
+  if (per_sm > 0) detail::remember_active_blocks(key, threads, dynamic_smem_bytes, per_sm);
   return per_sm;
 }
 
