@@ -16,8 +16,8 @@ if [ -n "$nvcc_path" ]; then
   # The gpu preset's compile commands are the flags the CUDA 12.x header
   # check compiles with; the compile itself is the gpu-check preset's: the
   # same sources, host code at -O0 in unity files (a third less time), since
-  # nothing of it runs here. Each host source still compiles on its own in
-  # the cpu build, and the cuda device's in the header check.
+  # nothing of it runs here. The cuda device's sources compile one by one in
+  # the header check; every source does in the gpu preset's own build.
   CUDACXX="$nvcc_path" cmake --preset gpu
   ci/check-cuda-headers.sh
   CUDACXX="$nvcc_path" cmake --preset gpu-check

@@ -21,10 +21,9 @@ project=$work/project
 # Unoptimised, without debug info, as a unity build: what the test proves is
 # that the project configures, builds and runs against kernelgate, not how
 # fast its build is. The fetch form compiles the whole harness: a quarter
-# faster at -O0, and half the compiler time again with each library's
-# sources compiled as a few unity files (115 s to 60 s on two cores). Each
-# harness source still compiles on its own in the cpu build; the project's
-# test takes a tenth of a second either way.
+# faster at -O0, and half the compiler time again with each library
+# compiled as one unity file (harness/CMakeLists.txt). The project's test
+# takes a tenth of a second either way.
 options=(-G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DCMAKE_UNITY_BUILD=ON
          "-DCMAKE_CXX_COMPILER=$cxx")
 case "$form" in

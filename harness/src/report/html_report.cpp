@@ -29,7 +29,7 @@ using html::format_number;
 using html::Row;
 
 // What one hardware key of one workload shows.
-struct ModelledTime {
+struct ModelledCell {
   double time_ms = 0;
   std::string bound;
   std::optional<double> above_floor;
@@ -50,7 +50,7 @@ struct Section {
   // A counted report's roofline per candidate (docs/roofline.md): key ->
   // {time_ms, bound, above_floor}, in a table apart from the measured rows.
   // Per candidate id, its modelled time on each hardware key (in the report's order).
-  std::vector<std::pair<std::string, std::vector<std::pair<std::string, ModelledTime>>>> modelled;
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, ModelledCell>>>> modelled;
 };
 
 std::string environment_line(const ordered_json& environment) {
@@ -109,10 +109,10 @@ Section section_from_report(const JsonReader& report, const Suite& suite, const 
     const JsonReader candidate = candidates.at(i);
     if (!candidate.has("model") || !candidate.at("model").expect_object().has("hardware")) continue;
     const JsonReader by_key = candidate.at("model").at("hardware").expect_object();
-    std::vector<std::pair<std::string, ModelledTime>> times;
+    std::vector<std::pair<std::string, ModelledCell>> times;
     for (const auto& [key, unused] : by_key.json().items()) {
       const JsonReader model = by_key.at(key).expect_object();
-      ModelledTime time;
+      ModelledCell time;
       if (model.has("not_modelled")) {
         time.not_modelled = model.at("not_modelled").as_string();
       } else {

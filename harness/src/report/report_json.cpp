@@ -63,7 +63,7 @@ std::string format_speedup(double times) {
 }
 
 // One row of the ranking: a candidate timed in this run, or a reported record.
-struct Row {
+struct RankingRow {
   std::string implementation;
   std::string precision;
   std::string trust;   // "measured" or "simulated" (this run) | "reported"
@@ -79,17 +79,17 @@ struct Row {
 
 // This run's gated candidates, each as its record says it is (a run on the
 // simulated GPU as simulated, never as measured).
-std::vector<Row> rows_of_this_run(const ReportInput& input) {
+std::vector<RankingRow> rows_of_this_run(const ReportInput& input) {
   const RunResult& run = *input.run;
   std::optional<double> run_eager;
   if (const auto* eager = find_candidate(run, kEagerBaselineId); eager && eager->latency && eager->latency->n > 0 &&
                                                                  !is_failure(eager->outcome))
     run_eager = eager->latency->mean_ms;
-  std::vector<Row> rows;
+  std::vector<RankingRow> rows;
   for (const auto& candidate : run.candidates) {
     const CandidateGate* gate = input.verdict ? input.verdict->find(candidate.id) : nullptr;
     if (!gate || !gate->gated) continue;
-    Row row;
+    RankingRow row;
     row.implementation = candidate.id;
     row.precision = candidate.precision;
     row.trust = gate->record && gate->record->trust == Trust::simulated ? "simulated" : "measured";
@@ -108,12 +108,12 @@ std::vector<Row> rows_of_this_run(const ReportInput& input) {
 
 // The stored file's reported records (published figures), each with the
 // eager figure of the same publication and GPU.
-std::vector<Row> reported_rows(const ReportInput& input) {
-  std::vector<Row> rows;
+std::vector<RankingRow> reported_rows(const ReportInput& input) {
+  std::vector<RankingRow> rows;
   if (!input.baseline) return rows;
   for (const auto& record : input.baseline->records) {
     if (record.trust != Trust::reported) continue;
-    Row row;
+    RankingRow row;
     row.implementation = record.implementation;
     row.precision = record.precision;
     row.trust = "reported";
@@ -134,7 +134,7 @@ std::vector<Row> reported_rows(const ReportInput& input) {
   return rows;
 }
 
-ordered_json ranking_row_json(const Row& row, std::size_t rank, double first_ms, const ReportInput& input) {
+ordered_json ranking_row_json(const RankingRow& row, std::size_t rank, double first_ms, const ReportInput& input) {
   ordered_json j;
   j["rank"] = rank;
   j["implementation"] = row.implementation;
@@ -163,9 +163,9 @@ ordered_json ranking_row_json(const Row& row, std::size_t rank, double first_ms,
 }
 
 ordered_json ranking_json(const ReportInput& input) {
-  std::vector<Row> rows = rows_of_this_run(input);
-  for (Row& row : reported_rows(input)) rows.push_back(std::move(row));
-  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.mean_ms < b.mean_ms; });
+  std::vector<RankingRow> rows = rows_of_this_run(input);
+  for (RankingRow& row : reported_rows(input)) rows.push_back(std::move(row));
+  std::stable_sort(rows.begin(), rows.end(), [](const RankingRow& a, const RankingRow& b) { return a.mean_ms < b.mean_ms; });
   ordered_json ranking = ordered_json::array();
   for (std::size_t i = 0; i < rows.size(); ++i)
     ranking.push_back(ranking_row_json(rows[i], i + 1, rows.front().mean_ms, input));
