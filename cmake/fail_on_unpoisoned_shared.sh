@@ -21,6 +21,7 @@ for arg in "$@"; do
   previous=$arg
 done
 [ -n "$object" ] && [ -f "$object" ] || exit 0
+case $object in *.gch) exit 0 ;; esac  # the library's precompiled header, not an object
 # Section names whose flags hold T (thread-local), one per line.
 # (readelf -SW: [Nr] Name Type Address Off Size ES Flg Lk Inf Al; Flg is
 # absent when a section has no flags.)
