@@ -14,13 +14,6 @@
 namespace kg::cli {
 namespace {
 
-std::string shape_text(const std::vector<std::int64_t>& shape) {
-  std::string text = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i)
-    text += (i ? ", " : "") + std::to_string(shape[i]);
-  return text + "]";
-}
-
 std::string bytes_text(double bytes) {
   char buffer[64];
   if (bytes >= 1e9) std::snprintf(buffer, sizeof buffer, "%.3f GB", bytes / 1e9);
@@ -104,7 +97,7 @@ void describe_axes(std::FILE* out, const Suite& suite, const Axes& axes) {
 void describe_computation(std::FILE* out, const Suite& suite, const Axes& axes) {
   std::fprintf(out, "\ntensors:\n");
   for (const auto& tensor : suite.tensors) {
-    std::string shape = shape_text(suite.shape(tensor.name, axes));
+    std::string shape = ops::describe(suite.shape(tensor.name, axes));
     std::fprintf(out, "  %-18s %-10s %-8s %-26s %s\n", tensor.name.c_str(),
                 std::string(to_string(tensor.role)).c_str(), tensor.dtype.c_str(), shape.c_str(),
                 init_text(suite, tensor, axes).c_str());
@@ -123,7 +116,7 @@ void describe_computation(std::FILE* out, const Suite& suite, const Axes& axes) 
     }
     const std::string call = std::string(ops::to_string(step.kind)) + "(" + operands + ")" + attributes;
     std::fprintf(out, "  %-58s -> %s %s\n", call.c_str(), step.output.c_str(),
-                shape_text(forward.shapes.at(step.output)).c_str());
+                ops::describe(forward.shapes.at(step.output)).c_str());
   }
 }
 

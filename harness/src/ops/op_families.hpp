@@ -16,8 +16,6 @@ namespace kg::ops::detail {
   throw Error(std::string(to_string(op.kind)) + ": " + what);
 }
 
-std::string describe(const Shape& shape);  // "[2, 3, 4]"
-
 // The absolute index of element `flat` (row-major) of a box.
 void unravel(const Box& box, std::int64_t flat, std::int64_t* index);
 

@@ -161,7 +161,7 @@ Shape output_shape(const Op& op, const std::vector<Shape>& inputs) {
   check_operands(op, inputs.size());
   for (const Shape& shape : inputs)
     for (std::int64_t extent : shape)
-      if (extent <= 0) detail::fail(op, "operand of shape " + detail::describe(shape) + " is empty");
+      if (extent <= 0) detail::fail(op, "operand of shape " + describe(shape) + " is empty");
   return family_of(op.kind).output_shape(op, inputs);
 }
 
@@ -185,13 +185,13 @@ double flops(const Op& op, const std::vector<Shape>& inputs) {
   return family_of(op.kind).flops(op, inputs);
 }
 
-namespace detail {
-
 std::string describe(const Shape& shape) {
   std::string text = "[";
   for (std::size_t d = 0; d < shape.size(); ++d) text += (d ? ", " : "") + std::to_string(shape[d]);
   return text + "]";
 }
+
+namespace detail {
 
 void unravel(const Box& box, std::int64_t flat, std::int64_t* index) {
   for (std::size_t d = box.lo.size(); d-- > 0;) {

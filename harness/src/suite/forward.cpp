@@ -225,12 +225,6 @@ std::optional<ForwardProblem> resolve_steps(const std::vector<ForwardStep>& step
 
 namespace {
 
-std::string shape_text(const ops::Shape& shape) {
-  std::string s;
-  for (std::int64_t extent : shape) s += (s.empty() ? "" : ", ") + std::to_string(extent);
-  return "[" + s + "]";
-}
-
 // The shape the ops compute for tensor `name` against its declared one, as
 // a problem of the last step; `what` names the tensor in the message.
 std::optional<ForwardProblem> declared_shape_problem(const ResolvedForward& resolved, std::size_t last,
@@ -238,8 +232,8 @@ std::optional<ForwardProblem> declared_shape_problem(const ResolvedForward& reso
                                                      const ops::Shape& declared) {
   const ops::Shape& computed = resolved.shapes.at(name);
   if (computed == declared) return std::nullopt;
-  return ForwardProblem{last, "computes " + what + " as " + shape_text(computed) + ", its declared shape is " +
-                                  shape_text(declared)};
+  return ForwardProblem{last, "computes " + what + " as " + ops::describe(computed) + ", its declared shape is " +
+                                  ops::describe(declared)};
 }
 
 }  // namespace

@@ -19,6 +19,8 @@
 namespace kg::ops {
 
 using Shape = std::vector<std::int64_t>;
+// "[2, 3, 4]", as error messages and `kernelgate describe` write a shape.
+std::string describe(const Shape& shape);
 
 // Half-open ranges [lo[d], hi[d]) of the dimensions of a tensor.
 struct Box {
