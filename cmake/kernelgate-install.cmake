@@ -20,7 +20,8 @@ install(TARGETS kernelgate RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # headers stay out.
 set(header_dir ${KERNELGATE_SOURCE_DIR}/harness/include/kernelgate)
 install(FILES ${header_dir}/candidate.hpp ${header_dir}/cuda.hpp ${header_dir}/ptx.hpp ${header_dir}/grid_stride.hpp
-              ${header_dir}/axes.hpp ${header_dir}/error.hpp ${header_dir}/kernel_resources.hpp
+              ${header_dir}/axes.hpp ${header_dir}/dtype.hpp ${header_dir}/error.hpp
+              ${header_dir}/kernel_resources.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kernelgate)
 # cuda.hpp's device queries, in the gpu build.
 install(FILES ${header_dir}/detail/device_query.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kernelgate/detail)

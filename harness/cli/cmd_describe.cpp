@@ -99,7 +99,7 @@ void describe_computation(std::FILE* out, const Suite& suite, const Axes& axes) 
   for (const auto& tensor : suite.tensors) {
     std::string shape = ops::describe(suite.shape(tensor.name, axes));
     std::fprintf(out, "  %-18s %-10s %-8s %-26s %s\n", tensor.name.c_str(),
-                std::string(to_string(tensor.role)).c_str(), tensor.dtype.c_str(), shape.c_str(),
+                std::string(to_string(tensor.role)).c_str(), std::string(to_string(tensor.dtype)).c_str(), shape.c_str(),
                 init_text(suite, tensor, axes).c_str());
   }
 

@@ -52,8 +52,8 @@ void write_dump(const std::filesystem::path& dir, const Suite& suite, const Axes
       entry["shape"] = output.shape;
     } else {
       const auto& tensor = inputs.at(spec.name);
-      write_npy(dir / file, tensor.shape, tensor.data.data());
-      entry["dtype"] = "float32";
+      write_npy(dir / file, tensor.shape, spec.dtype, tensor_bytes(tensor, spec.dtype).data());
+      entry["dtype"] = to_string(spec.dtype);
       entry["shape"] = tensor.shape;
       const Distribution values = distribution(suite, spec, axes);
       if (values.normal)

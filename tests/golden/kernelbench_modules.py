@@ -147,6 +147,13 @@ def kernelbench_module(problem_file, axes):
     return model, namespace["get_inputs"]()
 
 
+def as_torch(array):
+    """A dumped tensor for a float64 module: floats widened to float64,
+    integer and bool tensors (targets, masks) kept in their dtype."""
+    array = np.asarray(array)
+    return torch.from_numpy(array if array.dtype.kind in "ib" else array.astype(np.float64))
+
+
 def run_kernelbench(problem_file, suite, axes, tensors):
     """The problem's module in float64 on our tensors: its parameters, in
     order, are the suite's parameter tensors, and its forward's arguments are
@@ -174,7 +181,7 @@ def run_kernelbench(problem_file, suite, axes, tensors):
             if tuple(made.shape) != tuple(tensors[name].shape):
                 sys.exit(f"{suite['id']}: {name} has shape {tuple(tensors[name].shape)}, get_inputs() "
                          f"makes {tuple(made.shape)}")
-            arrays.append(torch.from_numpy(np.asarray(tensors[name], dtype=np.float64)))
+            arrays.append(as_torch(tensors[name]))
         return model(*arrays).numpy()
 
 
@@ -239,6 +246,8 @@ def generate(workload, axes, seed, tensor, shape, entry):
     elif "randint" in entry:
         low, high = entry["randint"]["low"], entry["randint"]["high"]
         values = low + np.floor((high - low) * (top0 * (1.0 / 16777216.0)))
+        # An int64 or bool tensor holds the same integers in its dtype.
+        return values.astype(np.float32).astype(entry.get("dtype", "float32")).reshape(shape)
     else:
         low, high = entry["uniform"]["low"], entry["uniform"]["high"]
         values = low + (high - low) * (top0 * (1.0 / 16777216.0))

@@ -121,17 +121,26 @@ CASES += [
     ("scale_over_a_divisor", "scale", {"value": 3.0, "divisor": 7}, [[2, 9]]),
 ]
 
+# gather with an integer index (kept as float32 values in the fixture, as
+# kernelgate's host tensors hold an int64 tensor's draw): longer than x along
+# dim, shorter outside it. The draw is one per operand.
+CASES += [
+    ("gather_middle_dim_negative", "gather", {"dim": -2}, [[3, 5, 4], [2, 7, 3]], ["normal", "index_below_5"]),
+]
+
 
 # The operands' distributions besides the default normal one: positive
 # values for log, sqrt, rsqrt and fractional powers; a divisor kept away from
 # zero; values near one for products (so they neither vanish nor blow up);
-# a wider normal where the op bends at -3 and 3 (hardsigmoid, hardswish).
+# a wider normal where the op bends at -3 and 3 (hardsigmoid, hardswish);
+# positions along a dim for gather's index.
 DRAWS = {
     "normal": lambda rng, shape: 1.5 * rng.standard_normal(shape),
     "positive": lambda rng, shape: rng.uniform(0.05, 4.0, shape),
     "away_from_zero": lambda rng, shape: rng.choice([-1.0, 1.0], shape) * rng.uniform(0.5, 2.0, shape),
     "near_one": lambda rng, shape: rng.uniform(0.5, 1.5, shape),
     "wide": lambda rng, shape: 3.0 * rng.standard_normal(shape),
+    "index_below_5": lambda rng, shape: rng.integers(0, 5, shape).astype(np.float64),
 }
 
 
@@ -148,7 +157,8 @@ def main():
                 "generator": "tests/golden/make_op_fixtures.py", "torch": torch.__version__, "cases": []}
     for name, op, attributes, shapes, *draw in CASES:
         # float32 values, as kernelgate's inputs are, widened to float64.
-        operands = [DRAWS[draw[0] if draw else "normal"](rng, shape).astype(np.float32) for shape in shapes]
+        draws = draw[0] if draw and isinstance(draw[0], list) else [draw[0] if draw else "normal"] * len(shapes)
+        operands = [DRAWS[d](rng, shape).astype(np.float32) for d, shape in zip(draws, shapes)]
         with torch.no_grad():
             want = apply(op, [torch.from_numpy(o).double() for o in operands], attributes).numpy()
         case_dir = out / name

@@ -100,6 +100,8 @@ def apply(op, operands, a):
         return getattr(torch, op)(x, diagonal=a.get("diagonal", 0))
     if op == "diag":
         return torch.diag(x)
+    if op == "gather":
+        return torch.gather(x, a["dim"], operands[1].long())
     if op == "smooth_l1":
         return F.smooth_l1_loss(x, operands[1], reduction="none", beta=a.get("beta", 1.0))
     if op == "linear":

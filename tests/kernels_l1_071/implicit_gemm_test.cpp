@@ -166,7 +166,7 @@ void expect_exact(const Suite& suite, const Axes& axes) {
     for (const TensorSpec& spec : suite.tensors) {
       if (spec.role == TensorRole::output) continue;
       const HostTensor<float>& tensor = inputs.at(spec.name);
-      args.inputs.push_back({spec.name, tensor.shape, tensor.data.data()});
+      args.inputs.push_back({.name = spec.name, .shape = tensor.shape, .data = tensor.data.data()});
     }
     args.output = out.data();
     args.output_shape = want.shape;

@@ -172,6 +172,33 @@ TEST(OpsShape, AReshapedBoxReadsItsFlatRange) {
   expect_refused(concat, {{2, 6}, {2, 5}}, "concat: [2, 6] and [2, 5] differ outside dim 0");
 }
 
+// gather's index picks along dim, so a box of its output reads the whole of
+// x along dim; an index that is no position of x is an error naming it.
+TEST(OpsShape, AGatherReadsItsDimWholeAndChecksItsIndex) {
+  Op gather = of(OpKind::gather);
+  gather.dims = {1};
+  EXPECT_EQ(output_shape(gather, {{3, 5}, {2, 7}}), (Shape{2, 7}));
+  EXPECT_EQ(input_boxes(gather, {{3, 5}, {2, 7}}, Box{{1, 2}, {2, 4}}),
+            (std::vector<Box>{Box{{1, 0}, {2, 5}}, Box{{1, 2}, {2, 4}}}));
+  expect_refused(gather, {{3, 5}, {4, 7}}, "gather: an index of [4, 7] does not fit [3, 5] outside dim 1");
+  expect_refused(gather, {{3, 5}, {7}}, "gather: an index of [7] does not fit [3, 5]");
+  Region x(Box::whole({1, 3})), index(Box::whole({1, 2})), out(Box::whole({1, 2}));
+  x.data = {10, 20, 30};
+  index.data = {2, 0};
+  evaluate(gather, {{1, 3}, {1, 2}}, {&x, &index}, out);
+  EXPECT_EQ(out.data, (std::vector<double>{30, 10}));
+  for (const double wrong : {3.0, -1.0, 0.5}) {
+    index.data = {0, wrong};
+    try {
+      evaluate(gather, {{1, 3}, {1, 2}}, {&x, &index}, out);
+      ADD_FAILURE() << "index " << wrong << " was taken";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("gather: index "), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(" is no position in a dim of extent 3"), std::string::npos) << e.what();
+    }
+  }
+}
+
 // The suite schema (docs/suite.schema.json) offers exactly the library's ops
 // and a property for every scalar attribute, so that a suite the schema
 // passes is one the loader reads.

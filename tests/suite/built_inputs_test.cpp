@@ -167,7 +167,7 @@ TEST(BuiltInputs, TheOpsBuildingAnInputAreChecked) {
                 .find("$.tensors[2].init.draws[0].shape[0]: evaluates to 0, must be positive at the default axes"),
             std::string::npos);
   EXPECT_NE(error_after([&](Json& j) { init(j, 3)["high"] = 0; })
-                .find("$.tensors[3].init.high: must be greater than low by at most 2^16"),
+                .find("$.tensors[3].init: randint's high 0 must be above its low 0 by at most 2^16"),
             std::string::npos);
   // A last op that makes another shape.
   EXPECT_NE(error_after([&](Json& j) {

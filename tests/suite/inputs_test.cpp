@@ -128,8 +128,8 @@ TEST(Inputs, ARandintTensorHoldsEachIntegerOfItsRangeAsOften) {
   // torch.randint(-3, 4, ...): the integers -3 to 3, each a seventh of the time.
   TensorInit randint;
   randint.distribution = TensorInit::Distribution::randint;
-  randint.low = -3;
-  randint.high = 4;
+  randint.randint_low = "-3";
+  randint.randint_high = "4";
   const Suite suite = l2_078_with_x(randint);
   const Axes ci = suite.resolve_axes("ci");
   const Tensors tensors = generate_inputs(suite, ci, 5);

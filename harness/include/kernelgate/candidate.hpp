@@ -13,15 +13,18 @@
 
 #include "kernelgate/axes.hpp"
 #include "kernelgate/cuda.hpp"
+#include "kernelgate/dtype.hpp"
 #include "kernelgate/kernel_resources.hpp"
 
 namespace kg {
 
-// A device buffer handed to the candidate (a host pointer in interpret mode).
+// A device buffer handed to the candidate (a host pointer in interpret mode),
+// holding elements of the tensor's dtype; LaunchArgs reads it typed.
 struct TensorArg {
   std::string name;
   std::vector<std::int64_t> shape;
-  const float* data = nullptr;
+  DType dtype = DType::float32;
+  const void* data = nullptr;
 };
 
 // What the harness gives one launch. Inputs and parameters are read-only.
@@ -34,12 +37,19 @@ struct LaunchArgs {
   std::size_t workspace_bytes = 0;
   cudaStream_t stream{};
 
-  // Throws kg::Error when the name is unknown.
+  // The tensor's elements, typed: each throws kg::Error when the name is
+  // unknown or the tensor holds another dtype (a float32 kernel reading an
+  // int64 tensor's bytes as floats would read garbage, and pass nothing).
   const float* in(std::string_view name) const;
+  const std::int64_t* in_int64(std::string_view name) const;
+  const bool* in_bool(std::string_view name) const;
   std::int64_t axis(std::string_view name) const;
   // The workspace as `count` floats for what `what` names ("pooled values");
   // throws kg::Error saying so when it holds fewer bytes than they need.
   float* workspace_floats(std::int64_t count, std::string_view what) const;
+
+ private:
+  const void* input_of(std::string_view name, DType dtype) const;
 };
 
 // The GPU architecture a candidate's kernels need beyond what the build

@@ -1,9 +1,12 @@
 // Data movement: permute (transpose is a permute of two dims), reshape
 // (view and flatten are reshapes: PyTorch's row-major order is kept),
-// concat, flip and narrow; and masking: triu, tril and diag. No arithmetic:
-// each output element is one input element, found by index arithmetic, or
-// zero where a mask leaves it out.
+// concat, flip, narrow and gather; and masking: triu, tril and diag. No
+// arithmetic: each output element is one input element, found by index
+// arithmetic (gather's by the value of its index operand), or zero where a
+// mask leaves it out.
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 #include "op_families.hpp"
 
@@ -114,6 +117,29 @@ bool kept_by_mask(const Op& op, std::int64_t row, std::int64_t column) {
   return row == column;  // diag
 }
 
+// gather (torch.gather): the index's shape, of the input's rank and within
+// its extents outside dim.
+Shape gathered(const Op& op, const Shape& x, const Shape& index) {
+  const std::size_t dim = one_dim(op, x.size());
+  bool fits = index.size() == x.size();
+  for (std::size_t d = 0; fits && d < x.size(); ++d) fits = d == dim || index[d] <= x[d];
+  if (!fits)
+    fail(op, "an index of " + describe(index) + " does not fit " + describe(x) + " outside dim " +
+                 std::to_string(dim));
+  return index;
+}
+
+// The element of x an index value picks along dim; the value must be one
+// of its positions, as torch.gather requires.
+std::int64_t gathered_position(const Op& op, double value, std::int64_t extent) {
+  if (!(value >= 0 && value < static_cast<double>(extent) && value == std::floor(value))) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", value);
+    fail(op, "index " + std::string(text) + " is no position in a dim of extent " + std::to_string(extent));
+  }
+  return static_cast<std::int64_t>(value);
+}
+
 bool is_layout_op(OpKind kind) {
   switch (kind) {
     case OpKind::permute:
@@ -123,7 +149,8 @@ bool is_layout_op(OpKind kind) {
     case OpKind::narrow:
     case OpKind::triu:
     case OpKind::tril:
-    case OpKind::diag: return true;
+    case OpKind::diag:
+    case OpKind::gather: return true;
     default: return false;
   }
 }
@@ -136,6 +163,7 @@ Shape layout_output_shape(const Op& op, const std::vector<Shape>& inputs) {
     return inputs[0];
   }
   if (op.kind == OpKind::narrow) return narrowed(op, inputs[0]);
+  if (op.kind == OpKind::gather) return gathered(op, inputs[0], inputs[1]);
   if (op.kind != OpKind::permute) return masked_shape(op, inputs[0]);
   Shape shape;
   for (std::size_t d : permutation(op, inputs[0].size())) shape.push_back(inputs[0][d]);
@@ -183,6 +211,13 @@ std::vector<Box> layout_input_boxes(const Op& op, const std::vector<Shape>& inpu
     }
     return boxes;
   }
+  if (op.kind == OpKind::gather) {  // the index's values pick along dim: the whole of it
+    Box box = out;
+    const std::size_t dim = one_dim(op, inputs[0].size());
+    box.lo[dim] = 0;
+    box.hi[dim] = out.empty() ? 0 : inputs[0][dim];
+    return {box, out};
+  }
   if (op.kind != OpKind::permute) return {moved_box(op, inputs[0], out)};
   const std::vector<std::size_t> order = permutation(op, inputs[0].size());
   Box box = Box::whole(inputs[0]);
@@ -198,8 +233,9 @@ void layout_evaluate(const Op& op, const std::vector<Shape>& shapes, const std::
   const Shape out_shape = layout_output_shape(op, shapes);
   const std::vector<std::size_t> order =
       op.kind == OpKind::permute ? permutation(op, shapes[0].size()) : std::vector<std::size_t>{};
-  const std::size_t dim =
-      op.kind == OpKind::concat || op.kind == OpKind::narrow ? one_dim(op, shapes[0].size()) : 0;
+  const std::size_t dim = op.kind == OpKind::concat || op.kind == OpKind::narrow || op.kind == OpKind::gather
+                              ? one_dim(op, shapes[0].size())
+                              : 0;
   const std::vector<bool> flipped =
       op.kind == OpKind::flip ? named_dims(op, shapes[0].size(), "flip") : std::vector<bool>{};
   for_each_element(out.box, [&](std::int64_t flat, const std::int64_t* index) {
@@ -216,6 +252,8 @@ void layout_evaluate(const Op& op, const std::vector<Shape>& shapes, const std::
         if (flipped[d]) at[d] = shapes[0][d] - 1 - index[d];
     } else if (op.kind == OpKind::narrow) {
       at[dim] += op.start;
+    } else if (op.kind == OpKind::gather) {
+      at[dim] = gathered_position(op, inputs[1]->at(index), shapes[0][dim]);
     } else {
       const std::size_t rank = out.box.lo.size();
       if (!kept_by_mask(op, index[rank - 2], index[rank - 1])) {

@@ -49,7 +49,7 @@ Region::Region(Box box_of_values) : box(std::move(box_of_values)) {
 
 namespace {
 
-constexpr EnumNames<OpKind, 57> kOpKindNames{"op", {{
+constexpr EnumNames<OpKind, 58> kOpKindNames{"op", {{
     {OpKind::conv, "conv"}, {OpKind::conv_transpose, "conv_transpose"}, {OpKind::max_pool, "max_pool"},
     {OpKind::avg_pool, "avg_pool"}, {OpKind::sum, "sum"}, {OpKind::mean, "mean"}, {OpKind::max, "max"},
     {OpKind::min, "min"}, {OpKind::prod, "prod"}, {OpKind::logsumexp, "logsumexp"}, {OpKind::softmax, "softmax"},
@@ -65,7 +65,7 @@ constexpr EnumNames<OpKind, 57> kOpKindNames{"op", {{
     {OpKind::abs, "abs"}, {OpKind::pow, "pow"}, {OpKind::clamp, "clamp"}, {OpKind::scale, "scale"},
     {OpKind::shift, "shift"}, {OpKind::matmul, "matmul"}, {OpKind::linear, "linear"}, {OpKind::permute, "permute"},
     {OpKind::reshape, "reshape"}, {OpKind::concat, "concat"}, {OpKind::flip, "flip"}, {OpKind::narrow, "narrow"},
-    {OpKind::triu, "triu"}, {OpKind::tril, "tril"}, {OpKind::diag, "diag"},
+    {OpKind::triu, "triu"}, {OpKind::tril, "tril"}, {OpKind::diag, "diag"}, {OpKind::gather, "gather"},
 }}};
 
 constexpr double kRequired = std::numeric_limits<double>::quiet_NaN();
@@ -135,7 +135,8 @@ std::pair<std::size_t, std::size_t> operand_count(OpKind kind) {
     case OpKind::multiply:
     case OpKind::divide:
     case OpKind::smooth_l1:
-    case OpKind::matmul: return {2, 2};
+    case OpKind::matmul:
+    case OpKind::gather: return {2, 2};
     default: return {1, 1};
   }
 }

@@ -36,6 +36,7 @@ struct CandidateHost::State {
   // seed told only then (load_fresh), and the hashes of what was loaded.
   std::vector<std::uint64_t> hashes_fresh;
   std::vector<std::string> input_names;  // of `inputs`, in their order
+  std::vector<DType> input_dtypes;
   const std::vector<std::uint64_t>* loaded_hashes = nullptr;
   // Opened for `kernelgate model`: the inputs hold set A and are never
   // reloaded; only sampled, counted runs are served.
@@ -96,22 +97,22 @@ struct CandidateHost::State {
     args.workspace_bytes = candidate->workspace_bytes ? candidate->workspace_bytes(axes) : 0;
     for (const TensorSpec* spec : ordered) {
       const auto& a = set_a.at(spec->name);
-      const std::size_t bytes = a.data.size() * sizeof(float);
+      const std::vector<std::byte> a_bytes = tensor_bytes(a, spec->dtype);
+      const std::size_t bytes = a_bytes.size();
       const std::string role = spec->role == TensorRole::input ? "input " : "parameter ";
       inputs.push_back(device->allocate(bytes, role + spec->name));
       input_names.push_back(spec->name);
-      args.inputs.push_back({.name = spec->name, .shape = a.shape,
-                             .data = reinterpret_cast<const float*>(inputs.back().data)});
+      input_dtypes.push_back(spec->dtype);
+      args.inputs.push_back({.name = spec->name, .shape = a.shape, .dtype = spec->dtype, .data = inputs.back().data});
       if (model_only) {  // set A straight into the inputs, never reloaded
-        device->copy_to_device(inputs.back(), a.data.data(), bytes);
+        device->copy_to_device(inputs.back(), a_bytes.data(), bytes);
         continue;
       }
       staged_a.push_back(device->allocate(bytes, "set A of " + spec->name));
-      device->copy_to_device(staged_a.back(), a.data.data(), bytes);
-      const auto& b = set_b.at(spec->name);
+      device->copy_to_device(staged_a.back(), a_bytes.data(), bytes);
       hashes_a.push_back(device->hash(staged_a.back()));
       staged_b.push_back(device->allocate(bytes, "set B of " + spec->name));
-      device->copy_to_device(staged_b.back(), b.data.data(), bytes);
+      device->copy_to_device(staged_b.back(), tensor_bytes(set_b.at(spec->name), spec->dtype).data(), bytes);
       hashes_b.push_back(device->hash(staged_b.back()));
     }
     output = device->allocate(static_cast<std::size_t>(numel) * sizeof(float), "output " + output_spec.name);
@@ -152,8 +153,8 @@ struct CandidateHost::State {
     const Tensors set = generate_inputs(suite, args.axes, seed);
     hashes_fresh.clear();
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-      const std::vector<float>& values = set.at(input_names[i]).data;
-      device->copy_to_device(inputs[i], values.data(), values.size() * sizeof(float));
+      const std::vector<std::byte> bytes = tensor_bytes(set.at(input_names[i]), input_dtypes[i]);
+      device->copy_to_device(inputs[i], bytes.data(), bytes.size());
       hashes_fresh.push_back(device->hash(inputs[i]));
     }
     loaded_hashes = &hashes_fresh;

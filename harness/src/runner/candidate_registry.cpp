@@ -136,10 +136,27 @@ std::map<std::string, KernelResources> registered_kernel_resources() {
   return merged;
 }
 
-const float* LaunchArgs::in(std::string_view name) const {
-  for (const auto& tensor : inputs)
-    if (tensor.name == name) return tensor.data;
+const void* LaunchArgs::input_of(std::string_view name, DType dtype) const {
+  for (const auto& tensor : inputs) {
+    if (tensor.name != name) continue;
+    if (tensor.dtype != dtype)
+      throw Error("candidate asked for tensor '" + std::string(name) + "' as " + std::string(to_string(dtype)) +
+                  ", it holds " + std::string(to_string(tensor.dtype)));
+    return tensor.data;
+  }
   throw Error("candidate asked for unknown tensor '" + std::string(name) + "'");
+}
+
+const float* LaunchArgs::in(std::string_view name) const {
+  return static_cast<const float*>(input_of(name, DType::float32));
+}
+
+const std::int64_t* LaunchArgs::in_int64(std::string_view name) const {
+  return static_cast<const std::int64_t*>(input_of(name, DType::int64));
+}
+
+const bool* LaunchArgs::in_bool(std::string_view name) const {
+  return static_cast<const bool*>(input_of(name, DType::boolean));
 }
 
 std::int64_t LaunchArgs::axis(std::string_view name) const {

@@ -153,18 +153,24 @@ void check_run_fits(const Suite& suite, const Axes& axes, const DeviceDescriptio
     std::snprintf(text, sizeof text, "%.1f GiB", bytes / double(1ull << 30));
     return std::string(text);
   };
-  // Inputs and parameters I, output O (float32). The device holds each input
-  // three times (live, set A, set B) and the output: 3I + O. The host holds
-  // sets A and B in the parent and again in the child: 4I, and on cpu and the
-  // simulated GPU the device is host memory too, and kernels run at interpret
-  // mode's pace.
-  double input_bytes = 0;
-  for (const auto& tensor : suite.tensors)
-    if (tensor.role != TensorRole::output) input_bytes += 4.0 * double(suite.numel(tensor.name, axes));
-  const double output_bytes = 4.0 * double(suite.numel(suite.output().name, axes));
+  // Inputs and parameters I, output O, each at its dtype's size. The device
+  // holds each input three times (live, set A, set B) and the output: 3I + O.
+  // The host holds sets A and B, generated as float32 whatever their dtype,
+  // in the parent and again in the child: 4 such sets, and on cpu and the
+  // simulated GPU the device is host memory too, and kernels run at
+  // interpret mode's pace.
+  double input_bytes = 0, generated_bytes = 0;
+  for (const auto& tensor : suite.tensors) {
+    if (tensor.role == TensorRole::output) continue;
+    const double count = double(suite.numel(tensor.name, axes));
+    input_bytes += double(element_bytes(tensor.dtype)) * count;
+    generated_bytes += sizeof(float) * count;
+  }
+  const TensorSpec& output = suite.output();
+  const double output_bytes = double(element_bytes(output.dtype)) * double(suite.numel(output.name, axes));
   const double device_bytes = 3 * input_bytes + output_bytes;
   const bool host_memory = device.kernels_interpreted();
-  const double needed = host_memory ? device_bytes + 4 * input_bytes : device_bytes;
+  const double needed = host_memory ? device_bytes + 4 * generated_bytes : device_bytes;
   const std::uint64_t available = device.memory_bytes;
   if (available > 0 && needed > double(available))
     throw Error(suite.id + " at axes " + format_axes(axes) + " needs about " + gib(needed) + " (inputs " +

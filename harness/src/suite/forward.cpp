@@ -1,6 +1,7 @@
 // The forward pass of a suite (its "forward" list): reading and validating
 // it, resolving it at given axes, and checking that its shapes fit.
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "kernelgate/error.hpp"
@@ -36,7 +37,8 @@ std::set<std::string> attributes_of(OpKind kind) {
     case OpKind::cumprod: return {"dim", "reverse", "exclusive"};
     case OpKind::permute: return {"dims"};
     case OpKind::reshape: return {"shape"};
-    case OpKind::concat: return {"dim"};
+    case OpKind::concat:
+    case OpKind::gather: return {"dim"};
     case OpKind::flip: return {"dims"};
     case OpKind::narrow: return {"dim", "start", "length"};
     case OpKind::triu:
@@ -181,11 +183,67 @@ std::vector<ForwardStep> read_steps(const JsonReader& field, const std::vector<s
   return steps;
 }
 
+namespace {
+
+// What an op makes of operands of these dtypes, as PyTorch types it where
+// the suite's ops can tell (docs/suite-format.md, "dtype"): data movement
+// keeps its operand's dtype (and concat needs one dtype), gather takes an
+// int64 index, and every other op computes in floating point and makes
+// float32 (a float operand promotes an integer or bool one).
+DType result_dtype(const JsonReader& op_field, const ForwardStep& step, const std::vector<DType>& operands) {
+  const auto operand_fails = [&](std::size_t j, const std::string& what) {
+    op_field.at("inputs").at(j).fail("'" + step.inputs[j] + "' is " + std::string(to_string(operands[j])) + ": " +
+                                     what);
+  };
+  switch (step.kind) {
+    case OpKind::gather:
+      if (operands[1] != DType::int64) operand_fails(1, "gather's index is int64");
+      return operands[0];
+    case OpKind::concat:
+      for (std::size_t j = 1; j < operands.size(); ++j)
+        if (operands[j] != operands[0])
+          operand_fails(j, "concat joins tensors of one dtype ('" + step.inputs[0] + "' is " +
+                               std::string(to_string(operands[0])) + ")");
+      return operands[0];
+    case OpKind::permute:
+    case OpKind::reshape:
+    case OpKind::flip:
+    case OpKind::narrow:
+    case OpKind::triu:
+    case OpKind::tril:
+    case OpKind::diag: return operands[0];
+    default: return DType::float32;
+  }
+}
+
+// The dtype of every tensor the forward pass makes; the output's declared
+// dtype must be what its last op makes.
+void check_forward_dtypes(const JsonReader& field, const Suite& suite) {
+  std::map<std::string, DType> dtypes;
+  for (const TensorSpec& tensor : suite.tensors) dtypes[tensor.name] = tensor.dtype;
+  DType made = DType::float32;
+  for (std::size_t i = 0; i < suite.forward.size(); ++i) {
+    const ForwardStep& step = suite.forward[i];
+    std::vector<DType> operands;
+    for (const std::string& name : step.inputs) operands.push_back(dtypes.at(name));
+    made = result_dtype(field.at(i), step, operands);
+    if (i + 1 < suite.forward.size()) dtypes[step.output] = made;
+  }
+  const TensorSpec& output = suite.output();
+  if (made != output.dtype)
+    field.at(suite.forward.size() - 1)
+        .fail_at("output", "makes '" + output.name + "' as " + std::string(to_string(made)) +
+                               ", its declared dtype is " + std::string(to_string(output.dtype)));
+}
+
+}  // namespace
+
 void read_forward(const JsonReader& field, Suite& suite, const ExpressionReader& read_expression) {
   std::vector<std::string> available;
   for (const TensorSpec& tensor : suite.tensors)
     if (tensor.role != TensorRole::output) available.push_back(tensor.name);
   suite.forward = read_steps(field, available, "an input or parameter", suite.output().name, read_expression);
+  check_forward_dtypes(field, suite);
 }
 
 std::optional<ForwardProblem> resolve_steps(const std::vector<ForwardStep>& steps, const Axes& axes,

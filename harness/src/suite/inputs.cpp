@@ -1,5 +1,6 @@
 // Deterministic inputs and parameters (docs/inputs.md).
 #include <cmath>
+#include <cstring>
 #include <numbers>
 
 #include <nlohmann/json.hpp>
@@ -62,6 +63,17 @@ float Distribution::at(std::uint64_t key, std::uint64_t index) const {
   return static_cast<float>(low + (high - low) * double(uniform_at(key, index)));
 }
 
+std::string randint_bounds_problem(std::int64_t low, std::int64_t high) {
+  constexpr std::int64_t kLimit = std::int64_t{1} << 24;
+  if (high <= low || high - low > (std::int64_t{1} << 16))
+    return "randint's high " + std::to_string(high) + " must be above its low " + std::to_string(low) +
+           " by at most 2^16";
+  if (low < -kLimit || high > kLimit)
+    return "randint's integers [" + std::to_string(low) + ", " + std::to_string(high) +
+           ") reach beyond +-2^24, where float32 stops holding every integer";
+  return "";
+}
+
 Distribution distribution(const Suite& suite, const TensorSpec& tensor, const Axes& axes) {
   if (!tensor.init)
     throw Error("workload " + suite.id + ": tensor '" + tensor.name + "' has no init distribution");
@@ -72,7 +84,13 @@ Distribution distribution(const Suite& suite, const std::string& what, const Ten
   switch (init.distribution) {
     case TensorInit::Distribution::uniform: return {.low = init.low, .high = init.high};
     case TensorInit::Distribution::normal: return {.normal = true, .mean = init.mean, .std = init.std};
-    case TensorInit::Distribution::randint: return {.integer = true, .low = init.low, .high = init.high};
+    case TensorInit::Distribution::randint: {
+      const std::int64_t low = evaluate_expression(init.randint_low, axes);
+      const std::int64_t high = evaluate_expression(init.randint_high, axes);
+      if (const std::string problem = randint_bounds_problem(low, high); !problem.empty())
+        throw Error("workload " + suite.id + ": tensor '" + what + "': " + problem);
+      return {.integer = true, .low = static_cast<double>(low), .high = static_cast<double>(high)};
+    }
     case TensorInit::Distribution::uniform_fan_in: {
       // PyTorch's default for convolution weights (kaiming_uniform with a = sqrt(5))
       // and biases: U(-1/sqrt(fan_in), 1/sqrt(fan_in)).
@@ -106,6 +124,22 @@ HostTensor<float> generate_tensor(const Suite& suite, const TensorSpec& tensor, 
     for (std::int64_t i = begin; i < end; ++i) out[i] = values.at(key, static_cast<std::uint64_t>(i));
   });
   return result;
+}
+
+std::vector<std::byte> tensor_bytes(const HostTensor<float>& tensor, DType dtype) {
+  std::vector<std::byte> bytes(tensor.data.size() * element_bytes(dtype));
+  const auto store = [&](auto element) {
+    for (std::size_t i = 0; i < tensor.data.size(); ++i) {
+      const decltype(element) value = static_cast<decltype(element)>(tensor.data[i]);
+      std::memcpy(bytes.data() + i * sizeof value, &value, sizeof value);
+    }
+  };
+  switch (dtype) {
+    case DType::float32: store(float{}); break;
+    case DType::int64: store(std::int64_t{}); break;
+    case DType::boolean: store(bool{}); break;
+  }
+  return bytes;
 }
 
 Tensors generate_inputs(const Suite& suite, const Axes& axes, std::uint64_t seed) {

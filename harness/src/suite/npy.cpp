@@ -65,6 +65,12 @@ void write_npy(const std::filesystem::path& file, const std::vector<std::int64_t
   write_array(file, shape, "<f8", data, sizeof(double));
 }
 
+void write_npy(const std::filesystem::path& file, const std::vector<std::int64_t>& shape, DType dtype,
+               const void* data) {
+  const char* descr = dtype == DType::float32 ? "<f4" : dtype == DType::int64 ? "<i8" : "|b1";
+  write_array(file, shape, descr, data, element_bytes(dtype));
+}
+
 NpyArray read_npy(const std::filesystem::path& file) {
   const std::string name = file.string();
   std::ifstream in(file, std::ios::binary);

@@ -112,6 +112,19 @@ std::optional<std::string> find_rule_violation(const Suite& suite, const Axes& a
   return std::nullopt;
 }
 
+std::optional<std::string> find_draw_problem(const Axes& axes, const TensorSpec& tensor) {
+  if (!tensor.init) return std::nullopt;
+  const auto problem_of = [&](const TensorInit& init) {
+    if (init.distribution != TensorInit::Distribution::randint) return std::string();
+    return randint_bounds_problem(evaluate_expression(init.randint_low, axes),
+                                  evaluate_expression(init.randint_high, axes));
+  };
+  if (std::string problem = problem_of(*tensor.init); !problem.empty()) return problem;
+  for (const NamedDraw& draw : tensor.init->draws)
+    if (std::string problem = problem_of(draw.values); !problem.empty()) return "draw '" + draw.name + "': " + problem;
+  return std::nullopt;
+}
+
 std::optional<ShapeProblem> find_shape_problem(const Suite& suite, const Axes& axes) {
   for (std::size_t t = 0; t < suite.tensors.size(); ++t) {
     const auto& tensor = suite.tensors[t];
@@ -162,9 +175,12 @@ Axes Suite::resolve_axes(const std::string& preset, const Axes& overrides) const
     throw Error("illegal axes for workload " + id + ": " + *violation);
   if (auto problem = find_shape_problem(*this, axes))
     throw Error("illegal axes for workload " + id + ": " + problem->message);
-  for (const TensorSpec& tensor : tensors)
+  for (const TensorSpec& tensor : tensors) {
+    if (auto problem = find_draw_problem(axes, tensor))
+      throw Error("illegal axes for workload " + id + ": the values of '" + tensor.name + "': " + *problem);
     if (auto problem = find_init_problem(*this, axes, tensor))
       throw Error("illegal axes for workload " + id + ": the ops building '" + tensor.name + "': " + problem->message);
+  }
   if (auto problem = find_forward_problem(*this, axes))
     throw Error("illegal axes for workload " + id + ": forward[" + std::to_string(problem->step) + "]: " +
                 problem->message);
@@ -228,7 +244,7 @@ double Suite::flops(const Axes& axes) const {
 
 double Suite::bytes(const Axes& axes) const {
   double total = 0;
-  for (const auto& spec : tensors) total += static_cast<double>(numel(spec.name, axes)) * 4.0;
+  for (const auto& spec : tensors) total += static_cast<double>(numel(spec.name, axes)) * static_cast<double>(element_bytes(spec.dtype));
   return total;
 }
 

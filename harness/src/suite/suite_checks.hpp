@@ -42,6 +42,10 @@ struct ForwardProblem {
 std::optional<ForwardProblem> find_forward_problem(const Suite& suite, const Axes& axes,
                                                    ResolvedForward* resolved = nullptr);
 
+// The first randint draw of a tensor, its own or one of its further draws,
+// whose bounds at these axes cannot be drawn (randint_bounds_problem).
+std::optional<std::string> find_draw_problem(const Axes& axes, const TensorSpec& tensor);
+
 // The first problem of an input built by ops (TensorInit::then) at these
 // axes: a draw's dimension that is not positive, an op whose operands do not
 // fit, or a last op that does not make the declared shape. When there is

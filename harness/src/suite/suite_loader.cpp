@@ -169,17 +169,16 @@ TensorInit read_distribution(const JsonReader& field, const Suite& suite, const 
     init.distribution = TensorInit::Distribution::uniform_fan_in;
     init.fan_in = read_expression(field.at("fan_in"), suite);
   } else if (distribution == "randint") {
-    // Integers exact in float32, few enough that 24 random bits give each
-    // its share (docs/inputs.md).
     field.expect_keys({"distribution", "low", "high"}, also);
     init.distribution = TensorInit::Distribution::randint;
-    constexpr std::int64_t kLimit = std::int64_t{1} << 24;
-    const std::int64_t low = field.at("low").as_integer(), high = field.at("high").as_integer();
-    if (low < -kLimit || low > kLimit) field.at("low").fail("must be within +-2^24, exact in float32");
-    if (high <= low || high - low > (std::int64_t{1} << 16))
-      field.at("high").fail("must be greater than low by at most 2^16");
-    init.low = static_cast<double>(low);
-    init.high = static_cast<double>(high);
+    init.randint_low = read_expression(field.at("low"), suite);
+    init.randint_high = read_expression(field.at("high"), suite);
+    // Bounds over the axes are checked where they are resolved.
+    if (field.at("low").json().is_number_integer() && field.at("high").json().is_number_integer()) {
+      const std::string problem =
+          randint_bounds_problem(field.at("low").as_integer(), field.at("high").as_integer());
+      if (!problem.empty()) field.fail(problem);
+    }
   } else {
     field.at("distribution")
         .fail("unknown distribution '" + distribution + "' (known: uniform, normal, uniform_fan_in, randint)");
@@ -222,6 +221,35 @@ TensorInit read_init(const JsonReader& field, const Suite& suite, const std::str
   return init;
 }
 
+DType read_dtype(const JsonReader& field) {
+  const std::string name = field.as_string();
+  std::string known;
+  for (DType dtype : kDTypes) {
+    if (to_string(dtype) == name) return dtype;
+    known += (known.empty() ? "" : ", ") + std::string(to_string(dtype));
+  }
+  field.fail("unknown dtype '" + name + "' (known: " + known + ")");
+}
+
+// An integer or boolean tensor holds what its draw makes, exactly: integers
+// of a randint draw (0 and 1 for a bool), with no ops after it, which
+// compute in floating point. The output is float32: an integer output's
+// exact comparison is not built yet.
+void check_dtype(const JsonReader& tensor_field, const TensorSpec& tensor) {
+  if (tensor.dtype == DType::float32) return;
+  const std::string dtype(to_string(tensor.dtype));
+  if (tensor.role == TensorRole::output)
+    tensor_field.fail_at("dtype", "an output is float32 (an output of dtype " + dtype + " is not supported yet)");
+  const TensorInit& init = *tensor.init;
+  const JsonReader init_field = tensor_field.at("init");
+  if (init.distribution != TensorInit::Distribution::randint)
+    init_field.fail_at("distribution", "a tensor of dtype " + dtype + " is drawn by randint");
+  if (!init.then.empty())
+    init_field.fail_at("then", "a tensor of dtype " + dtype + " is its draw, with no ops after it");
+  if (tensor.dtype == DType::boolean && !(init.randint_low == "0" && init.randint_high == "2"))
+    init_field.fail("a bool tensor draws from [0, 2) (low 0, high 2)");
+}
+
 void read_tensors(const JsonReader& field, Suite& suite) {
   field.expect_array();
   if (field.json().empty()) field.fail("a workload needs tensors");
@@ -243,11 +271,7 @@ void read_tensors(const JsonReader& field, Suite& suite) {
     if (shape_field.json().empty()) shape_field.fail("a shape needs at least one dimension");
     for (std::size_t d = 0; d < shape_field.json().size(); ++d)
       tensor.shape.push_back(read_expression(shape_field.at(d), suite));
-    if (tensor_field.has("dtype")) {
-      tensor.dtype = tensor_field.at("dtype").as_string();
-      if (tensor.dtype != "float32")
-        tensor_field.at("dtype").fail("unsupported dtype '" + tensor.dtype + "' (supported: float32)");
-    }
+    if (tensor_field.has("dtype")) tensor.dtype = read_dtype(tensor_field.at("dtype"));
     if (tensor.role == TensorRole::output) {
       if (tensor_field.has("init"))
         tensor_field.fail_at("init", "an output is computed, it has no init");
@@ -255,6 +279,7 @@ void read_tensors(const JsonReader& field, Suite& suite) {
       if (!tensor_field.has("init")) tensor_field.fail_at("init", "missing required field");
       tensor.init = read_init(tensor_field.at("init"), suite, tensor.name);
     }
+    check_dtype(tensor_field, tensor);
     suite.tensors.push_back(tensor);
   }
   auto outputs = suite.tensors_with_role(TensorRole::output).size();
@@ -363,13 +388,16 @@ void check_declared_axes(const JsonReader& root, const Suite& suite) {
   }
   // Then the forward pass, whose shapes follow from the tensors' at each.
   auto check_forward = [&](const Axes& axes, const std::string& which) {
-    for (std::size_t t = 0; t < suite.tensors.size(); ++t)
+    for (std::size_t t = 0; t < suite.tensors.size(); ++t) {
+      if (auto problem = find_draw_problem(axes, suite.tensors[t]))
+        root.at("tensors").at(t).at("init").fail(*problem + " at " + which);
       if (auto problem = find_init_problem(suite, axes, suite.tensors[t])) {
         const JsonReader init = root.at("tensors").at(t).at("init");
         if (problem->where == InitProblem::Where::draw_shape)
           init.at("draws").at(problem->index).at("shape").at(problem->dimension).fail(problem->message + " at " + which);
         init.at("then").at(problem->index).fail(problem->message + " at " + which);
       }
+    }
     if (auto problem = find_forward_problem(suite, axes))
       root.at("forward").at(problem->step).fail(problem->message + " at " + which);
   };

@@ -22,7 +22,7 @@ std::uint64_t content_hash(const kg::LaunchArgs& args) {
   for (const auto& input : args.inputs) {
     std::size_t count = 1;
     for (const std::int64_t extent : input.shape) count *= static_cast<std::size_t>(extent);
-    bytes.resize(count * sizeof(float));
+    bytes.resize(count * kg::element_bytes(input.dtype));
     cudaMemcpyAsync(bytes.data(), input.data, bytes.size(), cudaMemcpyDeviceToHost, args.stream);
     cudaStreamSynchronize(args.stream);
     for (const unsigned char byte : bytes) hash = (hash ^ byte) * 1099511628211ull;

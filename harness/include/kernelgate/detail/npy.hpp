@@ -1,11 +1,14 @@
 #pragma once
-// NumPy .npy files (format version 1.0, little-endian float32 / float64, C
-// order): `kernelgate reference --dump` writes them, the golden tests read the
-// committed fixtures. numpy.load and torch read them directly.
+// NumPy .npy files (format version 1.0, little-endian, C order):
+// `kernelgate reference --dump` writes them (float64 outputs, inputs in
+// their dtype), the golden tests read the committed fixtures (float32 and
+// float64). numpy.load and torch read them directly.
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "kernelgate/dtype.hpp"
 
 namespace kg {
 
@@ -22,6 +25,10 @@ void write_npy(const std::filesystem::path& file, const std::vector<std::int64_t
                const float* data);
 void write_npy(const std::filesystem::path& file, const std::vector<std::int64_t>& shape,
                const double* data);
+// Elements laid out as the dtype lays them (tensor_bytes of reference.hpp):
+// "<f4", "<i8" or "|b1".
+void write_npy(const std::filesystem::path& file, const std::vector<std::int64_t>& shape, DType dtype,
+               const void* data);
 NpyArray read_npy(const std::filesystem::path& file);
 
 }  // namespace kg

@@ -108,6 +108,7 @@ enum class OpKind {
   triu,            // of the last two dims: the elements on and above diagonal (0: the main one), the rest 0
   tril,            // the elements on and below diagonal
   diag,            // a vector [n] as the diagonal of an [n, n] matrix
+  gather,          // x, index (int64) of x's rank: out[i] = x[i with i[dim] replaced by index[i]]
 };
 
 // Every kind with its name, in declaration order.
@@ -179,7 +180,7 @@ void evaluate(const Op& op, const std::vector<Shape>& shapes, const std::vector<
 // for the sum of exponentials, one to normalise), five per element for the
 // normalisations (one for the mean, two for the variance, two to normalise
 // and apply the affine weight and bias), none for permute, reshape, concat,
-// flip, narrow, triu, tril and diag (they move or mask data).
+// flip, narrow, triu, tril, diag and gather (they move or mask data).
 double flops(const Op& op, const std::vector<Shape>& inputs);
 
 }  // namespace kg::ops

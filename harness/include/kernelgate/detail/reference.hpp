@@ -1,5 +1,6 @@
 #pragma once
 // Inputs, parameters and the float64 host reference of a workload.
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -59,6 +60,11 @@ HostTensor<float> generate_tensor(const Suite& suite, const TensorSpec& tensor, 
 // depends on.
 ops::Region generated_region(const Suite& suite, const TensorSpec& tensor, const Axes& axes, std::uint64_t seed,
                              const ops::Box& box);
+
+// A generated tensor as its dtype lays it out in memory (what a candidate's
+// buffer holds): float32 as generated; int64 and bool from the integers of
+// its randint draw, which the loader requires of them.
+std::vector<std::byte> tensor_bytes(const HostTensor<float>& tensor, DType dtype);
 
 // Every input and parameter of the suite, generated from
 // (workload id, axes, seed, tensor name) with a counter-based generator:

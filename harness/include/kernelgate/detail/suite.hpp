@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kernelgate/axes.hpp"
+#include "kernelgate/dtype.hpp"
 #include "kernelgate/detail/ops.hpp"
 
 namespace kg {
@@ -85,7 +86,11 @@ struct NamedDraw;
 struct TensorInit {
   enum class Distribution { uniform, normal, uniform_fan_in, randint };
   Distribution distribution = Distribution::uniform;
-  double low = 0, high = 0;  // uniform: [low, high); randint: the integers of [low, high)
+  double low = 0, high = 0;  // uniform: [low, high)
+  // randint: the integers of [low, high), expressions over the axes
+  // (torch.randint(0, num_classes, ...)); randint_bounds_problem says which
+  // bounds a draw can take.
+  std::string randint_low, randint_high;
   double mean = 0, std = 0;  // normal
   std::string fan_in;        // uniform_fan_in: an expression over the axes
   // An input built as KernelBench's get_inputs() builds it (docs/inputs.md,
@@ -95,6 +100,11 @@ struct TensorInit {
   std::vector<NamedDraw> draws;
   std::vector<ForwardStep> then;
 };
+// Why a randint draw cannot take these bounds, or "" when it can: few
+// enough integers that 24 random bits give each its share (high above low
+// by at most 2^16; docs/inputs.md), each exact in float32 (within +-2^24).
+std::string randint_bounds_problem(std::int64_t low, std::int64_t high);
+
 // The name the ops of TensorInit::then give the tensor's own draw.
 inline constexpr const char* kDrawn = "drawn";
 
@@ -110,7 +120,7 @@ struct TensorSpec {
   std::string name;
   TensorRole role = TensorRole::input;
   std::vector<std::string> shape;  // expressions over the axes
-  std::string dtype = "float32";
+  DType dtype = DType::float32;
   std::optional<TensorInit> init;  // every tensor but the output has one
 };
 
@@ -176,7 +186,7 @@ struct Suite {
   // ("workload W: forward[2]: conv: ...") whose operands do not fit.
   ResolvedForward resolve_forward(const Axes& axes) const;
   double flops(const Axes& axes) const;  // cost.flops, or the sum of the ops' (kernelgate/detail/ops.hpp)
-  double bytes(const Axes& axes) const;  // each declared tensor crossing memory once
+  double bytes(const Axes& axes) const;  // each declared tensor crossing memory once, at its dtype's size
 };
 
 // One line for each override of `overrides` that resolve_axes takes as a
