@@ -128,12 +128,19 @@ CASES += [
     ("gather_middle_dim_negative", "gather", {"dim": -2}, [[3, 5, 4], [2, 7, 3]], ["normal", "index_below_5"]),
 ]
 
+# argmax and argmin (int64 positions, kept as float64 in the fixture) on
+# small integers, so that ties occur: the first position wins.
+CASES += [
+    ("argmax_middle_dim_keepdim_ties", "argmax", {"dim": 1, "keepdim": True}, [[3, 6, 4]], "ties"),
+    ("argmin_last_dim_ties", "argmin", {"dim": -1}, [[4, 7]], "ties"),
+]
+
 
 # The operands' distributions besides the default normal one: positive
 # values for log, sqrt, rsqrt and fractional powers; a divisor kept away from
 # zero; values near one for products (so they neither vanish nor blow up);
 # a wider normal where the op bends at -3 and 3 (hardsigmoid, hardswish);
-# positions along a dim for gather's index.
+# positions along a dim for gather's index; small integers, which tie.
 DRAWS = {
     "normal": lambda rng, shape: 1.5 * rng.standard_normal(shape),
     "positive": lambda rng, shape: rng.uniform(0.05, 4.0, shape),
@@ -141,6 +148,7 @@ DRAWS = {
     "near_one": lambda rng, shape: rng.uniform(0.5, 1.5, shape),
     "wide": lambda rng, shape: 3.0 * rng.standard_normal(shape),
     "index_below_5": lambda rng, shape: rng.integers(0, 5, shape).astype(np.float64),
+    "ties": lambda rng, shape: rng.integers(-2, 3, shape).astype(np.float64),
 }
 
 
@@ -160,7 +168,7 @@ def main():
         draws = draw[0] if draw and isinstance(draw[0], list) else [draw[0] if draw else "normal"] * len(shapes)
         operands = [DRAWS[d](rng, shape).astype(np.float32) for d, shape in zip(draws, shapes)]
         with torch.no_grad():
-            want = apply(op, [torch.from_numpy(o).double() for o in operands], attributes).numpy()
+            want = apply(op, [torch.from_numpy(o).double() for o in operands], attributes).double().numpy()
         case_dir = out / name
         case_dir.mkdir()
         files = []

@@ -100,6 +100,8 @@ def apply(op, operands, a):
         return getattr(torch, op)(x, diagonal=a.get("diagonal", 0))
     if op == "diag":
         return torch.diag(x)
+    if op in ("argmax", "argmin"):
+        return getattr(torch, op)(x, dim=a["dim"], keepdim=a.get("keepdim", False))
     if op == "gather":
         return torch.gather(x, a["dim"], operands[1].long())
     if op == "smooth_l1":

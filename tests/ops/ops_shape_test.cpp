@@ -199,6 +199,19 @@ TEST(OpsShape, AGatherReadsItsDimWholeAndChecksItsIndex) {
   }
 }
 
+// argmax and argmin reduce one dim, of positions an output compares exactly.
+TEST(OpsShape, AnArgmaxTakesOneDimOfFewerThan2To24Positions) {
+  Op argmax = of(OpKind::argmax);
+  argmax.dims = {0, 1};
+  expect_refused(argmax, {{3, 4}}, "argmax: names one dim");
+  argmax.dims = {-1};
+  argmax.keepdim = true;
+  EXPECT_EQ(output_shape(argmax, {{3, 4}}), (Shape{3, 1}));
+  expect_refused(argmax, {{2, kMaxPosition + 1}},
+                 "argmax: dim 1 has 16777217 positions, beyond the 2^24 an output compares exactly");
+  EXPECT_EQ(output_shape(argmax, {{2, kMaxPosition}}), (Shape{2, 1}));
+}
+
 // The suite schema (docs/suite.schema.json) offers exactly the library's ops
 // and a property for every scalar attribute, so that a suite the schema
 // passes is one the loader reads.

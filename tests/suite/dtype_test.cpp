@@ -96,8 +96,11 @@ TEST(DTypes, TheLoaderRefusesWhatADtypeCannotHold) {
   EXPECT_NE(typed_load_error(dir, [&](Json& j) { tensor(j, 1)["init"]["high"] = 3; })
                 .find("$.tensors[1].init: a bool tensor draws from [0, 2) (low 0, high 2)"),
             std::string::npos);
+  EXPECT_NE(typed_load_error(dir, [&](Json& j) { tensor(j, 3)["dtype"] = "bool"; })
+                .find("$.tensors[3].dtype: an output is float32 or int64, not bool"),
+            std::string::npos);
   EXPECT_NE(typed_load_error(dir, [&](Json& j) { tensor(j, 3)["dtype"] = "int64"; })
-                .find("$.tensors[3].dtype: an output is float32 (an output of dtype int64 is not supported yet)"),
+                .find("$.forward[5].output: makes 'loss' as float32, its declared dtype is int64"),
             std::string::npos);
   // gather's index must stay int64 on its way from the declared tensor.
   EXPECT_NE(typed_load_error(dir, [&](Json& j) { tensor(j, 2).erase("dtype"); })

@@ -1,10 +1,13 @@
 #pragma once
-// A small workload with inputs of every dtype (docs/suite-format.md,
-// "dtype"): the cross entropy of masked logits, KernelBench's problems 93
-// (a bool mask) and 95 (int64 class indices) in one. Its targets reach the
-// loss through a reshape (which keeps their dtype) and gather (which needs
-// it); their upper bound is an axis, as torch.randint(0, num_classes, ...).
+// Small workloads with tensors of every dtype (docs/suite-format.md,
+// "Dtypes"). The first, the cross entropy of masked logits, is KernelBench's
+// problems 93 (a bool mask) and 95 (int64 class indices) in one. Its targets
+// reach the loss through a reshape (which keeps their dtype) and gather
+// (which needs it); their upper bound is an axis, as
+// torch.randint(0, num_classes, ...).
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 namespace kg::test_support {
 
@@ -36,6 +39,21 @@ inline const char* typed_suite_json() {
     "tolerance": {"fp32": {"atol": 1e-5, "rtol": 1e-5, "rel_l2": 1e-5}},
     "contract": {"no_mutation": true, "no_aliasing": true}
   })";
+}
+
+// KernelBench's problem 51 in small: the position of each row's first
+// maximum, an int64 output. The same axes as the first (num_classes as the
+// columns); few distinct values, so that rows tie.
+inline std::string positions_suite_json() {
+  nlohmann::ordered_json suite = nlohmann::ordered_json::parse(typed_suite_json());
+  suite["id"] = "positions";
+  suite["title"] = "argmax of each row";
+  suite["tensors"] = nlohmann::ordered_json::parse(R"([
+    {"name": "x", "role": "input", "shape": ["batch_size", "num_classes"],
+     "init": {"distribution": "randint", "low": 0, "high": 3}},
+    {"name": "positions", "role": "output", "dtype": "int64", "shape": ["batch_size"]}])");
+  suite["forward"] = nlohmann::ordered_json::parse(R"([{"op": "argmax", "inputs": ["x"], "output": "positions", "dim": 1}])");
+  return suite.dump();
 }
 
 }  // namespace kg::test_support

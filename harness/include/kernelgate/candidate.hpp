@@ -31,7 +31,9 @@ struct TensorArg {
 struct LaunchArgs {
   Axes axes;
   std::vector<TensorArg> inputs;  // suite order: inputs, then parameters
-  float* output = nullptr;
+  // The output, as its dtype: one of the two is set.
+  float* output = nullptr;               // a float32 output
+  std::int64_t* output_int64 = nullptr;  // an int64 output (argmax, argmin positions)
   std::vector<std::int64_t> output_shape;
   void* workspace = nullptr;
   std::size_t workspace_bytes = 0;

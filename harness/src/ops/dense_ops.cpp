@@ -52,10 +52,13 @@ bool is_reduction(OpKind kind) {
     case OpKind::max:
     case OpKind::min:
     case OpKind::prod:
-    case OpKind::logsumexp: return true;
+    case OpKind::logsumexp:
+    case OpKind::argmax:
+    case OpKind::argmin: return true;
     default: return false;
   }
 }
+bool is_position(OpKind kind) { return kind == OpKind::argmax || kind == OpKind::argmin; }
 bool is_along_dim(OpKind kind) {
   return kind == OpKind::softmax || kind == OpKind::log_softmax || kind == OpKind::cumsum || kind == OpKind::cumprod;
 }
@@ -202,6 +205,12 @@ Shape unary_output_shape(const Op& op, const Shape& x) {
 
 Shape reduction_output_shape(const Op& op, const Shape& x) {
   const std::vector<bool> reduced = named_dims(op, x.size(), "reduce");
+  if (is_position(op.kind)) {
+    const std::size_t dim = one_dim(op, x.size());
+    if (x[dim] > kMaxPosition)
+      fail(op, "dim " + std::to_string(dim) + " has " + std::to_string(x[dim]) +
+                   " positions, beyond the 2^24 an output compares exactly");
+  }
   Shape shape;
   for (std::size_t d = 0; d < reduced.size(); ++d)
     if (!reduced[d]) shape.push_back(x[d]);
@@ -238,10 +247,26 @@ std::vector<Box> matmul_input_boxes(const Op& op, const std::vector<Shape>& inpu
   return {a, b};
 }
 
+// argmax and argmin: the first position of the extreme, or of the first
+// NaN (torch.argmax and torch.argmin treat NaN as the extreme).
+double position_of_extreme(OpKind kind, std::int64_t count, const std::function<double(std::int64_t)>& value) {
+  std::int64_t best = 0;
+  double best_value = value(0);
+  for (std::int64_t i = 1; i < count && !std::isnan(best_value); ++i) {
+    const double v = value(i);
+    if (std::isnan(v) || (kind == OpKind::argmax ? v > best_value : v < best_value)) {
+      best = i;
+      best_value = v;
+    }
+  }
+  return static_cast<double>(best);
+}
+
 // The reduced elements folded in row-major order: sum, mean, max, min, prod;
 // logsumexp as max + log(sum of exp(v - max)), two passes, so that no
 // exponential overflows.
 double reduce(OpKind kind, std::int64_t count, const std::function<double(std::int64_t)>& value) {
+  if (is_position(kind)) return position_of_extreme(kind, count, value);
   double acc = kind == OpKind::max || kind == OpKind::logsumexp ? -std::numeric_limits<double>::infinity()
                : kind == OpKind::min                            ? std::numeric_limits<double>::infinity()
                : kind == OpKind::prod                           ? 1.0

@@ -49,10 +49,11 @@ Region::Region(Box box_of_values) : box(std::move(box_of_values)) {
 
 namespace {
 
-constexpr EnumNames<OpKind, 58> kOpKindNames{"op", {{
+constexpr EnumNames<OpKind, 60> kOpKindNames{"op", {{
     {OpKind::conv, "conv"}, {OpKind::conv_transpose, "conv_transpose"}, {OpKind::max_pool, "max_pool"},
     {OpKind::avg_pool, "avg_pool"}, {OpKind::sum, "sum"}, {OpKind::mean, "mean"}, {OpKind::max, "max"},
-    {OpKind::min, "min"}, {OpKind::prod, "prod"}, {OpKind::logsumexp, "logsumexp"}, {OpKind::softmax, "softmax"},
+    {OpKind::min, "min"}, {OpKind::prod, "prod"}, {OpKind::logsumexp, "logsumexp"},
+    {OpKind::argmax, "argmax"}, {OpKind::argmin, "argmin"}, {OpKind::softmax, "softmax"},
     {OpKind::log_softmax, "log_softmax"}, {OpKind::cumsum, "cumsum"}, {OpKind::cumprod, "cumprod"},
     {OpKind::layer_norm, "layer_norm"}, {OpKind::batch_norm, "batch_norm"}, {OpKind::instance_norm, "instance_norm"},
     {OpKind::group_norm, "group_norm"}, {OpKind::add, "add"}, {OpKind::subtract, "subtract"},

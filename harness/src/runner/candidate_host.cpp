@@ -43,6 +43,7 @@ struct CandidateHost::State {
   bool model_only = false;
   bool opened = false;  // open() staged every buffer (not when unsupported or thrown)
   DeviceBuffer output, workspace;
+  DType output_dtype = DType::float32;
   std::int64_t numel = 0;
   LaunchArgs args;
 
@@ -115,8 +116,10 @@ struct CandidateHost::State {
       device->copy_to_device(staged_b.back(), tensor_bytes(set_b.at(spec->name), spec->dtype).data(), bytes);
       hashes_b.push_back(device->hash(staged_b.back()));
     }
-    output = device->allocate(static_cast<std::size_t>(numel) * sizeof(float), "output " + output_spec.name);
-    args.output = reinterpret_cast<float*>(output.data);
+    output_dtype = output_spec.dtype;
+    output = device->allocate(static_cast<std::size_t>(numel) * element_bytes(output_dtype), "output " + output_spec.name);
+    if (output_dtype == DType::int64) args.output_int64 = reinterpret_cast<std::int64_t*>(output.data);
+    else args.output = reinterpret_cast<float*>(output.data);
     workspace = device->allocate(args.workspace_bytes, "workspace");
     args.workspace = args.workspace_bytes ? workspace.data : nullptr;
     args.stream = device->stream();
@@ -207,8 +210,49 @@ struct CandidateHost::State {
     for (std::size_t i = 0; i < inputs.size() && reply.inputs.empty(); ++i)
       if (device->hash(inputs[i]) != (*loaded_hashes)[i]) reply.inputs = inputs[i].label;
     reply.output_hash = device->hash(output);
-    reply.scan = device->scan_floats(output);
+    reply.scan = scan_output();
     return run_reply(reply);
+  }
+
+  // An int64 output is read back whole (an argmax's is a position per
+  // reduced row: small) and scanned here; a float32 output on the device.
+  std::vector<std::int64_t> int64_output() const {
+    std::vector<std::int64_t> values(static_cast<std::size_t>(numel));
+    device->copy_to_host(values.data(), output, values.size() * sizeof(std::int64_t));
+    return values;
+  }
+
+  FloatScan scan_output() {
+    if (output_dtype == DType::float32) return device->scan_floats(output);
+    // Two poison words make one never-written int64; no integer is non-finite.
+    constexpr std::int64_t kPoisoned = static_cast<std::int64_t>((std::uint64_t{kPoisonWord} << 32) | kPoisonWord);
+    FloatScan scan;
+    const std::vector<std::int64_t> values = int64_output();
+    for (std::size_t i = 0; i < values.size(); ++i)
+      if (values[i] == kPoisoned && scan.poisoned++ == 0) scan.first_poisoned = static_cast<std::int64_t>(i);
+    return scan;
+  }
+
+  // The output's values the request asks for, as floats: an int64 output's
+  // as the nearest float, which equals a position below 2^24
+  // (ops::kMaxPosition) only when the integer does.
+  std::vector<float> output_values(const ValuesRequest& request) {
+    if (output_dtype == DType::float32) {
+      if (!request.all) return device->gather_floats(output, request.indices);
+      std::vector<float> values(static_cast<std::size_t>(numel));
+      device->copy_to_host(values.data(), output, values.size() * sizeof(float));
+      return values;
+    }
+    const std::vector<std::int64_t> values = int64_output();
+    std::vector<float> picked;
+    if (request.all)
+      for (std::int64_t value : values) picked.push_back(static_cast<float>(value));
+    else
+      for (std::int64_t index : request.indices) {
+        if (index < 0 || index >= numel) throw Error("index " + std::to_string(index) + " outside " + output.label);
+        picked.push_back(static_cast<float>(values[static_cast<std::size_t>(index)]));
+      }
+    return picked;
   }
 
   // One launch of the candidate with interpret mode's counters on: the
@@ -257,12 +301,7 @@ struct CandidateHost::State {
     require_open();
     const ValuesRequest request = read_values_request(JsonReader(command, "the values command"));
     Message reply;
-    if (request.all) {
-      reply.values.resize(static_cast<std::size_t>(numel));
-      device->copy_to_host(reply.values.data(), output, reply.values.size() * sizeof(float));
-    } else {
-      reply.values = device->gather_floats(output, request.indices);
-    }
+    reply.values = output_values(request);
     return reply;
   }
 

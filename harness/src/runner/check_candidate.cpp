@@ -115,6 +115,13 @@ std::string describe(const ErrorStats& stats, const Tolerance& tolerance, const 
   return message.str();
 }
 
+// The rule an output is compared by: the tolerance of the candidate's
+// precision, or for an int64 output (positions, right or wrong) equality.
+const Tolerance& comparison_tolerance(const Suite& suite, const std::string& precision) {
+  static const Tolerance kExact{};
+  return suite.output().dtype == DType::float32 ? suite.tolerance(precision) : kExact;
+}
+
 class CandidateChecker {
  public:
   CandidateChecker(const Suite& suite, const Candidate& candidate, const Axes& axes, const RunOptions& options,
@@ -123,7 +130,9 @@ class CandidateChecker {
       : suite_(suite), candidate_(candidate), axes_(axes), options_(options), reference_(reference),
         request_(request), interpreted_(device.interpreted), slow_(device.kernels_interpreted()),
         clock_(device.clock_name), session_(session),
-        tolerance_(suite.tolerance(candidate.precision)), output_shape_(suite.shape(suite.output().name, axes)),
+        tolerance_(comparison_tolerance(suite, candidate.precision)),
+        rule_(suite.output().dtype == DType::float32 ? candidate.precision : "exact: an int64 output"),
+        output_shape_(suite.shape(suite.output().name, axes)),
         point_picker_(std::random_device{}()) {}
 
   CandidateResult run() {
@@ -342,7 +351,7 @@ class CandidateChecker {
       result.error = stats;
       throw Finding{Outcome::incorrect, kEquivalenceCheck, "",
                     what + ", every element against the strict-FP32 GPU reference: " +
-                        describe(stats, tolerance_, candidate_.precision, output_shape_)};
+                        describe(stats, tolerance_, rule_, output_shape_)};
     }
   }
 
@@ -386,7 +395,7 @@ class CandidateChecker {
     result.error = stats_a;
     if (!within_tolerance(stats_a, tolerance_))
       throw Finding{Outcome::incorrect, kEquivalenceCheck, "",
-                    "input set A: " + describe(stats_a, tolerance_, candidate_.precision, output_shape_)};
+                    "input set A: " + describe(stats_a, tolerance_, rule_, output_shape_)};
     check_finite(run_a, "input set A", false);
     check_whole_output("A", "input set A", result);
 
@@ -401,7 +410,7 @@ class CandidateChecker {
         violation("fresh_inputs",
                   "on fresh inputs (set B) the candidate returned the answer for the previous inputs (set A)");
       throw Finding{Outcome::incorrect, kEquivalenceCheck, "",
-                    "input set B: " + describe(stats_b, tolerance_, candidate_.precision, output_shape_)};
+                    "input set B: " + describe(stats_b, tolerance_, rule_, output_shape_)};
     }
     check_finite(run_b, "input set B", false);
     check_whole_output("B", "input set B", result);
@@ -421,7 +430,7 @@ class CandidateChecker {
                                                 : compare(got_again, points_again.want, points_again);
       if (!within_tolerance(drift, tolerance_))
         violation("repeat_agreement", "a repeated run on the same inputs disagrees with the first: " +
-                                          describe(drift, tolerance_, candidate_.precision, output_shape_));
+                                          describe(drift, tolerance_, rule_, output_shape_));
     }
   }
 
@@ -469,7 +478,7 @@ class CandidateChecker {
     // few points get the spot rule's slack (runner.hpp).
     if (!within_spot_tolerance(stats, tolerance_))
       violation("timed_outputs", what + " is not the answer for its inputs: " +
-                                     describe(stats, tolerance_, candidate_.precision, output_shape_));
+                                     describe(stats, tolerance_, rule_, output_shape_));
     timed_ms_.push_back(reply.time_ms);
     busy_after_ms_.push_back(reply.busy_after_ms);
     TimedLaunch timing{.ms = reply.time_ms,
@@ -553,6 +562,7 @@ class CandidateChecker {
   const std::string clock_;
   CandidateSession& session_;
   const Tolerance& tolerance_;
+  const std::string rule_;  // what the messages name the rule by: the precision, or exact
   const std::vector<std::int64_t> output_shape_;  // where mismatches are located
   std::mt19937_64 point_picker_;
   std::unordered_set<std::int64_t> asked_;  // sampled outputs: every index this child was asked

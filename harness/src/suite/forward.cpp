@@ -31,6 +31,8 @@ std::set<std::string> attributes_of(OpKind kind) {
     case OpKind::min:
     case OpKind::prod:
     case OpKind::logsumexp: return {"dims", "keepdim"};
+    case OpKind::argmax:
+    case OpKind::argmin: return {"dim", "keepdim"};
     case OpKind::softmax:
     case OpKind::log_softmax: return {"dim"};
     case OpKind::cumsum:
@@ -188,8 +190,9 @@ namespace {
 // What an op makes of operands of these dtypes, as PyTorch types it where
 // the suite's ops can tell (docs/suite-format.md, "dtype"): data movement
 // keeps its operand's dtype (and concat needs one dtype), gather takes an
-// int64 index, and every other op computes in floating point and makes
-// float32 (a float operand promotes an integer or bool one).
+// int64 index, argmax and argmin make int64 positions, and every other op
+// computes in floating point and makes float32 (a float operand promotes an
+// integer or bool one).
 DType result_dtype(const JsonReader& op_field, const ForwardStep& step, const std::vector<DType>& operands) {
   const auto operand_fails = [&](std::size_t j, const std::string& what) {
     op_field.at("inputs").at(j).fail("'" + step.inputs[j] + "' is " + std::string(to_string(operands[j])) + ": " +
@@ -212,6 +215,8 @@ DType result_dtype(const JsonReader& op_field, const ForwardStep& step, const st
     case OpKind::triu:
     case OpKind::tril:
     case OpKind::diag: return operands[0];
+    case OpKind::argmax:
+    case OpKind::argmin: return DType::int64;
     default: return DType::float32;
   }
 }

@@ -231,15 +231,17 @@ DType read_dtype(const JsonReader& field) {
   field.fail("unknown dtype '" + name + "' (known: " + known + ")");
 }
 
-// An integer or boolean tensor holds what its draw makes, exactly: integers
+// An integer or boolean input holds what its draw makes, exactly: integers
 // of a randint draw (0 and 1 for a bool), with no ops after it, which
-// compute in floating point. The output is float32: an integer output's
-// exact comparison is not built yet.
+// compute in floating point. An output is float32 or int64 (positions,
+// compared exactly); no op makes a bool.
 void check_dtype(const JsonReader& tensor_field, const TensorSpec& tensor) {
   if (tensor.dtype == DType::float32) return;
   const std::string dtype(to_string(tensor.dtype));
-  if (tensor.role == TensorRole::output)
-    tensor_field.fail_at("dtype", "an output is float32 (an output of dtype " + dtype + " is not supported yet)");
+  if (tensor.role == TensorRole::output) {
+    if (tensor.dtype != DType::int64) tensor_field.fail_at("dtype", "an output is float32 or int64, not " + dtype);
+    return;
+  }
   const TensorInit& init = *tensor.init;
   const JsonReader init_field = tensor_field.at("init");
   if (init.distribution != TensorInit::Distribution::randint)

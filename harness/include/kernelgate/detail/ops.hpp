@@ -61,6 +61,8 @@ enum class OpKind {
   min,
   prod,
   logsumexp,       // log of the sum of exp, shifted by the maximum
+  argmax,          // along one dim: the position of the first maximum (an int64 tensor); NaN is the maximum
+  argmin,          // the position of the first minimum; NaN counts as it, as in PyTorch
   softmax,         // along one dim
   log_softmax,
   cumsum,          // along one dim; reverse (from the end), exclusive (each element's own term left out)
@@ -170,6 +172,10 @@ std::vector<Box> input_boxes(const Op& op, const std::vector<Shape>& inputs, con
 // the number of threads.
 void evaluate(const Op& op, const std::vector<Shape>& shapes, const std::vector<const Region*>& inputs,
               Region& out);
+
+// Positions an argmax or argmin output may hold: below 2^24, so that an
+// int64 output, compared as float values, is compared exactly.
+inline constexpr std::int64_t kMaxPosition = std::int64_t{1} << 24;
 
 // FLOPs of the whole output: 2 per multiply-add of a contraction (a
 // convolution counts every kernel tap of every output element, padding
