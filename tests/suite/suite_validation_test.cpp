@@ -14,6 +14,7 @@ namespace kg {
 namespace {
 
 using test::load_error;
+using test::load_edited;
 using test::TempDir;
 using Json = nlohmann::ordered_json;
 
@@ -86,6 +87,24 @@ TEST_F(SuiteValidation, MissingField) {
   expect_error([](Json& j) { j["axes"]["stride"].erase("max"); },
                "$.axes.stride.max: missing required field");
   expect_error([](Json& j) { j["tensors"][1].erase("init"); }, "$.tensors[1].init: missing required field");
+  expect_error([](Json& j) { j["tensors"][0].erase("shape"); }, "$.tensors[0].shape: missing required field");
+}
+
+// An output without a declared shape has the one its forward pass computes
+// (a transposed convolution's here), wherever a shape is asked for.
+TEST_F(SuiteValidation, AnOutputsShapeMayBeLeftToTheForwardPass) {
+  const Suite stock = load_edited(dir_, [](Json&) {});
+  const Suite computed = load_edited(dir_, [](Json& j) {
+    j["tensors"][2].erase("shape");
+    j["tensors"][0]["source"] = "get_inputs()[0]";
+  });
+  EXPECT_TRUE(computed.output().shape.empty());
+  EXPECT_EQ(computed.tensor("x").source, "get_inputs()[0]");
+  for (const char* preset : {"", "ci"}) {
+    const Axes axes = stock.resolve_axes(preset);
+    EXPECT_EQ(computed.shape(computed.output().name, axes), stock.shape(stock.output().name, axes)) << preset;
+    EXPECT_EQ(computed.bytes(axes), stock.bytes(axes)) << preset;
+  }
 }
 
 TEST_F(SuiteValidation, AxisOutOfRange) {

@@ -306,10 +306,11 @@ std::optional<ForwardProblem> find_forward_problem(const Suite& suite, const Axe
   for (const TensorSpec& tensor : suite.tensors)
     if (tensor.role != TensorRole::output) forward.shapes[tensor.name] = suite.shape(tensor.name, axes);
   if (auto problem = resolve_steps(suite.forward, axes, forward)) return problem;
-  const std::string& output = suite.output().name;
-  if (auto problem = declared_shape_problem(forward, suite.forward.size() - 1, output, "the output '" + output + "'",
-                                            suite.shape(output, axes)))
-    return problem;
+  const TensorSpec& output = suite.output();
+  if (!output.shape.empty())
+    if (auto problem = declared_shape_problem(forward, suite.forward.size() - 1, output.name,
+                                              "the output '" + output.name + "'", suite.shape(output.name, axes)))
+      return problem;
   if (resolved) *resolved = std::move(forward);
   return std::nullopt;
 }

@@ -209,8 +209,10 @@ const TensorSpec& Suite::output() const {
 }
 
 std::vector<std::int64_t> Suite::shape(const std::string& name, const Axes& axes) const {
+  const TensorSpec& spec = tensor(name);
+  if (spec.shape.empty()) return resolve_forward(axes).shapes.at(name);
   std::vector<std::int64_t> extents;
-  for (const auto& expression : tensor(name).shape)
+  for (const auto& expression : spec.shape)
     extents.push_back(evaluate_expression(expression, axes));
   return extents;
 }

@@ -258,7 +258,7 @@ void read_tensors(const JsonReader& field, Suite& suite) {
   std::set<std::string> names;
   for (std::size_t i = 0; i < field.json().size(); ++i) {
     JsonReader tensor_field = field.at(i);
-    tensor_field.expect_keys({"name", "role", "shape"}, {"init", "dtype", "description"});
+    tensor_field.expect_keys({"name", "role"}, {"shape", "init", "dtype", "description", "source"});
     TensorSpec tensor;
     tensor.name = tensor_field.at("name").as_nonempty_string();
     if (!is_name(tensor.name))
@@ -268,11 +268,17 @@ void read_tensors(const JsonReader& field, Suite& suite) {
     const std::string role = tensor_field.at("role").as_string();
     if (const auto known_role = kTensorRoleNames.find(role)) tensor.role = *known_role;
     else tensor_field.at("role").fail("unknown role '" + role + "' (known: " + kTensorRoleNames.known() + ")");
-    JsonReader shape_field = tensor_field.at("shape");
-    shape_field.expect_array();
-    if (shape_field.json().empty()) shape_field.fail("a shape needs at least one dimension");
-    for (std::size_t d = 0; d < shape_field.json().size(); ++d)
-      tensor.shape.push_back(read_expression(shape_field.at(d), suite));
+    // The output's shape may be left to the forward pass, which computes it.
+    if (tensor.role != TensorRole::output && !tensor_field.has("shape"))
+      tensor_field.fail_at("shape", "missing required field");
+    if (tensor_field.has("shape")) {
+      JsonReader shape_field = tensor_field.at("shape");
+      shape_field.expect_array();
+      if (shape_field.json().empty()) shape_field.fail("a shape needs at least one dimension");
+      for (std::size_t d = 0; d < shape_field.json().size(); ++d)
+        tensor.shape.push_back(read_expression(shape_field.at(d), suite));
+    }
+    if (tensor_field.has("source")) tensor.source = tensor_field.at("source").as_nonempty_string();
     if (tensor_field.has("dtype")) tensor.dtype = read_dtype(tensor_field.at("dtype"));
     if (tensor.role == TensorRole::output) {
       if (tensor_field.has("init"))

@@ -119,8 +119,13 @@ struct NamedDraw {
 struct TensorSpec {
   std::string name;
   TensorRole role = TensorRole::input;
-  std::vector<std::string> shape;  // expressions over the axes
+  // Expressions over the axes; empty for an output whose shape the forward
+  // pass computes (Suite::shape gives it either way).
+  std::vector<std::string> shape;
   DType dtype = DType::float32;
+  // Where the tensor comes from in the module it was imported from:
+  // "get_inputs()[0]", or a state_dict key ("conv.weight"); empty if not said.
+  std::string source;
   std::optional<TensorInit> init;  // every tensor but the output has one
 };
 
@@ -179,6 +184,8 @@ struct Suite {
   // under a renamed axis's old name (renamed_axes) sets the new one when this
   // suite has the new name and not the old. Throws kg::Error.
   Axes resolve_axes(const std::string& preset, const Axes& overrides = {}) const;
+  // The tensor's extents at these axes: its declared shape, or for an
+  // output without one what the forward pass computes.
   std::vector<std::int64_t> shape(const std::string& tensor, const Axes& axes) const;
   const TensorSpec& tensor(const std::string& name) const;
   const Tolerance& tolerance(const std::string& precision) const;
