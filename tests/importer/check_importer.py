@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Runs harness/tools/import_kernelbench.py on problems/ (modules of our own
+in KernelBench's convention) and checks what it imports and refuses, and
+what the suites it writes say.
+
+    python check_importer.py --kernelgate BIN --out DIR
+"""
+import argparse
+import json
+import pathlib
+import subprocess
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+IMPORTER = HERE.parent.parent / "harness" / "tools" / "import_kernelbench.py"
+
+# file -> (id, status, a phrase of the reason)
+EXPECTED = {
+    "1_scaled_log_softmax.py": ("l1_001_scaled_log_softmax", "imported", "agrees with torch float64"),
+    "2_conv_relu_pool.py": ("l1_002_conv_relu_pool", "imported", "agrees with torch float64"),
+    "3_masked_cross_entropy.py": ("l1_003_masked_cross_entropy", "imported", "agrees with torch float64"),
+    "4_symmetric_matmul_with_signs.py": ("l1_004_symmetric_matmul_with_signs", "imported", "agrees with torch float64"),
+    "5_position_of_weighted_maximum.py": ("l1_005_position_of_weighted_maximum", "imported",
+                                          "agrees with torch float64"),
+    "6_dropout.py": (None, "refused", "dropout with p = 0.3 is random in training mode"),
+    "7_sort.py": (None, "refused", "no kernelgate op for call_function 'sort'"),
+    "1_gemm_groupnorm_bias_hardtanh.py": ("l2_001_gemm_groupnorm_bias_hardtanh", "imported",
+                                          "agrees with torch float64"),
+}
+
+
+def tensor(suite, name):
+    return next(t for t in suite["tensors"] if t["name"] == name)
+
+
+def check_suites(out):
+    """What the imported suites must say, beyond agreeing with torch."""
+    problems = []
+
+    def expect(condition, what):
+        if not condition:
+            problems.append(what)
+
+    softmax = json.loads((out / "l1_001_scaled_log_softmax.json").read_text())
+    expect(list(softmax["axes"]) == ["batch_size", "features"], "l1_001: the sizes are the axes, dim and scale not")
+    expect([op["op"] for op in softmax["forward"]] == ["scale", "log_softmax"], "l1_001: scale, then log_softmax")
+    expect(softmax["presets"]["ci"] == {"features": 8, "batch_size": 8}, "l1_001: a ci preset of 8s")
+    masked = json.loads((out / "l1_003_masked_cross_entropy.json").read_text())
+    expect(tensor(masked, "targets").get("dtype") == "int64", "l1_003: int64 targets")
+    expect(tensor(masked, "targets")["init"]["high"] == "num_classes", "l1_003: targets below num_classes")
+    expect(tensor(masked, "mask").get("dtype") == "bool", "l1_003: a bool mask")
+    expect("gather" in [op["op"] for op in masked["forward"]], "l1_003: cross entropy gathers the targets")
+    signs = json.loads((out / "l1_004_symmetric_matmul_with_signs.json").read_text())
+    expect([op["op"] for op in tensor(signs, "A")["init"]["then"]] == ["permute", "add", "scale"],
+           "l1_004: A is (A + A.T) / 2 after its draw")
+    expect([op["op"] for op in tensor(signs, "signs")["init"]["then"]] == ["scale", "shift"],
+           "l1_004: signs are a randint draw times 2 minus 1")
+    position = json.loads((out / "l1_005_position_of_weighted_maximum.json").read_text())
+    expect(tensor(position, "argmax").get("dtype") == "int64", "l1_005: an int64 output")
+    expect(tensor(position, "weight")["source"] == "weight", "l1_005: the weight's state_dict key")
+    expect({"op": "shift", "inputs": ["mul"], "output": "sub", "value": -0.25} in position["forward"],
+           "l1_005: the module's scalar parameter is a number of the ops")
+    gemm = json.loads((out / "l2_001_gemm_groupnorm_bias_hardtanh.json").read_text())
+    expect("num_groups" in gemm["axes"] and "bias_shape" not in gemm["axes"],
+           "l2_001: num_groups an axis, bias_shape grows with out_features")
+    expect(tensor(gemm, "bias")["shape"] == ["out_features"], "l2_001: the bias follows out_features")
+    return problems
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kernelgate", required=True)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    out = pathlib.Path(args.out)
+    problems = sorted(HERE.glob("problems/level*/*.py"))
+    summary_file = out / "summary.json"
+    subprocess.run([sys.executable, str(IMPORTER), "--out", str(out / "suites"), "--summary", str(summary_file),
+                    "--kernelgate", args.kernelgate] + [str(p) for p in problems], check=True)
+    summary = {pathlib.Path(entry["file"]).name: entry for entry in json.loads(summary_file.read_text())}
+    failures = []
+    for file, (suite_id, status, phrase) in EXPECTED.items():
+        entry = summary.get(file)
+        if entry is None or entry["id"] != suite_id or entry["status"] != status or phrase not in entry["reason"]:
+            failures.append(f"{file}: {entry}, expected {status} {suite_id} with '{phrase}'")
+        written = (out / "suites" / f"{suite_id}.json").exists() if suite_id else False
+        if written != (status == "imported"):
+            failures.append(f"{file}: a suite was {'' if written else 'not '}written")
+    failures += check_suites(out / "suites")
+    for failure in failures:
+        print("FAIL", failure)
+    print("importer: " + ("FAIL" if failures else f"PASS ({len(EXPECTED)} problems)"))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
