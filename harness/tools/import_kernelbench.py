@@ -553,7 +553,18 @@ class Translation:
         return self.emit("mean", [losses], node.name, dims=list(range(rank)))
 
     def attention(self, node, key, args, kwargs):
-        raise Refused("scaled_dot_product_attention: its scale 1/sqrt(E) over an axis is no op attribute yet")
+        """F.scaled_dot_product_attention(q, k, v) with PyTorch's defaults
+        (no mask, no dropout, not causal, the scale 1/sqrt(E))."""
+        given = {name: argument(args, kwargs, position, name, default) for position, (name, default) in
+                 enumerate([("attn_mask", None), ("dropout_p", 0.0), ("is_causal", False)], start=3)}
+        given["scale"] = kwargs.get("scale")
+        if given != {"attn_mask": None, "dropout_p": 0.0, "is_causal": False, "scale": None} or kwargs.get(
+                "enable_gqa", False):
+            raise Refused("scaled_dot_product_attention with a mask, dropout, causal masking or a scale of its own")
+        a, b = self.result(args[0]), self.result(args[1])
+        if a.shape[:-2] != b.shape[:-2] or self.result(args[2]).shape[:-2] != a.shape[:-2]:
+            raise Refused("scaled_dot_product_attention broadcasting its batch dimensions")
+        return self.emit("attention", [self.name(a) for a in args[:3]], node.name)
 
     def arithmetic(self, node, key, args):
         name = node.name
@@ -1143,61 +1154,108 @@ def ci_preset(problem, suite):
 
 # ------------------------------------------------------------ the self-check
 
-def self_check(problem, suite, kernelgate):
-    """kernelgate's float64 reference at ci against the module in float64."""
-    with tempfile.TemporaryDirectory() as folder:
-        folder = pathlib.Path(folder)
-        (folder / "suites").mkdir()
-        (folder / "suites" / f"{suite['id']}.json").write_text(json.dumps(suite, indent=1))
-        check_default_shapes(problem, suite, folder / "suites", kernelgate)
-        done = subprocess.run([kernelgate, "reference", suite["id"], "--suites", str(folder / "suites"),
-                               "--preset", "ci", "--dump", str(folder / "dump")], capture_output=True, text=True)
-        if done.returncode != 0:
-            raise Refused("kernelgate refuses the suite: " + (done.stderr.strip().splitlines() or ["?"])[-1])
-        manifest = json.loads((folder / "dump" / "manifest.json").read_text())
-        arrays = {t["name"]: np.load(folder / "dump" / t["file"]) for t in manifest["tensors"]}
-    values = problem.constants_at(manifest["axes"])
-    apply_constants(problem.module, values)
+def dump_reference(suite, folder, kernelgate):
+    """kernelgate's reference of `suite` at its ci preset, with the
+    tensors it drew: (axes, arrays by tensor name)."""
+    (folder / "suites").mkdir(parents=True, exist_ok=True)
+    (folder / "suites" / f"{suite['id']}.json").write_text(json.dumps(suite, indent=1))
+    dump = folder / "dump"
+    done = subprocess.run([kernelgate, "reference", suite["id"], "--suites", str(folder / "suites"),
+                           "--preset", "ci", "--dump", str(dump)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise Refused("kernelgate refuses the suite: " + (done.stderr.strip().splitlines() or ["?"])[-1])
+    manifest = json.loads((dump / "manifest.json").read_text())
+    return manifest["axes"], {t["name"]: np.load(dump / t["file"]) for t in manifest["tensors"]}
+
+
+def torch_values(problem, suite, axes, arrays):
+    """The module in float64 at these axes on kernelgate's tensors: every
+    fx node's value, by node name, and the output."""
+    apply_constants(problem.module, problem.constants_at(axes))
     try:
         model = problem.module.Model(*problem.module.get_init_inputs()).double()
     finally:
         apply_constants(problem.module, problem.constants)
     state = model.state_dict()
+    inputs = []
     with torch.no_grad():
         for tensor in suite["tensors"]:
+            array = arrays.get(tensor["name"])
             if tensor["role"] == "parameter":
-                state[tensor["source"]].copy_(torch.from_numpy(arrays[tensor["name"]].astype(np.float64)))
-        inputs = []
-        for tensor in suite["tensors"]:
-            if tensor["role"] == "input":
-                array = arrays[tensor["name"]]
+                state[tensor["source"]].copy_(torch.from_numpy(array.astype(np.float64)))
+            elif tensor["role"] == "input":
                 inputs.append(torch.from_numpy(array if array.dtype.kind in "ib" else array.astype(np.float64)))
         for position, draw in enumerate(problem.base.draws):  # numbers get_inputs() gives, in place
             if "number" in draw:
                 inputs.insert(position, draw["number"])
-        want = model(*inputs).double().numpy().reshape(-1)
-    ours = arrays[suite["tensors"][-1]["name"]].reshape(-1)
+        for node in problem.base.graph.graph.nodes:  # constants the tracer kept
+            if node.op == "get_attr" and not hasattr(model, node.target):
+                setattr(model, node.target, getattr(problem.base.graph, node.target).double())
+        run = Recorder(torch.fx.GraphModule(model, problem.base.graph.graph))
+        output = run.run(*inputs)
+    return {name: result for name, (_, _, result) in run.seen.items()}, output
+
+
+def disagreement(ours, want):
+    """Why kernelgate's values are not torch's, or None when they agree:
+    within SELF_CHECK_BOUND relative, or absolutely for values that are zero
+    up to rounding (the mean of a normalised tensor). Also the agreement's
+    text."""
+    ours, want = np.asarray(ours, dtype=np.float64).reshape(-1), np.asarray(want, dtype=np.float64).reshape(-1)
     if ours.shape != want.shape:
-        raise Refused(f"kernelgate's output has {ours.size} elements, torch's {want.size}")
+        return f"{ours.size} elements against torch's {want.size}", None
     error = float(np.linalg.norm(ours - want) / max(np.linalg.norm(want), 1e-300))
-    largest = float(np.max(np.abs(ours - want)))
-    # An output that is zero up to rounding (the mean of a normalised
-    # tensor) has no relative error to speak of: its values must then agree
-    # to SELF_CHECK_BOUND absolutely.
-    if not (error <= SELF_CHECK_BOUND or largest <= SELF_CHECK_BOUND):
-        raise Refused(f"kernelgate's reference differs from torch's float64 output by {error:.3e} relative "
-                      f"({largest:.3e} at most)")
+    largest = float(np.max(np.abs(ours - want))) if ours.size else 0.0
     if error <= SELF_CHECK_BOUND:
-        return f"{error:.1e} relative"
-    return f"{largest:.1e} absolute (an output zero up to rounding)"
+        return None, f"{error:.1e} relative"
+    if largest <= SELF_CHECK_BOUND:
+        return None, f"{largest:.1e} absolute (an output zero up to rounding)"
+    return f"{error:.3e} relative ({largest:.3e} at most)", None
+
+
+def first_difference(problem, suite, values, folder, kernelgate):
+    """The first op whose result is not torch's: the suite cut after each
+    op in turn (its output that op's, the tensors it no longer reads left
+    out), whose inputs are drawn the same (same workload, names and axes)."""
+    for index, op in enumerate(suite["forward"]):
+        want = values.get(op["output"])
+        if not isinstance(want, torch.Tensor):
+            continue  # an op of the importer's own (a negation before a shift): no node of torch's
+        cut = dict(suite, forward=suite["forward"][:index + 1])
+        read = {name for step in cut["forward"] for name in step["inputs"]}
+        cut["tensors"] = [t for t in suite["tensors"] if t["role"] != "output" and t["name"] in read]
+        cut["tensors"].append(dict({"name": op["output"], "role": "output"},
+                                   **({"dtype": "int64"} if want.dtype == torch.int64 else {})))
+        _, arrays = dump_reference(cut, folder / f"cut{index}", kernelgate)
+        problem_text, _ = disagreement(arrays[op["output"]], want)
+        if problem_text:
+            return f"forward[{index}] ({op['op']} -> {op['output']}) differs from torch's by {problem_text}"
+    return "no single op differs; the output does"
+
+
+def self_check(problem, suite, kernelgate):
+    """kernelgate's float64 reference at ci against the module in float64;
+    a disagreement names the first op that differs."""
+    with tempfile.TemporaryDirectory() as folder:
+        folder = pathlib.Path(folder)
+        check_default_shapes(problem, suite, folder, kernelgate)
+        axes, arrays = dump_reference(suite, folder, kernelgate)
+        values, output = torch_values(problem, suite, axes, arrays)
+        problem_text, agreement = disagreement(arrays[suite["tensors"][-1]["name"]], output)
+        if problem_text:
+            raise Refused("kernelgate's reference differs from torch's float64 output: " +
+                          first_difference(problem, suite, values, folder, kernelgate))
+    return agreement
 
 
 def check_default_shapes(problem, suite, folder, kernelgate):
     """Every tensor the forward pass makes, at the default axes, has the
     shape torch gives it (on the meta device): `kernelgate describe` lists
     them as "-> name [extents]"."""
-    done = subprocess.run([kernelgate, "describe", suite["id"], "--suites", str(folder)], capture_output=True,
-                          text=True)
+    (folder / "suites").mkdir(parents=True, exist_ok=True)
+    (folder / "suites" / f"{suite['id']}.json").write_text(json.dumps(suite, indent=1))
+    done = subprocess.run([kernelgate, "describe", suite["id"], "--suites", str(folder / "suites")],
+                          capture_output=True, text=True)
     if done.returncode != 0:
         raise Refused("kernelgate refuses the suite: " + (done.stderr.strip().splitlines() or ["?"])[-1])
     made = {name: [int(e) for e in extents.split(",") if e.strip()]

@@ -135,6 +135,12 @@ CASES += [
     ("argmin_last_dim_ties", "argmin", {"dim": -1}, [[4, 7]], "ties"),
 ]
 
+# Scaled dot-product attention with more keys than queries and values
+# wider than the embedding.
+CASES += [
+    ("attention_batched_heads", "attention", {}, [[2, 3, 5, 4], [2, 3, 6, 4], [2, 3, 6, 7]]),
+]
+
 
 # The operands' distributions besides the default normal one: positive
 # values for log, sqrt, rsqrt and fractional powers; a divisor kept away from

@@ -100,6 +100,8 @@ def apply(op, operands, a):
         return getattr(torch, op)(x, diagonal=a.get("diagonal", 0))
     if op == "diag":
         return torch.diag(x)
+    if op == "attention":
+        return F.scaled_dot_product_attention(x, operands[1], operands[2])
     if op in ("argmax", "argmin"):
         return getattr(torch, op)(x, dim=a["dim"], keepdim=a.get("keepdim", False))
     if op == "gather":

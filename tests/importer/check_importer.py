@@ -24,6 +24,7 @@ EXPECTED = {
                                           "agrees with torch float64"),
     "6_dropout.py": (None, "refused", "dropout with p = 0.3 is random in training mode"),
     "7_sort.py": (None, "refused", "no kernelgate op for call_function 'sort'"),
+    "8_cross_attention.py": ("l1_008_cross_attention", "imported", "agrees with torch float64"),
     "1_gemm_groupnorm_bias_hardtanh.py": ("l2_001_gemm_groupnorm_bias_hardtanh", "imported",
                                           "agrees with torch float64"),
 }
@@ -60,11 +61,42 @@ def check_suites(out):
     expect(tensor(position, "weight")["source"] == "weight", "l1_005: the weight's state_dict key")
     expect({"op": "shift", "inputs": ["mul"], "output": "sub", "value": -0.25} in position["forward"],
            "l1_005: the module's scalar parameter is a number of the ops")
+    attention = json.loads((out / "l1_008_cross_attention.json").read_text())
+    expect(attention["forward"] == [{"op": "attention", "inputs": ["queries", "keys", "values"],
+                                     "output": "scaled_dot_product_attention"}], "l1_008: one attention op")
+    expect(tensor(attention, "values")["shape"] == ["batch", "heads", "keys_length", "value_width"],
+           "l1_008: the values' extents are the module's constants")
     gemm = json.loads((out / "l2_001_gemm_groupnorm_bias_hardtanh.json").read_text())
     expect("num_groups" in gemm["axes"] and "bias_shape" not in gemm["axes"],
            "l2_001: num_groups an axis, bias_shape grows with out_features")
     expect(tensor(gemm, "bias")["shape"] == ["out_features"], "l2_001: the bias follows out_features")
     return problems
+
+
+def check_diagnosis(kernelgate):
+    """A translation that goes wrong is refused naming the first op that
+    differs from torch: the imported log-softmax with its dim changed, then
+    with its scale changed (the op before it)."""
+    sys.path.insert(0, str(IMPORTER.parent))
+    import import_kernelbench as importer  # noqa: E402 (needs torch, like the tool)
+
+    problem = importer.Problem(HERE / "problems" / "level1" / "1_scaled_log_softmax.py")
+    translation = importer.Translation(problem.base.model, problem.base, problem.fit)
+    translation.translate()
+    suite = importer.write_suite(problem, translation)
+    suite["presets"] = {"ci": importer.ci_preset(problem, suite)}
+    failures = []
+    for tamper, named in ((lambda s: s["forward"][1].update(dim=0), "forward[1] (log_softmax -> log_softmax)"),
+                          (lambda s: s["forward"][0].update(value=0.25), "forward[0] (scale -> mul)")):
+        wrong = json.loads(json.dumps(suite))
+        tamper(wrong)
+        try:
+            importer.self_check(problem, wrong, kernelgate)
+            failures.append(f"a wrong {named} passed the self-check")
+        except importer.Refused as refusal:
+            if named not in str(refusal):
+                failures.append(f"the refusal does not name {named}: {refusal}")
+    return failures
 
 
 def main():
@@ -87,6 +119,7 @@ def main():
         if written != (status == "imported"):
             failures.append(f"{file}: a suite was {'' if written else 'not '}written")
     failures += check_suites(out / "suites")
+    failures += check_diagnosis(args.kernelgate)
     for failure in failures:
         print("FAIL", failure)
     print("importer: " + ("FAIL" if failures else f"PASS ({len(EXPECTED)} problems)"))

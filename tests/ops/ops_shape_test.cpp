@@ -212,6 +212,19 @@ TEST(OpsShape, AnArgmaxTakesOneDimOfFewerThan2To24Positions) {
   EXPECT_EQ(output_shape(argmax, {{2, kMaxPosition}}), (Shape{2, 1}));
 }
 
+// Attention's operands share their batch, q and k their embedding, k and v
+// their sequence; an output row reads all of k and v in its batch entry.
+TEST(OpsShape, AttentionOperandsThatDoNotFitAreRefused) {
+  const Op attention = of(OpKind::attention);
+  EXPECT_EQ(output_shape(attention, {{2, 5, 4}, {2, 6, 4}, {2, 6, 7}}), (Shape{2, 5, 7}));
+  expect_refused(attention, {{2, 5, 4}, {2, 6, 3}, {2, 6, 7}}, "attention: k's last extent is not q's");
+  expect_refused(attention, {{2, 5, 4}, {3, 6, 4}, {3, 6, 7}}, "attention: q, k and v differ in their batch");
+  expect_refused(attention, {{2, 5, 4}, {2, 6, 4}, {2, 5, 7}}, "attention: v does not have k's sequence length");
+  expect_refused(attention, {{4}, {4}, {4}}, "attention: q, k and v need one rank of 2 or more");
+  EXPECT_EQ(input_boxes(attention, {{2, 5, 4}, {2, 6, 4}, {2, 6, 7}}, Box{{1, 2, 3}, {2, 3, 5}}),
+            (std::vector<Box>{Box{{1, 2, 0}, {2, 3, 4}}, Box{{1, 0, 0}, {2, 6, 4}}, Box{{1, 0, 3}, {2, 6, 5}}}));
+}
+
 // The suite schema (docs/suite.schema.json) offers exactly the library's ops
 // and a property for every scalar attribute, so that a suite the schema
 // passes is one the loader reads.

@@ -1,8 +1,9 @@
 #pragma once
 // The op families of ops.cpp's dispatch: windowed ops (convolutions and
 // pools, window_ops.cpp), normalisations (norm_ops.cpp), data movement
-// (layout_ops.cpp) and the rest (element-wise, reductions, softmax, scans,
-// matmul and linear, dense_ops.cpp). Each family gives the four answers of
+// (layout_ops.cpp), attention (attention_ops.cpp) and the rest
+// (element-wise, reductions, softmax, scans, matmul and linear,
+// dense_ops.cpp). Each family gives the four answers of
 // kernelgate/detail/ops.hpp.
 #include <functional>
 #include <string>
@@ -43,9 +44,10 @@ struct OpFamily {
   double (*flops)(const Op& op, const std::vector<Shape>& inputs);
 };
 
-extern const OpFamily kWindowOps;  // convolutions and pools, window_ops.cpp
-extern const OpFamily kNormOps;    // normalisations, norm_ops.cpp
-extern const OpFamily kLayoutOps;  // permute, reshape and concat, layout_ops.cpp
-extern const OpFamily kDenseOps;   // every other kind, dense_ops.cpp
+extern const OpFamily kWindowOps;     // convolutions and pools, window_ops.cpp
+extern const OpFamily kNormOps;       // normalisations, norm_ops.cpp
+extern const OpFamily kLayoutOps;     // permute, reshape and concat, layout_ops.cpp
+extern const OpFamily kAttentionOps;  // scaled dot-product attention, attention_ops.cpp
+extern const OpFamily kDenseOps;      // every other kind, dense_ops.cpp
 
 }  // namespace kg::ops::detail

@@ -49,7 +49,7 @@ Region::Region(Box box_of_values) : box(std::move(box_of_values)) {
 
 namespace {
 
-constexpr EnumNames<OpKind, 60> kOpKindNames{"op", {{
+constexpr EnumNames<OpKind, 61> kOpKindNames{"op", {{
     {OpKind::conv, "conv"}, {OpKind::conv_transpose, "conv_transpose"}, {OpKind::max_pool, "max_pool"},
     {OpKind::avg_pool, "avg_pool"}, {OpKind::sum, "sum"}, {OpKind::mean, "mean"}, {OpKind::max, "max"},
     {OpKind::min, "min"}, {OpKind::prod, "prod"}, {OpKind::logsumexp, "logsumexp"},
@@ -64,7 +64,8 @@ constexpr EnumNames<OpKind, 60> kOpKindNames{"op", {{
     {OpKind::softplus, "softplus"}, {OpKind::softsign, "softsign"}, {OpKind::silu, "silu"}, {OpKind::mish, "mish"},
     {OpKind::exp, "exp"}, {OpKind::log, "log"}, {OpKind::sqrt, "sqrt"}, {OpKind::rsqrt, "rsqrt"},
     {OpKind::abs, "abs"}, {OpKind::pow, "pow"}, {OpKind::clamp, "clamp"}, {OpKind::scale, "scale"},
-    {OpKind::shift, "shift"}, {OpKind::matmul, "matmul"}, {OpKind::linear, "linear"}, {OpKind::permute, "permute"},
+    {OpKind::shift, "shift"}, {OpKind::matmul, "matmul"}, {OpKind::linear, "linear"},
+    {OpKind::attention, "attention"}, {OpKind::permute, "permute"},
     {OpKind::reshape, "reshape"}, {OpKind::concat, "concat"}, {OpKind::flip, "flip"}, {OpKind::narrow, "narrow"},
     {OpKind::triu, "triu"}, {OpKind::tril, "tril"}, {OpKind::diag, "diag"}, {OpKind::gather, "gather"},
 }}};
@@ -127,6 +128,7 @@ std::pair<std::size_t, std::size_t> operand_count(OpKind kind) {
     case OpKind::conv_transpose:
     case OpKind::linear:
     case OpKind::concat: return {2, 3};
+    case OpKind::attention: return {3, 3};
     case OpKind::layer_norm:
     case OpKind::batch_norm:
     case OpKind::instance_norm:
@@ -145,7 +147,8 @@ std::pair<std::size_t, std::size_t> operand_count(OpKind kind) {
 namespace {
 
 const detail::OpFamily& family_of(OpKind kind) {
-  for (const detail::OpFamily* family : {&detail::kWindowOps, &detail::kNormOps, &detail::kLayoutOps})
+  for (const detail::OpFamily* family :
+       {&detail::kWindowOps, &detail::kNormOps, &detail::kLayoutOps, &detail::kAttentionOps})
     if (family->has(kind)) return *family;
   return detail::kDenseOps;
 }

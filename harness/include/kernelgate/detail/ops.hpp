@@ -102,6 +102,7 @@ enum class OpKind {
   shift,           // plus a constant
   matmul,          // a [..., M, K] @ b [..., K, N] (or b [K, N]): matmul and batched matmul
   linear,          // x [..., K] @ weight [N, K] transposed, + optional bias [N]: nn.Linear
+  attention,       // q [..., L, E], k [..., S, E], v [..., S, Ev]: softmax(q k^T / sqrt(E)) v
   permute,         // dims: the input dimension each output dimension takes
   reshape,         // to shape (one extent may be -1), row-major order kept: reshape, view, flatten
   concat,          // two or three tensors along dim
@@ -185,7 +186,9 @@ inline constexpr std::int64_t kMaxPosition = std::int64_t{1} << 24;
 // three per element for softmax and log_softmax (a pass for the maximum, one
 // for the sum of exponentials, one to normalise), five per element for the
 // normalisations (one for the mean, two for the variance, two to normalise
-// and apply the affine weight and bias), none for permute, reshape, concat,
+// and apply the affine weight and bias), 2 L S (E + Ev) + 3 L S per batch
+// entry for attention (its two contractions and the softmax between), none
+// for permute, reshape, concat,
 // flip, narrow, triu, tril, diag and gather (they move or mask data).
 double flops(const Op& op, const std::vector<Shape>& inputs);
 
