@@ -98,9 +98,9 @@ void describe_computation(std::FILE* out, const Suite& suite, const Axes& axes) 
   std::fprintf(out, "\ntensors:\n");
   for (const auto& tensor : suite.tensors) {
     std::string shape = ops::describe(suite.shape(tensor.name, axes));
-    std::fprintf(out, "  %-18s %-10s %-8s %-26s %s\n", tensor.name.c_str(),
-                std::string(to_string(tensor.role)).c_str(), std::string(to_string(tensor.dtype)).c_str(), shape.c_str(),
-                init_text(suite, tensor, axes).c_str());
+    const std::string role(to_string(tensor.role)), dtype(to_string(tensor.dtype));
+    std::fprintf(out, "  %-18s %-10s %-8s %-26s %s\n", tensor.name.c_str(), role.c_str(), dtype.c_str(), shape.c_str(),
+                 init_text(suite, tensor, axes).c_str());
   }
 
   std::fprintf(out, "\nforward:\n");

@@ -1,4 +1,4 @@
-// Tensors of dtype int64 and bool (docs/suite-format.md, "dtype"): what the
+// Tensors of dtype int64 and bool (docs/suite-format.md, "Dtypes"): what the
 // loader accepts and refuses, how their values are drawn and laid out, and
 // the forward pass's float64 reference of them.
 #include <gtest/gtest.h>

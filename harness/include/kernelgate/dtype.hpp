@@ -1,5 +1,5 @@
 #pragma once
-// The element types of a workload's tensors (docs/suite-format.md, "dtype"):
+// The element types of a workload's tensors (docs/suite-format.md, "Dtypes"):
 // what a candidate's buffers hold. The harness's float64 reference computes
 // every op in float64 whatever its operands' dtype; the dtype says how a
 // tensor is laid out in memory and how an output is compared.

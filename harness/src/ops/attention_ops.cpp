@@ -2,8 +2,11 @@
 // it without a mask, dropout or a scale of its own: softmax(q k^T /
 // sqrt(E)) v over the last two dims of q [..., L, E], k [..., S, E] and
 // v [..., S, Ev], the leading dims a batch the three share.
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "op_families.hpp"
 

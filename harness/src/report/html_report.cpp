@@ -295,7 +295,7 @@ void write_semantics(std::ostringstream& out, const Suite& suite) {
     for (auto extent : suite.shape(tensor.name, defaults))
       concrete += (concrete.empty() ? "" : " × ") + std::to_string(extent);
     out << "<tr><td><code>" << escape(tensor.name) << "</code></td><td>" << to_string(tensor.role) << "</td><td>"
-        << escape(std::string(to_string(tensor.dtype))) << "</td><td>" << shape << "</td><td class=\"num\">"
+        << to_string(tensor.dtype) << "</td><td>" << shape << "</td><td class=\"num\">"
         << concrete << "</td></tr>\n";
   }
   out << "</tbody></table>\n<h3>Axes</h3>\n<table class=\"axes\"><thead><tr><th>axis</th><th>default</th>";

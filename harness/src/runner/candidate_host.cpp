@@ -117,7 +117,8 @@ struct CandidateHost::State {
       hashes_b.push_back(device->hash(staged_b.back()));
     }
     output_dtype = output_spec.dtype;
-    output = device->allocate(static_cast<std::size_t>(numel) * element_bytes(output_dtype), "output " + output_spec.name);
+    output = device->allocate(static_cast<std::size_t>(numel) * element_bytes(output_dtype),
+                              "output " + output_spec.name);
     if (output_dtype == DType::int64) args.output_int64 = reinterpret_cast<std::int64_t*>(output.data);
     else args.output = reinterpret_cast<float*>(output.data);
     workspace = device->allocate(args.workspace_bytes, "workspace");

@@ -188,7 +188,7 @@ std::vector<ForwardStep> read_steps(const JsonReader& field, const std::vector<s
 namespace {
 
 // What an op makes of operands of these dtypes, as PyTorch types it where
-// the suite's ops can tell (docs/suite-format.md, "dtype"): data movement
+// the suite's ops can tell (docs/suite-format.md, "Dtypes"): data movement
 // keeps its operand's dtype (and concat needs one dtype), gather takes an
 // int64 index, argmax and argmin make int64 positions, and every other op
 // computes in floating point and makes float32 (a float operand promotes an

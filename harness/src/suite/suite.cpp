@@ -246,7 +246,8 @@ double Suite::flops(const Axes& axes) const {
 
 double Suite::bytes(const Axes& axes) const {
   double total = 0;
-  for (const auto& spec : tensors) total += static_cast<double>(numel(spec.name, axes)) * static_cast<double>(element_bytes(spec.dtype));
+  for (const auto& spec : tensors)
+    total += static_cast<double>(numel(spec.name, axes)) * static_cast<double>(element_bytes(spec.dtype));
   return total;
 }
 

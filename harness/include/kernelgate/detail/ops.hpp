@@ -188,8 +188,8 @@ inline constexpr std::int64_t kMaxPosition = std::int64_t{1} << 24;
 // normalisations (one for the mean, two for the variance, two to normalise
 // and apply the affine weight and bias), 2 L S (E + Ev) + 3 L S per batch
 // entry for attention (its two contractions and the softmax between), none
-// for permute, reshape, concat,
-// flip, narrow, triu, tril, diag and gather (they move or mask data).
+// for permute, reshape, concat, flip, narrow, triu, tril, diag and gather
+// (they move or mask data).
 double flops(const Op& op, const std::vector<Shape>& inputs);
 
 }  // namespace kg::ops
