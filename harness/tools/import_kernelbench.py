@@ -877,8 +877,9 @@ def problem_id(path):
 class Problem:
     """One problem file, traced at its constants and at every probe."""
 
-    def __init__(self, path):
+    def __init__(self, path, benchmark="KernelBench"):
         self.path = path
+        self.benchmark = benchmark  # whose convention the file follows, for the suite's origin
         self.level, self.number, self.id = problem_id(path)
         self.module = load_problem(path)
         self.constants = integer_constants(self.module)
@@ -1114,7 +1115,7 @@ def write_suite(problem, translation):
     return {
         "kind": "kernelgate-suite", "schema_version": 1, "id": problem.id,
         "title": doc[0].strip() if doc else problem.path.stem,
-        "origin": {"benchmark": "KernelBench", "level": problem.level, "problem": problem.number,
+        "origin": {"benchmark": problem.benchmark, "level": problem.level, "problem": problem.number,
                    "file": f"level{problem.level}/{problem.path.name}", "module": "Model"},
         "axes": axes, "presets": {}, "tensors": tensors, "forward": translation.ops,
         "tolerance": TOLERANCE, "contract": {"no_mutation": True, "no_aliasing": True},
@@ -1265,15 +1266,15 @@ def check_default_shapes(problem, suite, folder, kernelgate):
             raise Refused(f"at the default axes kernelgate makes {name} {made[name]}, torch {list(result.shape)}")
 
 
-def import_problem(path, out, kernelgate):
-    problem = Problem(path)
+def import_problem(path, out, kernelgate, benchmark):
+    problem = Problem(path, benchmark)
     translation = Translation(problem.base.model, problem.base, problem.fit)
     translation.translate()
     suite = write_suite(problem, translation)
     suite["presets"] = {"ci": ci_preset(problem, suite)}
-    error = self_check(problem, suite, kernelgate)
+    agreement = self_check(problem, suite, kernelgate)
     (out / f"{suite['id']}.json").write_text(json.dumps(suite, indent=2) + "\n")
-    return suite["id"], error
+    return suite["id"], agreement
 
 
 def main():
@@ -1282,6 +1283,8 @@ def main():
     parser.add_argument("--summary", required=True, help="JSON file: one entry per problem")
     parser.add_argument("--kernelgate", default=str(ROOT / "build" / "cpu" / "bin" / "kernelgate"),
                         help="the kernelgate binary whose reference the suites are checked with")
+    parser.add_argument("--benchmark", default="KernelBench",
+                        help="the suites' origin.benchmark: KernelBench, or whose module in its convention it is")
     parser.add_argument("problems", nargs="+", help="KernelBench problem files (level<N>/<number>_<name>.py)")
     args = parser.parse_args()
     out = pathlib.Path(args.out)
@@ -1294,9 +1297,9 @@ def main():
         path = pathlib.Path(file)
         entry = {"file": str(path), "id": None, "status": "refused", "reason": ""}
         try:
-            entry["id"], error = import_problem(path, out, args.kernelgate)
+            entry["id"], agreement = import_problem(path, out, args.kernelgate, args.benchmark)
             entry["status"] = "imported"
-            entry["reason"] = f"reference agrees with torch float64 to {error} at ci"
+            entry["reason"] = f"reference agrees with torch float64 to {agreement} at ci"
         except Refused as refusal:
             entry["reason"] = str(refusal)
         except Exception as error:  # a construct the tracer or a probe did not expect

@@ -12,11 +12,15 @@ import subprocess
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
-IMPORTER = HERE.parent.parent / "harness" / "tools" / "import_kernelbench.py"
+ROOT = HERE.parent.parent
+IMPORTER = ROOT / "harness" / "tools" / "import_kernelbench.py"
+# The module the shipped example workload was imported from, and that suite.
+EXAMPLE = HERE / "problems" / "level1" / "901_scaled_log_softmax.py"
+EXAMPLE_SUITE = ROOT / "suites" / "examples" / "l1_901_scaled_log_softmax.json"
 
 # file -> (id, status, a phrase of the reason)
 EXPECTED = {
-    "1_scaled_log_softmax.py": ("l1_001_scaled_log_softmax", "imported", "agrees with torch float64"),
+    "901_scaled_log_softmax.py": ("l1_901_scaled_log_softmax", "imported", "agrees with torch float64"),
     "2_conv_relu_pool.py": ("l1_002_conv_relu_pool", "imported", "agrees with torch float64"),
     "3_masked_cross_entropy.py": ("l1_003_masked_cross_entropy", "imported", "agrees with torch float64"),
     "4_symmetric_matmul_with_signs.py": ("l1_004_symmetric_matmul_with_signs", "imported", "agrees with torch float64"),
@@ -42,10 +46,10 @@ def check_suites(out):
         if not condition:
             problems.append(what)
 
-    softmax = json.loads((out / "l1_001_scaled_log_softmax.json").read_text())
-    expect(list(softmax["axes"]) == ["batch_size", "features"], "l1_001: the sizes are the axes, dim and scale not")
-    expect([op["op"] for op in softmax["forward"]] == ["scale", "log_softmax"], "l1_001: scale, then log_softmax")
-    expect(softmax["presets"]["ci"] == {"features": 8, "batch_size": 8}, "l1_001: a ci preset of 8s")
+    softmax = json.loads((out / "l1_901_scaled_log_softmax.json").read_text())
+    expect(list(softmax["axes"]) == ["batch_size", "features"], "l1_901: the sizes are the axes, dim and scale not")
+    expect([op["op"] for op in softmax["forward"]] == ["scale", "log_softmax"], "l1_901: scale, then log_softmax")
+    expect(softmax["presets"]["ci"] == {"features": 8, "batch_size": 8}, "l1_901: a ci preset of 8s")
     masked = json.loads((out / "l1_003_masked_cross_entropy.json").read_text())
     expect(tensor(masked, "targets").get("dtype") == "int64", "l1_003: int64 targets")
     expect(tensor(masked, "targets")["init"]["high"] == "num_classes", "l1_003: targets below num_classes")
@@ -73,6 +77,17 @@ def check_suites(out):
     return problems
 
 
+def check_example(kernelgate, out):
+    """The shipped example workload is what the importer writes from its
+    module today: a change of the importer shows as a difference here."""
+    subprocess.run([sys.executable, str(IMPORTER), "--benchmark", "kernelgate example", "--out", str(out),
+                    "--summary", str(out / "summary.json"), "--kernelgate", kernelgate, str(EXAMPLE)], check=True)
+    written = json.loads((out / EXAMPLE_SUITE.name).read_text())
+    if written != json.loads(EXAMPLE_SUITE.read_text()):
+        return [f"{EXAMPLE_SUITE.relative_to(ROOT)} is not what the importer writes from {EXAMPLE.name}"]
+    return []
+
+
 def check_diagnosis(kernelgate):
     """A translation that goes wrong is refused naming the first op that
     differs from torch: the imported log-softmax with its dim changed, then
@@ -80,7 +95,7 @@ def check_diagnosis(kernelgate):
     sys.path.insert(0, str(IMPORTER.parent))
     import import_kernelbench as importer  # noqa: E402 (needs torch, like the tool)
 
-    problem = importer.Problem(HERE / "problems" / "level1" / "1_scaled_log_softmax.py")
+    problem = importer.Problem(EXAMPLE)
     translation = importer.Translation(problem.base.model, problem.base, problem.fit)
     translation.translate()
     suite = importer.write_suite(problem, translation)
@@ -120,6 +135,7 @@ def main():
             failures.append(f"{file}: a suite was {'' if written else 'not '}written")
     failures += check_suites(out / "suites")
     failures += check_diagnosis(args.kernelgate)
+    failures += check_example(args.kernelgate, out / "example")
     for failure in failures:
         print("FAIL", failure)
     print("importer: " + ("FAIL" if failures else f"PASS ({len(EXPECTED)} problems)"))

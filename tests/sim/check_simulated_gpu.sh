@@ -121,13 +121,16 @@ case "$case_name" in
     [ -z "$(ls -A "$work/store")" ] || fail "publish wrote into the store: $(ls -R "$work/store")"
     ;;
   architectures)
+    # Every shipped workload has a direct_fp32 candidate.
+    workloads=$("$kernelgate" list --suites "$suites" | wc -l)
     for card in a100-sxm:80 b200:100; do
       key=${card%:*} sm=${card#*:}
       "$kernelgate" run --all --candidates direct_fp32 --suites "$suites" --device "sim:$key" --preset ci \
         --protocol none --baselines "$work/baselines" --report-dir "$work/$key" > "$work/$key.log" 2>&1 ||
         { cat "$work/$key.log"; fail "a direct candidate failed on sim:$key"; }
       count=$(grep -c "direct_fp32  passed" "$work/$key.log" || true)
-      [ "$count" -eq 7 ] || { cat "$work/$key.log"; fail "expected 7 direct_fp32 passing on sim:$key, got $count"; }
+      [ "$count" -eq "$workloads" ] ||
+        { cat "$work/$key.log"; fail "expected $workloads direct_fp32 passing on sim:$key, got $count"; }
       for run in "l1_071_conv_transposed_2d implicit_gemm_tf32_wgmma,implicit_gemm_3xtf32_wgmma,implicit_gemm_tf32_bf16corr_wgmma,implicit_gemm_tf32_wgmma_8rows" \
                  "l2_078_conv_transpose3d_max_max_sum fused_tf32_wgmma,fused_3xtf32_wgmma,fused_tf32_bf16corr_wgmma"; do
         read -r workload ids <<<"$run"
