@@ -194,6 +194,16 @@ class Recorder(torch.fx.Interpreter):
         super().__init__(graph_module)
         self.seen = {}
 
+    @classmethod
+    def of(cls, model, traced, constant=lambda tensor: tensor):
+        """A recorder of `traced`'s graph over `model`, another instance of
+        the module: the constants the tracer kept on the traced one
+        (torch.tensor(0.5) in forward) are set on it, through `constant`."""
+        for node in traced.graph.nodes:
+            if node.op == "get_attr" and not hasattr(model, node.target):
+                setattr(model, node.target, constant(getattr(traced, node.target)))
+        return cls(torch.fx.GraphModule(model, traced.graph))
+
     def run_node(self, node):
         args, kwargs = self.fetch_args_kwargs_from_env(node)
         result = super().run_node(node)
@@ -220,10 +230,7 @@ class Observation:
         self.draws = [recorder.describe(t) for t in inputs]
         self.recorder = recorder
         self.graph = graph or torch.fx.symbolic_trace(model)
-        for node in self.graph.graph.nodes:  # constants the tracer kept on the first run's module
-            if node.op == "get_attr" and not hasattr(model, node.target):
-                setattr(model, node.target, getattr(self.graph, node.target))
-        run = Recorder(torch.fx.GraphModule(model, self.graph.graph))
+        run = Recorder.of(model, self.graph)
         run.run(*inputs)
         self.seen = run.seen
 
@@ -512,12 +519,10 @@ class Translation:
         rank = self.result(args[0]).dim()
         if key == "permute":
             dims = list(args[1:]) if len(args) > 2 else list(args[1])
-        elif key == "getattr" and args[1] == "mT":
-            dims = list(range(rank - 2)) + [rank - 1, rank - 2]
-        elif key in ("t", "getattr"):  # x.t(), x.T
-            if key == "getattr" and args[1] != "T":
+        elif key in ("t", "getattr"):  # x.t(), x.T, x.mT
+            if key == "getattr" and args[1] not in ("T", "mT"):
                 raise Refused(f"the attribute {args[1]} of a tensor is not translated")
-            dims = list(range(rank))[::-1]
+            dims = transposed_dims(args[1] if key == "getattr" else "t", rank)
         else:  # transpose(d0, d1)
             d0, d1 = (d % rank for d in args[1:3])
             dims = list(range(rank))
@@ -539,9 +544,7 @@ class Translation:
             return self.emit("concat", [self.name(t) for t in x], node.name, dim=argument(args, kwargs, 1, "dim", 0))
         if key in ("neg", "zeros_like"):
             return self.emit("scale", [self.name(x)], node.name, value=-1.0 if key == "neg" else 0.0)
-        p = argument(args, kwargs, 1, "p", 0.5)  # dropout
-        if p:
-            raise Refused(f"dropout with p = {p} is random in training mode")
+        refuse_dropout(argument(args, kwargs, 1, "p", 0.5))  # dropout
         return self.name(x)
 
     def smooth_l1_loss(self, node, key, args, kwargs):
@@ -567,33 +570,16 @@ class Translation:
         return self.emit("attention", [self.name(a) for a in args[:3]], node.name)
 
     def arithmetic(self, node, key, args):
-        name = node.name
         a, b = args[0], args[1]
-        kind = {"add": "add", "radd": "add", "sub": "subtract", "rsub": "rsubtract", "mul": "multiply",
-                "rmul": "multiply", "truediv": "divide", "div": "divide", "multiply": "multiply",
-                "subtract": "subtract", "divide": "divide"}[key]
+        kind = BINARY[key]
         if self.is_tensor(a) and self.is_tensor(b):
             if kind == "rsubtract":
                 a, b, kind = b, a, "subtract"
-            return self.emit(kind, [self.name(a), self.name(b)], name)
+            return self.emit(kind, [self.name(a), self.name(b)], node.name)
         tensor, number = (a, b) if self.is_tensor(a) else (b, a)
         number = self.number(number)
-        x = self.name(tensor)
-        if kind == "add":
-            return self.emit("shift", [x], name, value=number)
-        if kind == "multiply":
-            return self.emit("scale", [x], name, value=number)
-        if kind == "subtract":
-            if tensor is a:
-                return self.emit("shift", [x], name, value=-number)
-            negated = self.emit("scale", [x], name + "_negated", value=-1.0)
-            return self.emit("shift", [negated], name, value=number)
-        if kind == "rsubtract":
-            negated = self.emit("scale", [x], name + "_negated", value=-1.0)
-            return self.emit("shift", [negated], name, value=number)
-        if tensor is a:  # x / c
-            return self.emit("scale", [x], name, value=1.0 / number)
-        raise Refused("a number divided by a tensor is not translated")
+        self.ops.extend(number_ops(kind, self.name(tensor), number, tensor is a, node.name))
+        return node.name
 
     def evaluated(self, node, position, keyword):
         """Argument `position` (or `keyword`) of a node as evaluated in a run."""
@@ -710,9 +696,7 @@ class Translation:
                                nn.ConvTranspose3d)):
             if module.padding_mode != "zeros" or isinstance(module.padding, str):
                 raise Refused(f"{type(module).__name__} with padding {module.padding!r} ({module.padding_mode})")
-            operands = [x, self.parameter(prefix + "weight", module)]
-            if module.bias is not None:
-                operands.append(self.parameter(prefix + "bias", module))
+            operands = [x] + self.weight_and_bias(prefix, module)
             attributes = {"stride": list(module.stride), "padding": list(module.padding),
                           "dilation": list(module.dilation), "groups": module.groups}
             transposed = isinstance(module, (nn.ConvTranspose1d, nn.ConvTranspose2d, nn.ConvTranspose3d))
@@ -735,19 +719,14 @@ class Translation:
             return self.emit("avg_pool", [x], name, count_include_pad=bool(module.count_include_pad),
                              **self.fitted_attributes(node.target, attributes))
         if isinstance(module, nn.Linear):
-            operands = [x, self.parameter(prefix + "weight", module)]
-            if module.bias is not None:
-                operands.append(self.parameter(prefix + "bias", module))
-            return self.emit("linear", operands, name)
+            return self.emit("linear", [x] + self.weight_and_bias(prefix, module), name)
         if isinstance(module, (nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d, nn.InstanceNorm1d, nn.InstanceNorm2d,
                                nn.InstanceNorm3d, nn.GroupNorm, nn.LayerNorm)):
             return self.norm(node, module, x, prefix)
-        activations = {nn.ReLU: "relu", nn.Sigmoid: "sigmoid", nn.Tanh: "tanh", nn.SELU: "selu",
-                       nn.Hardsigmoid: "hardsigmoid", nn.Hardswish: "hardswish", nn.Softsign: "softsign",
-                       nn.SiLU: "silu", nn.Mish: "mish"}
-        for kind, op in activations.items():
-            if type(module) is kind:
-                return self.emit(op, [x], name)
+        # nn.ReLU, nn.SiLU, ...: the module of each number-free activation
+        # is its function's name capitalised.
+        if type(module).__module__.startswith("torch.nn") and type(module).__name__.lower() in ACTIVATIONS:
+            return self.emit(ACTIVATIONS[type(module).__name__.lower()], [x], name)
         if isinstance(module, nn.GELU):
             return self.emit("gelu_tanh" if module.approximate == "tanh" else "gelu", [x], name)
         if isinstance(module, nn.Hardtanh):
@@ -759,8 +738,7 @@ class Translation:
         if isinstance(module, (nn.Softmax, nn.LogSoftmax)):
             return self.emit("softmax" if isinstance(module, nn.Softmax) else "log_softmax", [x], name, dim=module.dim)
         if isinstance(module, nn.Dropout):
-            if module.p:
-                raise Refused(f"dropout with p = {module.p} is random in training mode")
+            refuse_dropout(module.p)
             return x
         if isinstance(module, nn.TripletMarginLoss):
             return self.triplet_margin(node, module)
@@ -772,12 +750,8 @@ class Translation:
         name = node.name
         if not module.training:
             raise Refused(f"{type(module).__name__} in eval mode")
-        operands = [x]
         affine = getattr(module, "affine", getattr(module, "elementwise_affine", False))
-        if affine:
-            operands.append(self.parameter(prefix + "weight", module))
-            if getattr(module, "bias", None) is not None:
-                operands.append(self.parameter(prefix + "bias", module))
+        operands = [x] + (self.weight_and_bias(prefix, module) if affine else [])
         attributes = {"eps": module.eps}
         if isinstance(module, nn.LayerNorm):
             attributes["normalized_shape"] = [
@@ -793,6 +767,13 @@ class Translation:
             return self.emit("instance_norm", operands, name, **attributes)
         return self.emit("batch_norm", operands, name, **attributes)
 
+    def weight_and_bias(self, prefix, module):
+        """A module's weight and, where it has one, its bias, as parameters."""
+        operands = [self.parameter(prefix + "weight", module)]
+        if getattr(module, "bias", None) is not None:
+            operands.append(self.parameter(prefix + "bias", module))
+        return operands
+
     def fitted_attributes(self, target, attributes):
         """Integer attributes of a module as expressions where they follow a
         constant (a kernel_size axis), else as the values they are."""
@@ -804,6 +785,45 @@ class Translation:
             else:
                 fitted[key] = self.fit(lambda run, key=key: module_attribute(run, target, key))
         return fitted
+
+
+# The element-wise arithmetic of two operands, by the name PyTorch calls it
+# (an operator's dunder stripped); rsubtract is the number minus the tensor.
+BINARY = {"add": "add", "radd": "add", "sub": "subtract", "rsub": "rsubtract", "mul": "multiply", "rmul": "multiply",
+          "truediv": "divide", "div": "divide", "multiply": "multiply", "subtract": "subtract", "divide": "divide"}
+
+
+def number_ops(kind, x, number, tensor_first, output):
+    """The ops of tensor `x` and a number under BINARY's `kind` (the tensor
+    the first operand when tensor_first): shift or scale, a negation first
+    for a number minus the tensor. A number divided by a tensor is refused."""
+    if kind == "add":
+        return [{"op": "shift", "inputs": [x], "output": output, "value": number}]
+    if kind == "multiply":
+        return [{"op": "scale", "inputs": [x], "output": output, "value": number}]
+    if kind == "divide" and tensor_first:
+        return [{"op": "scale", "inputs": [x], "output": output, "value": 1.0 / number}]
+    if kind == "subtract" and tensor_first:
+        return [{"op": "shift", "inputs": [x], "output": output, "value": -number}]
+    if kind in ("subtract", "rsubtract"):
+        return [{"op": "scale", "inputs": [x], "output": output + "_negated", "value": -1.0},
+                {"op": "shift", "inputs": [output + "_negated"], "output": output, "value": number}]
+    raise Refused("a number divided by a tensor is not translated")
+
+
+def transposed_dims(name, rank):
+    """The permutation of x.T and x.t() (every dim reversed) or x.mT (the
+    last two swapped)."""
+    if name == "mT":
+        return list(range(rank - 2)) + [rank - 1, rank - 2]
+    return list(range(rank))[::-1]
+
+
+def refuse_dropout(p):
+    """Dropout is random in training mode, as KernelBench runs modules:
+    only p = 0 is a reference."""
+    if p:
+        raise Refused(f"dropout with p = {p} is random in training mode")
 
 
 def argument(args, kwargs, position, keyword, default=None):
@@ -1031,37 +1051,23 @@ def then_ops(record, names, output):
     if name in ("float", "contiguous"):
         return [{"op": "scale", "inputs": [tensor(args[0])], "output": output, "value": 1.0}]
     if name in ("T", "t", "mT"):
-        rank = args[0].dim()
-        dims = list(range(rank))[::-1] if name != "mT" else list(range(rank - 2)) + [rank - 1, rank - 2]
-        return [{"op": "permute", "inputs": [tensor(args[0])], "output": output, "dims": dims}]
+        return [{"op": "permute", "inputs": [tensor(args[0])], "output": output,
+                 "dims": transposed_dims(name, args[0].dim())}]
     if name in ("softmax", "log_softmax"):
         dim = args[1] if len(args) > 1 else kwargs["dim"]
         return [{"op": name, "inputs": [tensor(args[0])], "output": output, "dim": dim}]
     if name in ("triu", "tril"):
         diagonal = args[1] if len(args) > 1 else kwargs.get("diagonal", 0)
         return [{"op": name, "inputs": [tensor(args[0])], "output": output, "diagonal": diagonal}]
-    binary = {"add": "add", "radd": "add", "sub": "subtract", "rsub": "rsubtract", "mul": "multiply",
-              "rmul": "multiply", "truediv": "divide", "div": "divide"}
-    if name not in binary or len(args) != 2:
+    if name not in BINARY or len(args) != 2:
         raise Refused(f"get_inputs() builds an input with {name}, which this importer does not translate")
-    kind, a, b = binary[name], args[0], args[1]
+    kind, a, b = BINARY[name], args[0], args[1]
     if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
         if kind == "rsubtract":
             a, b, kind = b, a, "subtract"
         return [{"op": kind, "inputs": [tensor(a), tensor(b)], "output": output}]
     x, number = (a, float(b)) if isinstance(a, torch.Tensor) else (b, float(a))
-    if kind == "add":
-        return [{"op": "shift", "inputs": [tensor(x)], "output": output, "value": number}]
-    if kind == "multiply":
-        return [{"op": "scale", "inputs": [tensor(x)], "output": output, "value": number}]
-    if kind == "divide" and x is a:
-        return [{"op": "scale", "inputs": [tensor(x)], "output": output, "value": 1.0 / number}]
-    if kind == "subtract" and x is a:
-        return [{"op": "shift", "inputs": [tensor(x)], "output": output, "value": -number}]
-    if kind in ("subtract", "rsubtract"):
-        return [{"op": "scale", "inputs": [tensor(x)], "output": output + "_negated", "value": -1.0},
-                {"op": "shift", "inputs": [output + "_negated"], "output": output, "value": number}]
-    raise Refused("get_inputs() divides a number by a tensor")
+    return number_ops(kind, tensor(x), number, x is a, output)
 
 
 def write_suite(problem, translation):
@@ -1189,10 +1195,7 @@ def torch_values(problem, suite, axes, arrays):
         for position, draw in enumerate(problem.base.draws):  # numbers get_inputs() gives, in place
             if "number" in draw:
                 inputs.insert(position, draw["number"])
-        for node in problem.base.graph.graph.nodes:  # constants the tracer kept
-            if node.op == "get_attr" and not hasattr(model, node.target):
-                setattr(model, node.target, getattr(problem.base.graph, node.target).double())
-        run = Recorder(torch.fx.GraphModule(model, problem.base.graph.graph))
+        run = Recorder.of(model, problem.base.graph, constant=lambda tensor: tensor.double())
         output = run.run(*inputs)
     return {name: result for name, (_, _, result) in run.seen.items()}, output
 
