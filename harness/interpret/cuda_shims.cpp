@@ -1,7 +1,8 @@
-// The CUDA runtime API of kernelgate/interpret/cuda_shims.hpp and the launch
-// records it and kg::launch leave: interpret mode's own synchronous answers,
-// or, once the process has opened a simulated GPU, the simulated runtime's
-// (simulated_gpu.cpp).
+// The CUDA runtime API of kernelgate/interpret/cuda_shims.hpp that interpret
+// mode answers itself, and the launch records it and kg::launch leave:
+// interpret mode's own synchronous answers, or, once the process has opened a
+// simulated GPU, the simulated runtime's (simulated_gpu.cpp, which also
+// defines the calls only a GPU answers).
 #include <atomic>
 #include <cstring>
 #include <map>
@@ -173,23 +174,11 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
 }
 cudaError_t cudaDeviceSynchronize() { return simulated_gpu() ? simulated::device_synchronize() : cudaSuccess; }
 
-// The calls of a GPU: interpret mode proper has none.
+// The device count and the driver: interpret mode proper has neither.
 cudaError_t cudaGetDeviceCount(int* count) {
   if (simulated_gpu()) return simulated::get_device_count(count);
   if (count) *count = 0;
   return cudaErrorNoDevice;
-}
-cudaError_t cudaSetDevice(int device) { return simulated_gpu() ? simulated::set_device(device) : cudaErrorNoDevice; }
-cudaError_t cudaGetDevice(int* device) { return simulated_gpu() ? simulated::get_device(device) : cudaErrorNoDevice; }
-cudaError_t cudaDeviceReset() { return simulated_gpu() ? simulated::device_reset() : cudaErrorNoDevice; }
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int device) {
-  return simulated_gpu() ? simulated::get_device_properties(properties, device) : cudaErrorNoDevice;
-}
-cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int device) {
-  return simulated_gpu() ? simulated::device_get_attribute(value, attribute, device) : cudaErrorNoDevice;
-}
-cudaError_t cudaDeviceGetPCIBusId(char* bus_id, int length, int device) {
-  return simulated_gpu() ? simulated::device_get_pci_bus_id(bus_id, length, device) : cudaErrorNoDevice;
 }
 cudaError_t cudaDriverGetVersion(int* version) {
   if (simulated_gpu()) return simulated::driver_get_version(version);
@@ -201,36 +190,7 @@ cudaError_t cudaRuntimeGetVersion(int* version) {
   *version = CUDART_VERSION;
   return cudaSuccess;
 }
-cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
-  return simulated_gpu() ? simulated::malloc_device(pointer, bytes) : cudaErrorNoDevice;
-}
-cudaError_t cudaFree(void* pointer) { return simulated_gpu() ? simulated::free_device(pointer) : cudaErrorNoDevice; }
-cudaError_t cudaHostAlloc(void** pointer, std::size_t bytes, unsigned int flags) {
-  return simulated_gpu() ? simulated::host_alloc(pointer, bytes, flags) : cudaErrorNoDevice;
-}
-cudaError_t cudaHostGetDevicePointer(void** device_pointer, void* host_pointer, unsigned int flags) {
-  return simulated_gpu() ? simulated::host_get_device_pointer(device_pointer, host_pointer, flags) : cudaErrorNoDevice;
-}
-cudaError_t cudaFreeHost(void* pointer) { return simulated_gpu() ? simulated::free_host(pointer) : cudaErrorNoDevice; }
 cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
-  return simulated_gpu() ? simulated::event_create(event, flags) : cudaErrorNoDevice;
-}
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
-  return simulated_gpu() ? simulated::event_record(event, stream) : cudaErrorNoDevice;
-}
-cudaError_t cudaEventSynchronize(cudaEvent_t event) {
-  return simulated_gpu() ? simulated::event_synchronize(event) : cudaErrorNoDevice;
-}
-cudaError_t cudaEventQuery(cudaEvent_t event) {
-  return simulated_gpu() ? simulated::event_query(event) : cudaErrorNoDevice;
-}
-cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
-  return simulated_gpu() ? simulated::event_elapsed_time(ms, start, end) : cudaErrorNoDevice;
-}
-cudaError_t cudaEventDestroy(cudaEvent_t event) {
-  return simulated_gpu() ? simulated::event_destroy(event) : cudaErrorNoDevice;
-}
 
 namespace {
 

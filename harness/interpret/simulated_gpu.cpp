@@ -147,8 +147,8 @@ Simulator& simulator() {
   return *instance;
 }
 
-// Set once a card is open: the runtime calls of cuda_shims.cpp forward here,
-// and kg::launch defers its grids.
+// Set once a card is open: the runtime calls answer from this card (those of
+// cuda_shims.cpp forward here), and kg::launch defers its grids.
 std::atomic<bool> deferring{false};
 thread_local cudaError_t last_error = cudaSuccess;
 
@@ -203,6 +203,12 @@ cudaError_t enter(Simulator& s) {
   if (s.sticky != cudaSuccess) return fail(s.sticky);
   if (const cudaError_t status = ensure_context(s); status != cudaSuccess) return fail(status);
   return cudaSuccess;
+}
+
+// enter(), then the event must be one this runtime made and has not destroyed.
+cudaError_t enter_with_event(Simulator& s, cudaEvent_t event) {
+  if (const cudaError_t status = enter(s); status != cudaSuccess) return status;
+  return s.events.count(event) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
 }
 
 // ---- memory -----------------------------------------------------------------
@@ -346,6 +352,21 @@ void finish_on(Simulator& s, cudaStream_t stream) {
 }
 
 cudaError_t sticky_or_success(const Simulator& s) { return s.sticky != cudaSuccess ? fail(s.sticky) : cudaSuccess; }
+
+// Frees an allocation of the given kind that starts at `pointer`.
+cudaError_t free_allocation(void* pointer, bool device) {
+  Simulator& s = simulator();
+  std::lock_guard lock(s.mutex);
+  if (const cudaError_t status = enter(s); status != cudaSuccess) return status;
+  if (pointer == nullptr) return cudaSuccess;
+  const auto found = s.allocations.find(reinterpret_cast<std::uintptr_t>(pointer));
+  if (found == s.allocations.end() || found->second.device != device) return fail(cudaErrorInvalidValue);
+  drain_everything(s);  // freeing waits for the device, as the runtime does
+  if (device) s.device_bytes -= static_cast<std::int64_t>((found->second.bytes + 255) / 256 * 256);
+  s.allocations.erase(found);
+  std::free(pointer);
+  return sticky_or_success(s);
+}
 
 }  // namespace
 
@@ -572,207 +593,9 @@ cudaError_t get_device_count(int* count) {
   return cudaSuccess;
 }
 
-cudaError_t set_device(int device) {
-  if (device != 0) return fail(cudaErrorInvalidDevice);
-  Simulator& s = simulator();
-  std::lock_guard lock(s.mutex);
-  // Since CUDA 12.0 cudaSetDevice creates the device's primary context.
-  return enter(s);
-}
-
-cudaError_t get_device(int* device) {
-  if (device == nullptr) return fail(cudaErrorInvalidValue);
-  *device = 0;
-  return cudaSuccess;
-}
-
-cudaError_t device_reset() {
-  Simulator& s = simulator();
-  std::lock_guard lock(s.mutex);
-  drop_all_work(s);
-  for (auto& [address, allocation] : s.allocations) std::free(reinterpret_cast<void*>(address));
-  s.allocations.clear();
-  s.device_bytes = 0;
-  for (CUevent_st* event : s.events) delete event;
-  s.events.clear();
-  for (auto& [stream, queue] : s.streams) delete stream;
-  s.streams.clear();
-  s.persisting_l2_limit = 0;
-  s.access_windows.clear();
-  s.persisting_l2_resets = 0;
-  release_lock(s);  // the exclusive-process lock goes with the context
-  s.context = false;
-  s.sticky = cudaSuccess;
-  s.sample_open = false;
-  last_error = cudaSuccess;
-  return cudaSuccess;
-}
-
-cudaError_t get_device_properties(cudaDeviceProp* properties, int device) {
-  if (properties == nullptr) return fail(cudaErrorInvalidValue);
-  if (device != 0) return fail(cudaErrorInvalidDevice);
-  const sim::Card& c = simulator().card;
-  *properties = cudaDeviceProp{};
-  std::snprintf(properties->name, sizeof properties->name, "%s", c.name.c_str());
-  properties->totalGlobalMem = static_cast<std::size_t>(c.memory_bytes);
-  properties->major = c.compute_capability_major;
-  properties->minor = c.compute_capability_minor;
-  properties->multiProcessorCount = c.sm_count;
-  properties->l2CacheSize = static_cast<int>(c.l2_cache_bytes);
-  properties->memoryBusWidth = c.memory_bus_width_bits;
-  properties->ECCEnabled = 1;
-  return cudaSuccess;
-}
-
-cudaError_t device_get_attribute(int* value, cudaDeviceAttr attribute, int device) {
-  if (value == nullptr) return fail(cudaErrorInvalidValue);
-  if (device != 0) return fail(cudaErrorInvalidDevice);
-  const Simulator& s = simulator();
-  switch (attribute) {
-    case cudaDevAttrClockRate: *value = s.card.boost_clock_mhz * 1000; return cudaSuccess;
-    case cudaDevAttrMultiProcessorCount: *value = s.card.sm_count; return cudaSuccess;
-    case cudaDevAttrComputeMode: *value = s.script.compute_mode; return cudaSuccess;
-    case cudaDevAttrMemoryClockRate: *value = s.card.memory_clock_mhz * 1000; return cudaSuccess;
-  }
-  return fail(cudaErrorInvalidValue);
-}
-
-cudaError_t device_get_pci_bus_id(char* bus_id, int length, int device) {
-  if (bus_id == nullptr || length <= 0) return fail(cudaErrorInvalidValue);
-  if (device != 0) return fail(cudaErrorInvalidDevice);
-  std::snprintf(bus_id, static_cast<std::size_t>(length), "%s", "00000000:5A:00.0");
-  return cudaSuccess;
-}
-
 cudaError_t driver_get_version(int* version) {
   if (version == nullptr) return fail(cudaErrorInvalidValue);
   *version = CUDART_VERSION;
-  return cudaSuccess;
-}
-
-cudaError_t malloc_device(void** pointer, std::size_t bytes) {
-  Simulator& s = simulator();
-  std::lock_guard lock(s.mutex);
-  if (pointer == nullptr) return fail(cudaErrorInvalidValue);
-  if (const cudaError_t status = enter(s); status != cudaSuccess) return status;
-  *pointer = nullptr;
-  if (bytes == 0) return cudaSuccess;
-  const std::size_t rounded = (bytes + 255) / 256 * 256;  // cudaMalloc's alignment
-  if (s.device_bytes + static_cast<std::int64_t>(rounded) > s.card.memory_bytes)
-    return fail(cudaErrorMemoryAllocation);
-  void* memory = std::aligned_alloc(256, rounded);
-  if (memory == nullptr) return fail(cudaErrorMemoryAllocation);
-  s.allocations[reinterpret_cast<std::uintptr_t>(memory)] = Allocation{.bytes = bytes, .device = true};
-  s.device_bytes += static_cast<std::int64_t>(rounded);
-  *pointer = memory;
-  return cudaSuccess;
-}
-
-// Frees an allocation of the given kind that starts at `pointer`.
-cudaError_t free_allocation(void* pointer, bool device) {
-  Simulator& s = simulator();
-  std::lock_guard lock(s.mutex);
-  if (const cudaError_t status = enter(s); status != cudaSuccess) return status;
-  if (pointer == nullptr) return cudaSuccess;
-  const auto found = s.allocations.find(reinterpret_cast<std::uintptr_t>(pointer));
-  if (found == s.allocations.end() || found->second.device != device) return fail(cudaErrorInvalidValue);
-  drain_everything(s);  // freeing waits for the device, as the runtime does
-  if (device) s.device_bytes -= static_cast<std::int64_t>((found->second.bytes + 255) / 256 * 256);
-  s.allocations.erase(found);
-  std::free(pointer);
-  return sticky_or_success(s);
-}
-
-cudaError_t free_device(void* pointer) { return free_allocation(pointer, true); }
-
-cudaError_t host_alloc(void** pointer, std::size_t bytes, unsigned int flags) {
-  Simulator& s = simulator();
-  std::lock_guard lock(s.mutex);
-  if (pointer == nullptr || (flags & ~cudaHostAllocMapped) != 0) return fail(cudaErrorInvalidValue);
-  if (const cudaError_t status = enter(s); status != cudaSuccess) return status;
-  void* memory = std::aligned_alloc(256, (std::max<std::size_t>(bytes, 1) + 255) / 256 * 256);
-  if (memory == nullptr) return fail(cudaErrorMemoryAllocation);
-  s.allocations[reinterpret_cast<std::uintptr_t>(memory)] = Allocation{.bytes = bytes, .device = false};
-  *pointer = memory;
-  return cudaSuccess;
-}
-
-cudaError_t host_get_device_pointer(void** device_pointer, void* host_pointer, unsigned int flags) {
-  Simulator& s = simulator();
-  std::lock_guard lock(s.mutex);
-  if (device_pointer == nullptr || flags != 0) return fail(cudaErrorInvalidValue);
-  Region region;
-  if (classify(s, host_pointer, 1, region) != cudaSuccess || region != Region::pinned)
-    return fail(cudaErrorInvalidValue);
-  *device_pointer = host_pointer;  // unified addressing: the same address on both sides
-  return cudaSuccess;
-}
-
-cudaError_t free_host(void* pointer) { return free_allocation(pointer, false); }
-
-cudaError_t event_create(cudaEvent_t* event, unsigned int flags) {
-  Simulator& s = simulator();
-  std::lock_guard lock(s.mutex);
-  if (event == nullptr || (flags & ~cudaEventDisableTiming) != 0) return fail(cudaErrorInvalidValue);
-  if (const cudaError_t status = enter(s); status != cudaSuccess) return status;
-  *event = new CUevent_st{};
-  (*event)->timing = (flags & cudaEventDisableTiming) == 0;
-  s.events.insert(*event);
-  return cudaSuccess;
-}
-
-cudaError_t event_record(cudaEvent_t event, cudaStream_t stream) {
-  Simulator& s = simulator();
-  std::lock_guard lock(s.mutex);
-  if (const cudaError_t status = enter(s); status != cudaSuccess) return status;
-  if (!s.events.count(event)) return fail(cudaErrorInvalidResourceHandle);
-  Operation op;
-  op.kind = Operation::Kind::event;
-  op.event = event;
-  const std::uint64_t seq = s.next_seq;  // what enqueue gives the record
-  if (const cudaError_t status = enqueue(s, stream, std::move(op)); status != cudaSuccess) return status;
-  event->recorded = true;
-  event->completed = false;
-  event->seq = seq;
-  event->stream = stream;
-  return cudaSuccess;
-}
-
-cudaError_t event_synchronize(cudaEvent_t event) {
-  Simulator& s = simulator();
-  std::lock_guard lock(s.mutex);
-  if (const cudaError_t status = enter(s); status != cudaSuccess) return status;
-  if (!s.events.count(event)) return fail(cudaErrorInvalidResourceHandle);
-  if (!event->recorded || event->completed) return cudaSuccess;
-  const auto found = s.streams.find(event->stream);
-  if (found == s.streams.end()) {
-    drain_everything(s);  // its stream was destroyed: its work runs with everyone's
-  } else {
-    if (found->second.blocking) drain_blocking_streams(s, event->stream);
-    drain(s, found->second, event->seq);
-  }
-  return sticky_or_success(s);
-}
-
-cudaError_t event_query(cudaEvent_t event) {
-  Simulator& s = simulator();
-  std::lock_guard lock(s.mutex);
-  if (const cudaError_t status = enter(s); status != cudaSuccess) return status;
-  if (!s.events.count(event)) return fail(cudaErrorInvalidResourceHandle);
-  return event->recorded && !event->completed ? cudaErrorNotReady : cudaSuccess;
-}
-
-cudaError_t event_elapsed_time(float* ms, cudaEvent_t start, cudaEvent_t end) {
-  Simulator& s = simulator();
-  std::lock_guard lock(s.mutex);
-  if (const cudaError_t status = enter(s); status != cudaSuccess) return status;
-  if (ms == nullptr) return fail(cudaErrorInvalidValue);
-  if (!s.events.count(start) || !s.events.count(end)) return fail(cudaErrorInvalidResourceHandle);
-  // An event never recorded, or made without timing, has no time to give.
-  if (!start->timing || !end->timing || !start->recorded || !end->recorded)
-    return fail(cudaErrorInvalidResourceHandle);
-  if (!start->completed || !end->completed) return fail(cudaErrorNotReady);
-  *ms = static_cast<float>((static_cast<double>(end->time_ns) - static_cast<double>(start->time_ns)) / 1e6);
   return cudaSuccess;
 }
 
@@ -829,13 +652,219 @@ cudaError_t stream_get_attribute(cudaStream_t stream, cudaStreamAttrID attribute
   return cudaSuccess;
 }
 
-cudaError_t event_destroy(cudaEvent_t event) {
+}  // namespace simulated
+}  // namespace kg::interp
+
+// ---- the calls only a GPU answers --------------------------------------------
+//
+// Interpret mode proper has no device: each of these answers
+// cudaErrorNoDevice until a simulated card is open. The calls that interpret
+// mode answers itself are in cuda_shims.cpp, which forwards them to the
+// `simulated` functions above while a card is open.
+
+using namespace kg::interp;
+
+cudaError_t cudaSetDevice(int device) {
+  if (!sim::is_open()) return cudaErrorNoDevice;
+  if (device != 0) return fail(cudaErrorInvalidDevice);
+  Simulator& s = simulator();
+  std::lock_guard lock(s.mutex);
+  // Since CUDA 12.0 cudaSetDevice creates the device's primary context.
+  return enter(s);
+}
+
+cudaError_t cudaGetDevice(int* device) {
+  if (!sim::is_open()) return cudaErrorNoDevice;
+  if (device == nullptr) return fail(cudaErrorInvalidValue);
+  *device = 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceReset() {
+  if (!sim::is_open()) return cudaErrorNoDevice;
+  Simulator& s = simulator();
+  std::lock_guard lock(s.mutex);
+  drop_all_work(s);
+  for (auto& [address, allocation] : s.allocations) std::free(reinterpret_cast<void*>(address));
+  s.allocations.clear();
+  s.device_bytes = 0;
+  for (CUevent_st* event : s.events) delete event;
+  s.events.clear();
+  for (auto& [stream, queue] : s.streams) delete stream;
+  s.streams.clear();
+  s.persisting_l2_limit = 0;
+  s.access_windows.clear();
+  s.persisting_l2_resets = 0;
+  release_lock(s);  // the exclusive-process lock goes with the context
+  s.context = false;
+  s.sticky = cudaSuccess;
+  s.sample_open = false;
+  last_error = cudaSuccess;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int device) {
+  if (!sim::is_open()) return cudaErrorNoDevice;
+  if (properties == nullptr) return fail(cudaErrorInvalidValue);
+  if (device != 0) return fail(cudaErrorInvalidDevice);
+  const sim::Card& c = simulator().card;
+  *properties = cudaDeviceProp{};
+  std::snprintf(properties->name, sizeof properties->name, "%s", c.name.c_str());
+  properties->totalGlobalMem = static_cast<std::size_t>(c.memory_bytes);
+  properties->major = c.compute_capability_major;
+  properties->minor = c.compute_capability_minor;
+  properties->multiProcessorCount = c.sm_count;
+  properties->l2CacheSize = static_cast<int>(c.l2_cache_bytes);
+  properties->memoryBusWidth = c.memory_bus_width_bits;
+  properties->ECCEnabled = 1;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int device) {
+  if (!sim::is_open()) return cudaErrorNoDevice;
+  if (value == nullptr) return fail(cudaErrorInvalidValue);
+  if (device != 0) return fail(cudaErrorInvalidDevice);
+  const Simulator& s = simulator();
+  switch (attribute) {
+    case cudaDevAttrClockRate: *value = s.card.boost_clock_mhz * 1000; return cudaSuccess;
+    case cudaDevAttrMultiProcessorCount: *value = s.card.sm_count; return cudaSuccess;
+    case cudaDevAttrComputeMode: *value = s.script.compute_mode; return cudaSuccess;
+    case cudaDevAttrMemoryClockRate: *value = s.card.memory_clock_mhz * 1000; return cudaSuccess;
+  }
+  return fail(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaDeviceGetPCIBusId(char* bus_id, int length, int device) {
+  if (!sim::is_open()) return cudaErrorNoDevice;
+  if (bus_id == nullptr || length <= 0) return fail(cudaErrorInvalidValue);
+  if (device != 0) return fail(cudaErrorInvalidDevice);
+  std::snprintf(bus_id, static_cast<std::size_t>(length), "%s", "00000000:5A:00.0");
+  return cudaSuccess;
+}
+
+cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
+  if (!sim::is_open()) return cudaErrorNoDevice;
+  Simulator& s = simulator();
+  std::lock_guard lock(s.mutex);
+  if (pointer == nullptr) return fail(cudaErrorInvalidValue);
+  if (const cudaError_t status = enter(s); status != cudaSuccess) return status;
+  *pointer = nullptr;
+  if (bytes == 0) return cudaSuccess;
+  const std::size_t rounded = (bytes + 255) / 256 * 256;  // cudaMalloc's alignment
+  if (s.device_bytes + static_cast<std::int64_t>(rounded) > s.card.memory_bytes)
+    return fail(cudaErrorMemoryAllocation);
+  void* memory = std::aligned_alloc(256, rounded);
+  if (memory == nullptr) return fail(cudaErrorMemoryAllocation);
+  s.allocations[reinterpret_cast<std::uintptr_t>(memory)] = Allocation{.bytes = bytes, .device = true};
+  s.device_bytes += static_cast<std::int64_t>(rounded);
+  *pointer = memory;
+  return cudaSuccess;
+}
+
+cudaError_t cudaHostAlloc(void** pointer, std::size_t bytes, unsigned int flags) {
+  if (!sim::is_open()) return cudaErrorNoDevice;
+  Simulator& s = simulator();
+  std::lock_guard lock(s.mutex);
+  if (pointer == nullptr || (flags & ~cudaHostAllocMapped) != 0) return fail(cudaErrorInvalidValue);
+  if (const cudaError_t status = enter(s); status != cudaSuccess) return status;
+  void* memory = std::aligned_alloc(256, (std::max<std::size_t>(bytes, 1) + 255) / 256 * 256);
+  if (memory == nullptr) return fail(cudaErrorMemoryAllocation);
+  s.allocations[reinterpret_cast<std::uintptr_t>(memory)] = Allocation{.bytes = bytes, .device = false};
+  *pointer = memory;
+  return cudaSuccess;
+}
+
+cudaError_t cudaHostGetDevicePointer(void** device_pointer, void* host_pointer, unsigned int flags) {
+  if (!sim::is_open()) return cudaErrorNoDevice;
+  Simulator& s = simulator();
+  std::lock_guard lock(s.mutex);
+  if (device_pointer == nullptr || flags != 0) return fail(cudaErrorInvalidValue);
+  Region region;
+  if (classify(s, host_pointer, 1, region) != cudaSuccess || region != Region::pinned)
+    return fail(cudaErrorInvalidValue);
+  *device_pointer = host_pointer;  // unified addressing: the same address on both sides
+  return cudaSuccess;
+}
+
+cudaError_t cudaFree(void* pointer) { return sim::is_open() ? free_allocation(pointer, true) : cudaErrorNoDevice; }
+
+cudaError_t cudaFreeHost(void* pointer) {
+  return sim::is_open() ? free_allocation(pointer, false) : cudaErrorNoDevice;
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
+  if (!sim::is_open()) return cudaErrorNoDevice;
+  Simulator& s = simulator();
+  std::lock_guard lock(s.mutex);
+  if (event == nullptr || (flags & ~cudaEventDisableTiming) != 0) return fail(cudaErrorInvalidValue);
+  if (const cudaError_t status = enter(s); status != cudaSuccess) return status;
+  *event = new CUevent_st{};
+  (*event)->timing = (flags & cudaEventDisableTiming) == 0;
+  s.events.insert(*event);
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  if (!sim::is_open()) return cudaErrorNoDevice;
+  Simulator& s = simulator();
+  std::lock_guard lock(s.mutex);
+  if (const cudaError_t status = enter_with_event(s, event); status != cudaSuccess) return status;
+  Operation op;
+  op.kind = Operation::Kind::event;
+  op.event = event;
+  const std::uint64_t seq = s.next_seq;  // what enqueue gives the record
+  if (const cudaError_t status = enqueue(s, stream, std::move(op)); status != cudaSuccess) return status;
+  event->recorded = true;
+  event->completed = false;
+  event->seq = seq;
+  event->stream = stream;
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  if (!sim::is_open()) return cudaErrorNoDevice;
+  Simulator& s = simulator();
+  std::lock_guard lock(s.mutex);
+  if (const cudaError_t status = enter_with_event(s, event); status != cudaSuccess) return status;
+  if (!event->recorded || event->completed) return cudaSuccess;
+  const auto found = s.streams.find(event->stream);
+  if (found == s.streams.end()) {
+    drain_everything(s);  // its stream was destroyed: its work runs with everyone's
+  } else {
+    if (found->second.blocking) drain_blocking_streams(s, event->stream);
+    drain(s, found->second, event->seq);
+  }
+  return sticky_or_success(s);
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+  if (!sim::is_open()) return cudaErrorNoDevice;
+  Simulator& s = simulator();
+  std::lock_guard lock(s.mutex);
+  if (const cudaError_t status = enter_with_event(s, event); status != cudaSuccess) return status;
+  return event->recorded && !event->completed ? cudaErrorNotReady : cudaSuccess;
+}
+
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  if (!sim::is_open()) return cudaErrorNoDevice;
+  Simulator& s = simulator();
+  std::lock_guard lock(s.mutex);
+  if (const cudaError_t status = enter(s); status != cudaSuccess) return status;
+  if (ms == nullptr) return fail(cudaErrorInvalidValue);
+  if (!s.events.count(start) || !s.events.count(end)) return fail(cudaErrorInvalidResourceHandle);
+  // An event never recorded, or made without timing, has no time to give.
+  if (!start->timing || !end->timing || !start->recorded || !end->recorded)
+    return fail(cudaErrorInvalidResourceHandle);
+  if (!start->completed || !end->completed) return fail(cudaErrorNotReady);
+  *ms = static_cast<float>((static_cast<double>(end->time_ns) - static_cast<double>(start->time_ns)) / 1e6);
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  if (!sim::is_open()) return cudaErrorNoDevice;
   Simulator& s = simulator();
   std::lock_guard lock(s.mutex);
   if (!s.events.erase(event)) return fail(cudaErrorInvalidResourceHandle);
   delete event;
   return cudaSuccess;
 }
-
-}  // namespace simulated
-}  // namespace kg::interp
