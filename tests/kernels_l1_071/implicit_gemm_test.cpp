@@ -185,12 +185,17 @@ void expect_exact(const Suite& suite, const Axes& axes) {
   }
 }
 
+// Two groups, 12 -> 34 channels (a partial second 32-channel block and a
+// partial 8-channel chunk), a 3 x 3 kernel, padding 1, input rows of
+// `width_in` columns, nine of them (row and column tails).
+Axes two_group_axes(std::int64_t width_in) {
+  return {{"batch_size", 2}, {"in_channels", 12}, {"out_channels", 34}, {"groups", 2},
+          {"kernel_size", 3}, {"height_in", 9}, {"width_in", width_in}, {"padding", 1}};
+}
+
 TEST(L1071ImplicitGemm, ExactInputsGiveTheReferenceBitForBit) {
   const Suite suite = load_workload();
-  // Two groups, 12 -> 34 channels (a partial second 32-channel block and a
-  // partial 8-channel chunk), padding 1, output 9 x 37 (row and column tails).
-  Axes axes = {{"batch_size", 2}, {"in_channels", 12}, {"out_channels", 34}, {"groups", 2},
-               {"kernel_size", 3}, {"height_in", 9}, {"width_in", 37}, {"padding", 1}};
+  Axes axes = two_group_axes(37);  // output 9 x 37
   expect_exact(suite, suite.resolve_axes("", axes));
   // The same with stride 2 and output_padding 1: four parity classes with
   // 2 x 2, 2 x 1, 1 x 2 and 1 x 1 taps.
@@ -204,8 +209,7 @@ TEST(L1071ImplicitGemm, SixteenByteCopiesGiveTheReferenceBitForBit) {
   // time, from the multiple of 4 before each halo (3 columns early with
   // padding 1, 2 with padding 0; per class with stride 2).
   const Suite suite = load_workload();
-  Axes axes = {{"batch_size", 2}, {"in_channels", 12}, {"out_channels", 34}, {"groups", 2},
-               {"kernel_size", 3}, {"height_in", 9}, {"width_in", 36}, {"padding", 1}};
+  Axes axes = two_group_axes(36);
   expect_exact(suite, suite.resolve_axes("", axes));
   axes["padding"] = 0;
   expect_exact(suite, suite.resolve_axes("", axes));
