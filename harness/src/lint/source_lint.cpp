@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <initializer_list>
+#include <map>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -30,45 +32,41 @@ constexpr const char* kState = "state-between-calls";
 constexpr const char* kPrecision = "lower-precision";
 constexpr const char* kArchitecture = "architecture-guard";
 
-// Functions of the C library and POSIX a candidate never needs, by rule.
-// Matched only where called (`name(`), not as a member or in a namespace of
-// the file's own, so a field named `write` is not a finding.
-const std::vector<std::pair<std::string, const char*>> kCalls = {
-    {"fork", kProcess},          {"vfork", kProcess},      {"execv", kProcess},
-    {"execve", kProcess},        {"execvp", kProcess},     {"execl", kProcess},
-    {"execlp", kProcess},        {"execle", kProcess},     {"system", kProcess},
-    {"popen", kProcess},         {"kill", kProcess},       {"raise", kProcess},
-    {"signal", kProcess},        {"sigaction", kProcess},  {"exit", kProcess},
-    {"_exit", kProcess},         {"_Exit", kProcess},      {"quick_exit", kProcess},
-    {"abort", kProcess},         {"setsid", kProcess},     {"prctl", kProcess},
-    {"pthread_create", kProcess}, {"posix_spawn", kProcess}, {"clone", kProcess},
-    {"getppid", kProcess},
-    {"fopen", kFiles},           {"freopen", kFiles},      {"open", kFiles},
-    {"openat", kFiles},          {"creat", kFiles},        {"read", kFiles},
-    {"write", kFiles},           {"pwrite", kFiles},       {"dup", kFiles},
-    {"dup2", kFiles},            {"unlink", kFiles},       {"rename", kFiles},
-    {"getenv", kFiles},          {"secure_getenv", kFiles}, {"setenv", kFiles},
-    {"putenv", kFiles},          {"unsetenv", kFiles},     {"clearenv", kFiles},
-    {"dlsym", kPatching},        {"dlvsym", kPatching},    {"dlopen", kPatching},
-    {"mprotect", kPatching},     {"mmap", kPatching},      {"ptrace", kPatching},
-    {"process_vm_writev", kPatching}, {"process_vm_readv", kPatching},
-};
+// A table of names, each with the rule it breaks, written rule by rule.
+using RuleOfName = std::map<std::string, const char*>;
+
+RuleOfName by_rule(std::initializer_list<std::pair<const char*, std::vector<std::string>>> groups) {
+  RuleOfName table;
+  for (const auto& [rule, names] : groups)
+    for (const std::string& name : names) table.emplace(name, rule);
+  return table;
+}
+
+// Functions of the C library and POSIX a candidate never needs. Matched only
+// where called (`name(`), not as a member or in a namespace of the file's
+// own, so a field named `write` is not a finding.
+const RuleOfName kCalls = by_rule({
+    {kProcess, {"fork", "vfork", "execv", "execve", "execvp", "execl", "execlp", "execle", "system", "popen", "kill",
+                "raise", "signal", "sigaction", "exit", "_exit", "_Exit", "abort", "quick_exit", "setsid", "prctl",
+                "pthread_create", "posix_spawn", "clone", "getppid"}},
+    {kFiles, {"fopen", "freopen", "open", "openat", "creat", "read", "write", "pwrite", "dup", "dup2", "unlink",
+              "rename", "getenv", "secure_getenv", "setenv", "putenv", "unsetenv", "clearenv"}},
+    {kPatching, {"dlsym", "dlvsym", "dlopen", "mprotect", "mmap", "ptrace", "process_vm_writev", "process_vm_readv"}},
+});
 
 // Names of the standard library that are a finding wherever they appear
 // (types, globals), written std::name; so a variable named `thread` is none.
-const std::vector<std::pair<std::string, const char*>> kStdNames = {
-    {"thread", kProcess}, {"jthread", kProcess}, {"async", kProcess},   {"system", kProcess},
-    {"ofstream", kFiles}, {"ifstream", kFiles},  {"fstream", kFiles},   {"filebuf", kFiles},
-    {"getenv", kFiles},   {"exit", kProcess},    {"quick_exit", kProcess}, {"abort", kProcess},
-};
+const RuleOfName kStdNames = by_rule({
+    {kProcess, {"thread", "jthread", "async", "system", "exit", "quick_exit", "abort"}},
+    {kFiles, {"ofstream", "ifstream", "fstream", "filebuf", "getenv"}},
+});
 
 // Headers whose only use in a candidate would be one of the rules' things.
-const std::vector<std::pair<std::string, const char*>> kHeaders = {
-    {"thread", kProcess},      {"future", kProcess},    {"pthread.h", kProcess}, {"csignal", kProcess},
-    {"signal.h", kProcess},    {"spawn.h", kProcess},   {"sys/wait.h", kProcess}, {"fstream", kFiles},
-    {"fcntl.h", kFiles},       {"unistd.h", kFiles},    {"dlfcn.h", kPatching},  {"sys/mman.h", kPatching},
-    {"sys/ptrace.h", kPatching}, {"link.h", kPatching},
-};
+const RuleOfName kHeaders = by_rule({
+    {kProcess, {"thread", "future", "pthread.h", "csignal", "signal.h", "spawn.h", "sys/wait.h"}},
+    {kFiles, {"fstream", "fcntl.h", "unistd.h"}},
+    {kPatching, {"dlfcn.h", "sys/mman.h", "sys/ptrace.h", "link.h"}},
+});
 
 // The CUDA runtime and driver calls that make or change streams, events,
 // graphs, contexts and device-wide settings. Waiting on the stream it was
@@ -147,8 +145,8 @@ class Scan {
   }
 
   void header(const detail::Include& include) {
-    for (const auto& [name, rule] : kHeaders)
-      if (include.target == name) add(include.line, rule, "includes <" + name + ">");
+    if (const auto found = kHeaders.find(include.target); found != kHeaders.end())
+      add(include.line, found->second, "includes <" + include.target + ">");
     if (declares_fp32_ && (include.target == "cuda_fp16.h" || include.target == "cuda_bf16.h"))
       add(include.line, kPrecision, "includes <" + include.target + "> in a file that declares fp32");
   }
@@ -166,11 +164,12 @@ class Scan {
         add(t.line, kPrecision, "uses " + t.text + " in a file that declares fp32");
       if (t.text == "environ") add(t.line, kFiles, "uses environ");
       if (t.text.rfind("__CUDA_ARCH", 0) == 0) add(t.line, kArchitecture, "tests " + t.text);
-      for (const auto& [name, rule] : kStdNames)
-        if (t.text == name && qualified_by_std(tokens, i)) add(t.line, rule, "uses std::" + name);
+      if (const auto found = kStdNames.find(t.text); found != kStdNames.end() && qualified_by_std(tokens, i))
+        add(t.line, found->second, "uses std::" + t.text);
       const bool called = i + 1 < tokens.size() && tokens[i + 1].text == "(";
-      for (const auto& [name, rule] : kCalls)
-        if (called && t.text == name && qualified_by_std_or_nothing(tokens, i)) add(t.line, rule, "calls " + name);
+      if (const auto found = kCalls.find(t.text);
+          found != kCalls.end() && called && qualified_by_std_or_nothing(tokens, i))
+        add(t.line, found->second, "calls " + t.text);
     }
   }
 
