@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <ostream>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -105,12 +106,28 @@ void expect_passes(const Suite& suite, const std::string& id, const Axes& axes) 
   }
 }
 
+// Every fused candidate of the workload, with the precision it registers.
+struct FusedCandidate {
+  const char* id;
+  const char* precision;
+};
+const std::vector<FusedCandidate> kFused = {{"fused_tf32", "tf32"},
+                                            {"fused_tf32_wgmma", "tf32"},
+                                            {"fused_3xtf32", "fp32"},
+                                            {"fused_3xtf32_wgmma", "fp32"},
+                                            {"fused_tf32_bf16corr_wgmma", "fp32"}};
+
+// kFused is the list the tests below take every fused candidate from, so it
+// must name each one the workload registers.
 TEST(FusedCandidates, AllAreRegisteredWithTheirPrecision) {
-  EXPECT_EQ(candidate("fused_tf32").precision, "tf32");
-  EXPECT_EQ(candidate("fused_tf32_wgmma").precision, "tf32");
-  EXPECT_EQ(candidate("fused_3xtf32").precision, "fp32");
-  EXPECT_EQ(candidate("fused_3xtf32_wgmma").precision, "fp32");
-  EXPECT_EQ(candidate("fused_tf32_bf16corr_wgmma").precision, "fp32");
+  std::set<std::string> registered, listed;
+  for (const Candidate* found : candidates_for(kWorkload))
+    if (found->id.rfind("fused", 0) == 0) registered.insert(found->id);
+  for (const FusedCandidate& fused : kFused) {
+    listed.insert(fused.id);
+    EXPECT_EQ(candidate(fused.id).precision, fused.precision) << fused.id;
+  }
+  EXPECT_EQ(listed, registered);
 }
 
 // One candidate on one small tile (input 4 x 4 x 5) at the given batch and
@@ -162,16 +179,16 @@ INSTANTIATE_TEST_SUITE_P(MoreInputChannels, FusedOnOneSmallTile,
 
 // Output channels beyond 64 are further passes of the same CTA over its tile
 // (kCoGroup channels each, with their own weights, bias and maxima), which
-// every other test here, at 64 output channels, leaves out. Two images run
-// the paired shape (the wgmma kernels for the _wgmma candidates), one image
-// fused_tf32's single-image shape.
-INSTANTIATE_TEST_SUITE_P(TwoOutputChannelPasses, FusedOnOneSmallTile,
-                         ::testing::Values(SmallTileCase{"fused_tf32", 1, 16, 128},
-                                           SmallTileCase{"fused_tf32", 2, 16, 128},
-                                           SmallTileCase{"fused_tf32_wgmma", 2, 16, 128},
-                                           SmallTileCase{"fused_3xtf32", 2, 16, 128},
-                                           SmallTileCase{"fused_3xtf32_wgmma", 2, 16, 128},
-                                           SmallTileCase{"fused_tf32_bf16corr_wgmma", 2, 16, 128}),
+// every other test here, at 64 output channels, leaves out. Every fused
+// candidate at two images, the paired shape (the wgmma kernels for the _wgmma
+// candidates), and fused_tf32 at one image, its single-image shape.
+std::vector<SmallTileCase> two_output_channel_passes() {
+  std::vector<SmallTileCase> cases = {{"fused_tf32", 1, 16, 128}};
+  for (const FusedCandidate& fused : kFused) cases.push_back({fused.id, 2, 16, 128});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(TwoOutputChannelPasses, FusedOnOneSmallTile, ::testing::ValuesIn(two_output_channel_passes()),
                          small_tile_name);
 
 // The draws must keep exercising what the kernels distinguish: the
