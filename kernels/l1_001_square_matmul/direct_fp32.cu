@@ -23,9 +23,7 @@ __global__ void matmul_direct(std::int64_t n, const float* __restrict__ a, const
 
 void launch(const kg::LaunchArgs& args) {
   const std::int64_t n = args.axis("N");
-  constexpr unsigned kThreads = 256;
-  kg::launch(matmul_direct, dim3(kg::grid_stride_blocks(n * n, kThreads)), dim3(kThreads), 0, args.stream,
-             n, args.in("A"), args.in("B"), args.output);
+  kg::launch_grid_stride(matmul_direct, n * n, 256, args.stream, n, args.in("A"), args.in("B"), args.output);
 }
 
 KG_REGISTER_CANDIDATE({

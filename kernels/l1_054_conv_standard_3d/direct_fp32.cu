@@ -63,9 +63,7 @@ void launch(const kg::LaunchArgs& args) {
   s.extent[1] = args.axis("width");
   s.extent[2] = args.axis("height");
   for (int d = 0; d < 3; ++d) s.extent_out[d] = args.output_shape.at(2 + d);  // the suite's formula
-  constexpr unsigned kThreads = 256;
-  kg::launch(conv3d_direct, dim3(kg::grid_stride_blocks(s.total(), kThreads)), dim3(kThreads), 0, args.stream, s,
-             args.in("x"), args.in("weight"), args.output);
+  kg::launch_grid_stride(conv3d_direct, s.total(), 256, args.stream, s, args.in("x"), args.in("weight"), args.output);
 }
 
 KG_REGISTER_CANDIDATE({

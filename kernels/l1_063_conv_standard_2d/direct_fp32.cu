@@ -46,9 +46,7 @@ void launch(const kg::LaunchArgs& args) {
   Shape s{};
   kg::kernels::read_grouped_conv_axes(args, s);
   kg::kernels::read_conv_planes(args, s);
-  constexpr unsigned kThreads = 256;
-  kg::launch(conv2d_direct, dim3(kg::grid_stride_blocks(s.total(), kThreads)), dim3(kThreads), 0, args.stream, s,
-             args.in("x"), args.in("weight"), args.output);
+  kg::launch_grid_stride(conv2d_direct, s.total(), 256, args.stream, s, args.in("x"), args.in("weight"), args.output);
 }
 
 KG_REGISTER_CANDIDATE({

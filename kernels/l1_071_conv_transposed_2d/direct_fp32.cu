@@ -51,9 +51,8 @@ void launch(const kg::LaunchArgs& args) {
   kg::kernels::read_conv_axes(args, s);
   kg::kernels::read_conv_planes(args, s, "height_in", "width_in");
   s.groups = args.axis("groups");
-  constexpr unsigned kThreads = 256;
-  kg::launch(conv_transpose2d_direct, dim3(kg::grid_stride_blocks(s.total(), kThreads)), dim3(kThreads), 0,
-             args.stream, s, args.in("x"), args.in("weight"), args.output);
+  kg::launch_grid_stride(conv_transpose2d_direct, s.total(), 256, args.stream, s, args.in("x"), args.in("weight"),
+                         args.output);
 }
 
 KG_REGISTER_CANDIDATE({

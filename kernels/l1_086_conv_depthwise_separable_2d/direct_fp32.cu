@@ -23,9 +23,8 @@ __global__ void depthwise_separable_direct(DirectShape s, const float* __restric
 
 void launch(const kg::LaunchArgs& args) {
   const DirectShape s = kg::l1_086::direct_shape(args);
-  constexpr unsigned kThreads = 256;
-  kg::launch(depthwise_separable_direct, dim3(kg::grid_stride_blocks(s.total(), kThreads)), dim3(kThreads), 0,
-             args.stream, s, args.in("x"), args.in("depthwise_weight"), args.in("pointwise_weight"), args.output);
+  kg::launch_grid_stride(depthwise_separable_direct, s.total(), 256, args.stream, s, args.in("x"),
+                         args.in("depthwise_weight"), args.in("pointwise_weight"), args.output);
 }
 
 KG_REGISTER_CANDIDATE({

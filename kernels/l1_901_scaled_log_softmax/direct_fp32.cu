@@ -31,9 +31,8 @@ __global__ void scaled_log_softmax(std::int64_t rows, std::int64_t columns, cons
 
 void launch(const kg::LaunchArgs& args) {
   const std::int64_t rows = args.axis("batch_size");
-  constexpr unsigned kThreads = 128;
-  kg::launch(scaled_log_softmax, dim3(kg::grid_stride_blocks(rows, kThreads)), dim3(kThreads), 0, args.stream,
-             rows, args.axis("features"), args.in("x"), args.output);
+  kg::launch_grid_stride(scaled_log_softmax, rows, 128, args.stream, rows, args.axis("features"), args.in("x"),
+                         args.output);
 }
 
 KG_REGISTER_CANDIDATE({

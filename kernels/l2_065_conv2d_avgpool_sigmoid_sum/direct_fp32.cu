@@ -92,9 +92,8 @@ void launch(const kg::LaunchArgs& args) {
   const Shape s = shape_of(args.axes);
   const std::int64_t pooled = s.batch * s.pooled_per_image();
   float* activated = args.workspace_floats(pooled, "pooled values");
-  constexpr unsigned kThreads = 128;
-  kg::launch(conv_pool_sigmoid_direct, dim3(kg::grid_stride_blocks(pooled, kThreads)), dim3(kThreads), 0,
-             args.stream, s, args.in("x"), args.in("weight"), args.in("bias"), activated);
+  kg::launch_grid_stride(conv_pool_sigmoid_direct, pooled, 128, args.stream, s, args.in("x"), args.in("weight"),
+                         args.in("bias"), activated);
   const unsigned images = static_cast<unsigned>(s.batch < 65535 ? s.batch : 65535);
   kg::launch(image_sum_direct, dim3(images), dim3(kSumThreads), 0, args.stream, s,
              static_cast<const float*>(activated), args.output);

@@ -119,10 +119,10 @@ void launch(const kg::LaunchArgs& args) {
   const std::int64_t maxima = s.batch * s.out_channels * s.pooled();
   float* channel_max = args.workspace_floats(maxima, "channel maxima of the suite's output shape");
   constexpr unsigned kThreads = 128;
-  kg::launch(conv_transpose3d_max_max_direct, dim3(kg::grid_stride_blocks(maxima, kThreads)), dim3(kThreads), 0,
-             args.stream, s, args.in("x"), args.in("weight"), args.in("bias"), channel_max);
-  kg::launch(channel_sum_direct, dim3(kg::grid_stride_blocks(s.batch * s.pooled(), kThreads)), dim3(kThreads), 0,
-             args.stream, s, static_cast<const float*>(channel_max), args.output);
+  kg::launch_grid_stride(conv_transpose3d_max_max_direct, maxima, kThreads, args.stream, s, args.in("x"),
+                         args.in("weight"), args.in("bias"), channel_max);
+  kg::launch_grid_stride(channel_sum_direct, s.batch * s.pooled(), kThreads, args.stream, s,
+                         static_cast<const float*>(channel_max), args.output);
 }
 
 KG_REGISTER_CANDIDATE({

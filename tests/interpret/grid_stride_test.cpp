@@ -1,8 +1,10 @@
 // kernelgate/grid_stride.hpp: the grid-stride loop gives every index of the
 // range to one thread of any grid, unravel takes a flat row-major index
-// apart, and grid_stride_blocks sizes the grid.
+// apart, grid_stride_blocks sizes the grid, and launch_grid_stride launches
+// it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <tuple>
 #include <type_traits>
@@ -10,6 +12,7 @@
 
 #include "kernelgate/cuda.hpp"
 #include "kernelgate/grid_stride.hpp"
+#include "kernelgate/interpret/launch.hpp"
 
 namespace kg::test {
 namespace {
@@ -50,6 +53,23 @@ TEST(GridStride, BlocksGiveEveryElementAThreadUpToTheCap) {
   EXPECT_EQ(kg::grid_stride_blocks(1024, 256), 4u);
   EXPECT_EQ(kg::grid_stride_blocks(0, 256), 1u);
   EXPECT_EQ(kg::grid_stride_blocks(std::int64_t{1} << 40, 128), 1u << 20);
+}
+
+TEST(GridStride, LaunchGridStrideLaunchesTheGridThatCoversTheRangeOnTheGivenStream) {
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+  kg::interp::take_launch_records();  // what earlier tests left
+  const std::int64_t total = 1000;
+  std::vector<int> visits(total, 0);
+  kg::launch_grid_stride(count_visits, total, 128, stream, total, visits.data());
+  EXPECT_EQ(std::count(visits.begin(), visits.end(), 1), total);
+  const auto records = kg::interp::take_launch_records();
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].stream, stream);
+  EXPECT_EQ(records[0].grid.x, 8u);
+  EXPECT_EQ(records[0].block.x, 128u);
+  EXPECT_EQ(records[0].dynamic_smem_bytes, 0u);
+  cudaStreamDestroy(stream);
 }
 
 }  // namespace

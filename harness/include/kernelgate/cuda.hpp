@@ -14,7 +14,8 @@
 //   kg::set_max_dynamic_smem(kernel, bytes)   the opt-in above 48 KiB
 //   the PTX wrappers of kernelgate/ptx.hpp,
 //   kernelgate/grid_stride.hpp: kg::grid_stride(total) (a grid-stride loop),
-//   kg::unravel(index, shape...) and kg::grid_stride_blocks(elements, threads).
+//   kg::unravel(index, shape...), kg::grid_stride_blocks(elements, threads)
+//   and kg::launch_grid_stride(kernel, total, threads, stream, args...).
 // For sizing a grid or a tile to the device: kg::sm_count(),
 // kg::max_dynamic_smem_per_block() (the opt-in maximum: 227 KiB on sm_90 and
 // sm_100, 163 KiB on sm_80, 99 KiB on sm_89) and

@@ -1,12 +1,13 @@
 #pragma once
 // One thread per element, for a candidate's simple kernels, in both modes
 // (kernelgate/cuda.hpp): the grid-stride loop over a flat range, the
-// coordinates of a flat row-major index, and the grid that covers the range.
+// coordinates of a flat row-major index, and the grid that covers the range
+// with the launch over it.
 //
 //   __global__ void scale(std::int64_t total, const float* x, float* y) {
 //     for (const std::int64_t index : kg::grid_stride(total)) y[index] = 2.0f * x[index];
 //   }
-//   kg::launch(scale, dim3(kg::grid_stride_blocks(total, 256)), dim3(256), 0, stream, total, x, y);
+//   kg::launch_grid_stride(scale, total, 256, stream, total, x, y);
 //
 //   const auto [n, c, h, w] = kg::unravel(index, batch, channels, height, width);
 //
@@ -93,6 +94,20 @@ inline unsigned grid_stride_blocks(std::int64_t elements, unsigned threads_per_b
   const std::int64_t wanted = (elements + threads_per_block - 1) / threads_per_block;
   return static_cast<unsigned>(std::clamp<std::int64_t>(wanted, 1, std::int64_t{1} << 20));
 }
+
+// kg::launch_grid_stride(kernel, total, threads_per_block, stream, args...):
+// kg::launch of a kernel whose loop is kg::grid_stride(total), on
+// grid_stride_blocks(total, threads_per_block) blocks of that many threads,
+// without dynamic shared memory. Only where kg::launch is (nvcc and interpret
+// mode; kernelgate/cuda.hpp).
+#if defined(KG_INTERPRET) || defined(__CUDACC__)
+template <typename... KernelArgs, typename... Args>
+void launch_grid_stride(void (*kernel)(KernelArgs...), std::int64_t total, unsigned threads_per_block,
+                        cudaStream_t stream, Args&&... args) {
+  launch(kernel, dim3(grid_stride_blocks(total, threads_per_block)), dim3(threads_per_block), 0, stream,
+         std::forward<Args>(args)...);
+}
+#endif
 
 }  // namespace kg
 

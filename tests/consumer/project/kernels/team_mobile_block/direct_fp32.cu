@@ -53,11 +53,10 @@ void launch(const kg::LaunchArgs& args) {
                    .stride = args.axis("stride"), .pad = args.axis("padding"), .dilation = args.axis("dilation"),
                    .rows = args.axis("height"), .cols = args.axis("width"),
                    .out_rows = args.output_shape.at(2), .out_cols = args.output_shape.at(3)};
-  constexpr unsigned kThreads = 128;
   // Enough blocks for one element per thread, capped so the grid stays
   // small; the loop above strides over whatever the cap leaves.
-  kg::launch(mobile_block, dim3(kg::grid_stride_blocks(g.outputs(), kThreads)), dim3(kThreads), 0, args.stream, g,
-             args.in("x"), args.in("depthwise_weight"), args.in("pointwise_weight"), args.output);
+  kg::launch_grid_stride(mobile_block, g.outputs(), 128, args.stream, g, args.in("x"), args.in("depthwise_weight"),
+                         args.in("pointwise_weight"), args.output);
 }
 
 KG_REGISTER_CANDIDATE({
