@@ -30,18 +30,12 @@ __global__ void conv_transpose2d_direct(Shape s, const float* __restrict__ x,
     const std::int64_t group = co / out_per_group;
     const std::int64_t co_in_group = co % out_per_group;
     float sum = 0.0f;
-    for (std::int64_t ci = group * in_per_group; ci < (group + 1) * in_per_group; ++ci) {
-      for (std::int64_t kh = 0; kh < s.kernel; ++kh) {
-        const std::int64_t ih = kg::kernels::transposed_source(oh, kh, s.stride, s.padding, s.height);
-        if (ih < 0) continue;
-        for (std::int64_t kw = 0; kw < s.kernel; ++kw) {
-          const std::int64_t iw = kg::kernels::transposed_source(ow, kw, s.stride, s.padding, s.width);
-          if (iw < 0) continue;
-          sum += x[((n * s.in_channels + ci) * s.height + ih) * s.width + iw] *
-                 weight[((ci * out_per_group + co_in_group) * s.kernel + kh) * s.kernel + kw];
-        }
-      }
-    }
+    for (std::int64_t ci = group * in_per_group; ci < (group + 1) * in_per_group; ++ci)
+      kg::kernels::for_each_transposed_tap(s, oh, ow, [&](std::int64_t ih, std::int64_t kh, std::int64_t iw,
+                                                          std::int64_t kw) {
+        sum += x[((n * s.in_channels + ci) * s.height + ih) * s.width + iw] *
+               weight[((ci * out_per_group + co_in_group) * s.kernel + kh) * s.kernel + kw];
+      });
     y[index] = sum;
   }
 }

@@ -44,16 +44,11 @@ __device__ float conv_transpose_at(const Shape& s, const float* __restrict__ x,
     for (std::int64_t kd = 0; kd < s.kernel; ++kd) {
       const std::int64_t id = kg::kernels::transposed_source(od, kd, s.stride, s.padding, s.depth);
       if (id < 0) continue;
-      for (std::int64_t kh = 0; kh < s.kernel; ++kh) {
-        const std::int64_t ih = kg::kernels::transposed_source(oh, kh, s.stride, s.padding, s.height);
-        if (ih < 0) continue;
-        for (std::int64_t kw = 0; kw < s.kernel; ++kw) {
-          const std::int64_t iw = kg::kernels::transposed_source(ow, kw, s.stride, s.padding, s.width);
-          if (iw < 0) continue;
-          sum += x[(((n * s.in_channels + ci) * s.depth + id) * s.height + ih) * s.width + iw] *
-                 weight[(((ci * s.out_channels + co) * s.kernel + kd) * s.kernel + kh) * s.kernel + kw];
-        }
-      }
+      kg::kernels::for_each_transposed_tap(s, oh, ow, [&](std::int64_t ih, std::int64_t kh, std::int64_t iw,
+                                                          std::int64_t kw) {
+        sum += x[(((n * s.in_channels + ci) * s.depth + id) * s.height + ih) * s.width + iw] *
+               weight[(((ci * s.out_channels + co) * s.kernel + kd) * s.kernel + kh) * s.kernel + kw];
+      });
     }
   return sum + bias;
 }
