@@ -23,8 +23,9 @@ install(FILES ${header_dir}/candidate.hpp ${header_dir}/cuda.hpp ${header_dir}/p
               ${header_dir}/axes.hpp ${header_dir}/dtype.hpp ${header_dir}/error.hpp
               ${header_dir}/kernel_resources.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kernelgate)
-# cuda.hpp's device queries, in the gpu build.
-install(FILES ${header_dir}/detail/device_query.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kernelgate/detail)
+# cuda.hpp's device queries, in the gpu build, and dtype.hpp's table of names.
+install(FILES ${header_dir}/detail/device_query.hpp ${header_dir}/detail/enum_names.hpp
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kernelgate/detail)
 if(NOT KERNELGATE_GPU)
   foreach(header IN ITEMS builtins counters cuda_shims intrinsics launch qualifiers runtime sync vector_types)
     install(FILES ${header_dir}/interpret/${header}.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kernelgate/interpret)

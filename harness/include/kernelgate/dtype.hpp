@@ -3,9 +3,10 @@
 // what a candidate's buffers hold. The harness's float64 reference computes
 // every op in float64 whatever its operands' dtype; the dtype says how a
 // tensor is laid out in memory and how an output is compared.
-#include <array>
 #include <cstddef>
 #include <string_view>
+
+#include "kernelgate/detail/enum_names.hpp"
 
 namespace kg {
 
@@ -15,17 +16,11 @@ enum class DType {
   boolean,  // one byte, 0 or 1 (C++ bool, PyTorch's torch.bool)
 };
 
-inline constexpr std::array<DType, 3> kDTypes{DType::float32, DType::int64, DType::boolean};
+// As a suite file and PyTorch write them: "float32", "int64", "bool".
+inline constexpr EnumNames<DType, 3> kDTypeNames{
+    "dtype", {{{DType::float32, "float32"}, {DType::int64, "int64"}, {DType::boolean, "bool"}}}};
 
-// As a suite file and PyTorch write it: "float32", "int64", "bool".
-constexpr std::string_view to_string(DType dtype) {
-  switch (dtype) {
-    case DType::float32: return "float32";
-    case DType::int64: return "int64";
-    case DType::boolean: return "bool";
-  }
-  return "unknown";
-}
+constexpr std::string_view to_string(DType dtype) { return kDTypeNames.name(dtype); }
 
 constexpr std::size_t element_bytes(DType dtype) {
   switch (dtype) {

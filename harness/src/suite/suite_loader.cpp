@@ -223,12 +223,8 @@ TensorInit read_init(const JsonReader& field, const Suite& suite, const std::str
 
 DType read_dtype(const JsonReader& field) {
   const std::string name = field.as_string();
-  std::string known;
-  for (DType dtype : kDTypes) {
-    if (to_string(dtype) == name) return dtype;
-    known += (known.empty() ? "" : ", ") + std::string(to_string(dtype));
-  }
-  field.fail("unknown dtype '" + name + "' (known: " + known + ")");
+  if (const auto dtype = kDTypeNames.find(name)) return *dtype;
+  field.fail("unknown dtype '" + name + "' (known: " + kDTypeNames.known() + ")");
 }
 
 // An integer or boolean input holds what its draw makes, exactly: integers
