@@ -115,11 +115,18 @@ std::string describe(const ErrorStats& stats, const Tolerance& tolerance, const 
   return message.str();
 }
 
-// The rule an output is compared by: the tolerance of the candidate's
-// precision, or for an int64 output (positions, right or wrong) equality.
-const Tolerance& comparison_tolerance(const Suite& suite, const std::string& precision) {
+// The rule an output is compared by, and what messages call it: the
+// tolerance of the candidate's precision, or for an int64 output
+// (positions, right or wrong) equality.
+struct ComparisonRule {
+  const Tolerance& tolerance;
+  std::string name;
+};
+
+ComparisonRule comparison_rule(const Suite& suite, const std::string& precision) {
   static const Tolerance kExact{};
-  return suite.output().dtype == DType::float32 ? suite.tolerance(precision) : kExact;
+  if (suite.output().dtype == DType::float32) return {suite.tolerance(precision), precision};
+  return {kExact, "exact: an int64 output"};
 }
 
 class CandidateChecker {
@@ -130,8 +137,7 @@ class CandidateChecker {
       : suite_(suite), candidate_(candidate), axes_(axes), options_(options), reference_(reference),
         request_(request), interpreted_(device.interpreted), slow_(device.kernels_interpreted()),
         clock_(device.clock_name), session_(session),
-        tolerance_(comparison_tolerance(suite, candidate.precision)),
-        rule_(suite.output().dtype == DType::float32 ? candidate.precision : "exact: an int64 output"),
+        rule_(comparison_rule(suite, candidate.precision)),
         output_shape_(suite.shape(suite.output().name, axes)),
         point_picker_(std::random_device{}()) {}
 
@@ -322,7 +328,7 @@ class CandidateChecker {
   }
 
   ErrorStats compare(const std::vector<float>& got, const std::vector<double>& want, const Points& points) const {
-    return compare_to_reference(got, want, points.indices, tolerance_, !reference_.whole);
+    return compare_to_reference(got, want, points.indices, rule_.tolerance, !reference_.whole);
   }
 
   // Where the float64 reference is sampled, the strict-FP32 GPU reference
@@ -333,9 +339,9 @@ class CandidateChecker {
     if (reference_.whole || !find_strict_reference(suite_.id)) return;
     const std::vector<std::int64_t> indices = fresh_points(strict_reference_checks(options_));
     const Message reply = call(strict_command({.indices = indices,
-                                               .atol = tolerance_.atol,
-                                               .rtol = tolerance_.rtol,
-                                               .rel_l2 = tolerance_.rel_l2}));
+                                               .atol = rule_.tolerance.atol,
+                                               .rtol = rule_.tolerance.rtol,
+                                               .rel_l2 = rule_.tolerance.rel_l2}));
     const StrictReply strict = read_reply(reply, read_strict_reply);
     strict_summary_ = strict.summary;
     const Tolerance& fp32 = suite_.tolerance("fp32");
@@ -347,11 +353,11 @@ class CandidateChecker {
                         ") disagrees with the float64 reference on " + what + ": " +
                         describe(reference_stats, fp32, "fp32", output_shape_)};
     const ErrorStats& stats = strict.stats;
-    if (!within_tolerance(stats, tolerance_)) {
+    if (!within_tolerance(stats, rule_.tolerance)) {
       result.error = stats;
       throw Finding{Outcome::incorrect, kEquivalenceCheck, "",
                     what + ", every element against the strict-FP32 GPU reference: " +
-                        describe(stats, tolerance_, rule_, output_shape_)};
+                        describe(stats, rule_.tolerance, rule_.name, output_shape_)};
     }
   }
 
@@ -393,9 +399,9 @@ class CandidateChecker {
     const auto got_a = values_at(points_a);
     const ErrorStats stats_a = compare(got_a, points_a.want, points_a);
     result.error = stats_a;
-    if (!within_tolerance(stats_a, tolerance_))
+    if (!within_tolerance(stats_a, rule_.tolerance))
       throw Finding{Outcome::incorrect, kEquivalenceCheck, "",
-                    "input set A: " + describe(stats_a, tolerance_, rule_, output_shape_)};
+                    "input set A: " + describe(stats_a, rule_.tolerance, rule_.name, output_shape_)};
     check_finite(run_a, "input set A", false);
     check_whole_output("A", "input set A", result);
 
@@ -404,13 +410,13 @@ class CandidateChecker {
     const Points points_b = checked_points("B");
     const auto got_b = values_at(points_b);
     const ErrorStats stats_b = compare(got_b, points_b.want, points_b);
-    if (!within_tolerance(stats_b, tolerance_)) {
+    if (!within_tolerance(stats_b, rule_.tolerance)) {
       result.error = stats_b;
-      if (within_tolerance(compare(got_b, reference_at(points_b.indices, "A"), points_b), tolerance_))
+      if (within_tolerance(compare(got_b, reference_at(points_b.indices, "A"), points_b), rule_.tolerance))
         violation("fresh_inputs",
                   "on fresh inputs (set B) the candidate returned the answer for the previous inputs (set A)");
       throw Finding{Outcome::incorrect, kEquivalenceCheck, "",
-                    "input set B: " + describe(stats_b, tolerance_, rule_, output_shape_)};
+                    "input set B: " + describe(stats_b, rule_.tolerance, rule_.name, output_shape_)};
     }
     check_finite(run_b, "input set B", false);
     check_whole_output("B", "input set B", result);
@@ -428,9 +434,9 @@ class CandidateChecker {
       const std::vector<double> first(got_b.begin(), got_b.end());
       const ErrorStats drift = reference_.whole ? compare(got_again, first, points_again)
                                                 : compare(got_again, points_again.want, points_again);
-      if (!within_tolerance(drift, tolerance_))
+      if (!within_tolerance(drift, rule_.tolerance))
         violation("repeat_agreement", "a repeated run on the same inputs disagrees with the first: " +
-                                          describe(drift, tolerance_, rule_, output_shape_));
+                                          describe(drift, rule_.tolerance, rule_.name, output_shape_));
     }
   }
 
@@ -473,12 +479,12 @@ class CandidateChecker {
     check_finite(reply, what, true);
     const Points spots = spot_points(seed);
     const std::vector<float> got = call(values_command({.all = false, .indices = spots.indices})).values;
-    const ErrorStats stats = compare_to_reference(got, spots.want, spots.indices, tolerance_, true);
+    const ErrorStats stats = compare_to_reference(got, spots.want, spots.indices, rule_.tolerance, true);
     // The checked runs hold the whole output to the relative L2 bound; a
     // few points get the spot rule's slack (runner.hpp).
-    if (!within_spot_tolerance(stats, tolerance_))
+    if (!within_spot_tolerance(stats, rule_.tolerance))
       violation("timed_outputs", what + " is not the answer for its inputs: " +
-                                     describe(stats, tolerance_, rule_, output_shape_));
+                                     describe(stats, rule_.tolerance, rule_.name, output_shape_));
     timed_ms_.push_back(reply.time_ms);
     busy_after_ms_.push_back(reply.busy_after_ms);
     TimedLaunch timing{.ms = reply.time_ms,
@@ -561,8 +567,7 @@ class CandidateChecker {
   const bool slow_;         // kernels in interpret mode: the timing protocols' small defaults
   const std::string clock_;
   CandidateSession& session_;
-  const Tolerance& tolerance_;
-  const std::string rule_;  // what the messages name the rule by: the precision, or exact
+  const ComparisonRule rule_;
   const std::vector<std::int64_t> output_shape_;  // where mismatches are located
   std::mt19937_64 point_picker_;
   std::unordered_set<std::int64_t> asked_;  // sampled outputs: every index this child was asked
